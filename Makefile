@@ -1,0 +1,38 @@
+# The README's two commands: `make demo` (install what is missing, build, run the main job)
+# and `make check` (build with gcc, and with clang under AddressSanitizer and
+# UndefinedBehaviorSanitizer, both with warnings as errors; run every test in both).
+# `make` alone builds build/ipcc.
+
+BUILD ?= build
+SAN_BUILD ?= build-san
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all deps demo check format clean
+
+all:
+	cmake -S . -B $(BUILD)
+	cmake --build $(BUILD) -j $(JOBS)
+
+deps:
+	@./scripts/install-deps
+
+demo: deps all
+	./$(BUILD)/ipcc calibrate
+
+check: deps
+	cmake -S . -B $(BUILD) -DIPCC_DEVELOPER=ON
+	cmake --build $(BUILD) -j $(JOBS)
+	CC=clang cmake -S . -B $(SAN_BUILD) -DIPCC_DEVELOPER=ON -DCMAKE_BUILD_TYPE=Debug \
+		-DIPCC_SANITIZE=address,undefined
+	cmake --build $(SAN_BUILD) -j $(JOBS)
+	@echo "== tests, sanitizer build (clang, address+undefined)"
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest --test-dir $(SAN_BUILD) --output-on-failure
+	@echo "== tests, gcc build"
+	ctest --test-dir $(BUILD) --output-on-failure
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD) $(SAN_BUILD)

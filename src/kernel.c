@@ -1,0 +1,45 @@
+/*
+ * kernel.c - the real kernel behind the seam in kernel_int.h.
+ */
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kernel_int.h"
+
+static int linux_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+				 unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+static int linux_ioctl(int fd, unsigned long request, unsigned long arg)
+{
+	return ioctl(fd, request, arg);
+}
+
+static void *linux_mmap(size_t length, int fd)
+{
+	return mmap(NULL, length, PROT_READ, MAP_SHARED, fd, 0);
+}
+
+const struct kernel_ops kernel_linux = {
+	.perf_event_open = linux_perf_event_open,
+	.ioctl = linux_ioctl,
+	.read = read,
+	.mmap = linux_mmap,
+	.munmap = munmap,
+	.close = close,
+};
+
+const struct kernel_ops *kernel = &kernel_linux;
+
+const struct kernel_ops *kernel_set(const struct kernel_ops *ops)
+{
+	const struct kernel_ops *old = kernel;
+
+	kernel = ops ? ops : &kernel_linux;
+	return old;
+}

@@ -1,0 +1,37 @@
+/*
+ * kernel_int.h - the one seam between ipcc and the kernel's perf interface (private to src/).
+ *
+ * Every perf_event_open, ioctl, read, mmap, munmap and close of a perf event goes through
+ * `kernel`, so the tests can put a fake kernel that follows the documented ABI in place of
+ * the real one. Each operation behaves like the libc call it stands for: -1 (or MAP_FAILED)
+ * with errno set on failure.
+ */
+#ifndef IPCC_KERNEL_INT_H
+#define IPCC_KERNEL_INT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct perf_event_attr;
+
+struct kernel_ops {
+	int (*perf_event_open)(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			       unsigned long flags);
+	int (*ioctl)(int fd, unsigned long request, unsigned long arg);
+	ssize_t (*read)(int fd, void *buf, size_t count);
+	/* mmap(NULL, length, PROT_READ, MAP_SHARED, fd, 0): how perf pages are mapped */
+	void *(*mmap)(size_t length, int fd);
+	int (*munmap)(void *addr, size_t length);
+	int (*close)(int fd);
+};
+
+/* The kernel in use: the real one unless a test has swapped in a fake. */
+extern const struct kernel_ops *kernel;
+
+/* The real kernel. */
+extern const struct kernel_ops kernel_linux;
+
+/* Use `ops` from now on (NULL: the real kernel); returns the one in use before. */
+const struct kernel_ops *kernel_set(const struct kernel_ops *ops);
+
+#endif

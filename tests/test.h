@@ -1,0 +1,127 @@
+/*
+ * test.h - the in-tree unit-test harness: one executable per module, one TEST() per case.
+ *
+ *   TEST(name) { CHECK(x == 1); CHECK_EQ(u64, got, 42); return TEST_OK; }
+ *
+ * A case returns TEST_OK, or SKIP("why") when the machine lacks what it needs; CHECK* record
+ * a failure (file:line and the values) and carry on. `test_<module> NAME` runs one case (how
+ * CTest runs them: tests/CMakeLists.txt registers every TEST( line it finds), no argument
+ * runs all. Exit status: 0 passed, 1 failed, 77 skipped (CTest's SKIP_RETURN_CODE).
+ */
+#ifndef IPCC_TEST_H
+#define IPCC_TEST_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TEST_OK	       0
+#define TEST_SKIPPED   77
+#define TEST_MAX_CASES 64
+
+struct test_case {
+	const char *name;
+	int (*fn)(void);
+};
+
+static struct test_case test_cases[TEST_MAX_CASES];
+static int test_ncases;
+static int test_failures;
+
+static inline void test_register(const char *name, int (*fn)(void))
+{
+	if (test_ncases == TEST_MAX_CASES) {
+		fprintf(stderr, "test.h: more than %d cases\n", TEST_MAX_CASES);
+		abort();
+	}
+	test_cases[test_ncases++] = (struct test_case){ name, fn };
+}
+
+#define TEST(name)                                                          \
+	static int test_##name(void);                                       \
+	__attribute__((constructor)) static void test_register_##name(void) \
+	{                                                                   \
+		test_register(#name, test_##name);                          \
+	}                                                                   \
+	static int test_##name(void)
+
+#define CHECK(cond)                                                                              \
+	do {                                                                                     \
+		if (!(cond)) {                                                                   \
+			fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
+			test_failures++;                                                         \
+		}                                                                                \
+	} while (0)
+
+/* CHECK_CMP(u64, a, <=, b): prints both values when the comparison fails. */
+#define TEST_FMT_u64  "%" PRIu64
+#define TEST_FMT_i64  "%" PRId64
+#define TEST_FMT_int  "%d"
+#define TEST_FMT_dbl  "%.9g"
+#define TEST_TYPE_u64 uint64_t
+#define TEST_TYPE_i64 int64_t
+#define TEST_TYPE_int int
+#define TEST_TYPE_dbl double
+#define CHECK_CMP(type, a, op, b)                                                 \
+	do {                                                                      \
+		TEST_TYPE_##type test_a = (a), test_b = (b);                      \
+		if (!(test_a op test_b)) {                                        \
+			fprintf(stderr,                                           \
+				"%s:%d: CHECK(%s %s %s) failed: " TEST_FMT_##type \
+				" vs " TEST_FMT_##type "\n",                      \
+				__FILE__, __LINE__, #a, #op, #b, test_a, test_b); \
+			test_failures++;                                          \
+		}                                                                 \
+	} while (0)
+#define CHECK_EQ(type, a, b) CHECK_CMP(type, a, ==, b)
+
+#define CHECK_STR(a, b)                                                                        \
+	do {                                                                                   \
+		const char *test_sa = (a), *test_sb = (b);                                     \
+		if (strcmp(test_sa, test_sb) != 0) {                                           \
+			fprintf(stderr, "%s:%d: CHECK_STR(%s, %s) failed: \"%s\" vs \"%s\"\n", \
+				__FILE__, __LINE__, #a, #b, test_sa, test_sb);                 \
+			test_failures++;                                                       \
+		}                                                                              \
+	} while (0)
+
+#define SKIP(...)                    \
+	do {                         \
+		printf("skipped: "); \
+		printf(__VA_ARGS__); \
+		printf("\n");        \
+		return TEST_SKIPPED; \
+	} while (0)
+
+int main(int argc, char **argv)
+{
+	int ran = 0, skipped = 0, failed = 0;
+
+	for (int i = 0; i < test_ncases; i++) {
+		int before = test_failures, r;
+
+		if (argc > 1 && strcmp(argv[1], test_cases[i].name) != 0)
+			continue;
+		ran++;
+		r = test_cases[i].fn();
+		if (test_failures > before) {
+			printf("FAIL %s\n", test_cases[i].name);
+			failed++;
+		} else if (r == TEST_SKIPPED) {
+			printf("SKIP %s\n", test_cases[i].name);
+			skipped++;
+		} else {
+			printf("ok   %s\n", test_cases[i].name);
+		}
+	}
+	if (ran == 0) {
+		fprintf(stderr, "no test case named '%s'\n", argc > 1 ? argv[1] : "");
+		return 1;
+	}
+	if (failed)
+		return 1;
+	return skipped == ran ? TEST_SKIPPED : 0;
+}
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * cli.c - option parsing helpers and error messages shared by the subcommands.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ipcc %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'ipcc help %s')\n", cmd);
+	return EXIT_USAGE;
+}
+
+int cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ipcc %s: error: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_FAIL;
+}
+
+int cli_bad_option(const char *cmd, int opt, char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (opt == ':')
+		return cli_usage_error(cmd, "option '%s' needs a value", arg);
+	if (optopt && strncmp(arg, "--", 2) != 0)
+		return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+	return cli_usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int cli_parse_format(const char *cmd, const char *arg, unsigned allowed, enum cli_format *out)
+{
+	static const char *const names[] = { "text", "json", "csv" };
+	char list[32] = "";
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!(allowed & (1u << i)))
+			continue;
+		if (strcmp(arg, names[i]) == 0) {
+			*out = (enum cli_format)i;
+			return 0;
+		}
+		if (*list)
+			strcat(list, ", ");
+		strcat(list, names[i]);
+	}
+	return cli_usage_error(cmd, "unknown format '%s' (expected %s)", arg, list);
+}
+
+int cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max,
+		  uint64_t *out)
+{
+	char *end;
+	uintmax_t v;
+
+	errno = 0;
+	v = strtoumax(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || v < min || v > max)
+		return cli_usage_error(
+		    cmd, "%s wants a whole number from %" PRIu64 " to %" PRIu64 ", not '%s'", opt,
+		    min, max, arg);
+	*out = v;
+	return 0;
+}

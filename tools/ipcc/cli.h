@@ -1,0 +1,55 @@
+/*
+ * cli.h - what every ipcc subcommand shares: the command table's row, exit codes, option
+ * parsing helpers and the error messages. Only the CLI prints; the library returns codes.
+ *
+ * Adding a command:
+ *   1. tools/ipcc/cmd_<name>.c with `int cmd_<name>(int argc, char **argv)` and its help
+ *      text `cmd_<name>_help`, both declared below;
+ *   2. a row in `commands[]` in main.c and the file in CMakeLists.txt;
+ *   3. docs/ipcc-<name>.1, and its options in the SYNOPSIS (tests/cli checks they agree);
+ *   4. tests under tests/cli/ (golden outputs for help and errors).
+ */
+#ifndef IPCC_CLI_H
+#define IPCC_CLI_H
+
+#include <stdint.h>
+
+/* Exit codes, documented in ipcc(1). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1, /* the command ran but a measurement or check failed */
+	EXIT_USAGE = 2 /* bad command line: unknown command or option, bad value */
+};
+
+enum cli_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
+
+struct cli_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary; /* one line for 'ipcc --help' */
+	const char *help;    /* the whole of 'ipcc help <name>' */
+};
+
+/* "ipcc CMD: MSG (see 'ipcc help CMD')" on stderr; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* "ipcc CMD: error: MSG" on stderr; returns EXIT_FAIL. */
+int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * The usage error for what getopt_long() just rejected (it returned '?' or ':' with an
+ * optstring that starts with ':').
+ */
+int cli_bad_option(const char *cmd, int opt, char **argv);
+
+/* Parse --format's value; `allowed` is a mask of 1 << FORMAT_*. EXIT_USAGE on failure. */
+int cli_parse_format(const char *cmd, const char *arg, unsigned allowed, enum cli_format *out);
+
+/* Parse an unsigned integer option value in [min, max]. EXIT_USAGE on failure. */
+int cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max,
+		  uint64_t *out);
+
+int cmd_calibrate(int argc, char **argv);
+extern const char cmd_calibrate_help[];
+
+#endif
