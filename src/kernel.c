@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "arch_int.h"
 #include "kernel_int.h"
 
 static int linux_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
@@ -25,6 +26,11 @@ static void *linux_mmap(size_t length, int fd)
 	return mmap(NULL, length, PROT_READ, MAP_SHARED, fd, 0);
 }
 
+static uint64_t linux_rdpmc(uint32_t counter)
+{
+	return arch_rdpmc(counter);
+}
+
 const struct kernel_ops kernel_linux = {
 	.perf_event_open = linux_perf_event_open,
 	.ioctl = linux_ioctl,
@@ -32,6 +38,7 @@ const struct kernel_ops kernel_linux = {
 	.mmap = linux_mmap,
 	.munmap = munmap,
 	.close = close,
+	.rdpmc = linux_rdpmc,
 };
 
 const struct kernel_ops *kernel = &kernel_linux;

@@ -4,12 +4,15 @@
  * Every perf_event_open, ioctl, read, mmap, munmap and close of a perf event goes through
  * `kernel`, so the tests can put a fake kernel that follows the documented ABI in place of
  * the real one. Each operation behaves like the libc call it stands for: -1 (or MAP_FAILED)
- * with errno set on failure.
+ * with errno set on failure. `rdpmc` is the user-space counter read that the mmap page's
+ * `index` refers to; the real one is the instruction (arch_int.h), which the counter read
+ * path inlines when the real kernel is in use.
  */
 #ifndef IPCC_KERNEL_INT_H
 #define IPCC_KERNEL_INT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct perf_event_attr;
@@ -23,6 +26,8 @@ struct kernel_ops {
 	void *(*mmap)(size_t length, int fd);
 	int (*munmap)(void *addr, size_t length);
 	int (*close)(int fd);
+	/* the counter the mmap page's index names (index - 1), as the rdpmc instruction reads it */
+	uint64_t (*rdpmc)(uint32_t counter);
 };
 
 /* The kernel in use: the real one unless a test has swapped in a fake. */

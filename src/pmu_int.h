@@ -1,0 +1,48 @@
+/*
+ * pmu_int.h - what the kernel and libpfm4 say about this machine's PMU (private to src/):
+ * which core PMU libpfm4 detects (LIBPFM_FORCE_PMU overrides it, as in libpfm4), event
+ * encoding, and the reasons a hardware counter cannot be had.
+ *
+ * Paths are relative to IPCC_SYSFS_ROOT and IPCC_PROCFS_ROOT when set (for tests).
+ */
+#ifndef IPCC_PMU_INT_H
+#define IPCC_PMU_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct perf_event_attr;
+
+/* libpfm4's detected core PMU ("amd64_fam19h_zen3", "skl"), or "" when it finds none. */
+const char *pmu_detected(void);
+
+/*
+ * Forget libpfm4's state, so the next call initialises it again (and reads LIBPFM_FORCE_PMU
+ * again). For tests that try several CPU families in one process.
+ */
+void pmu_reset(void);
+
+/* libpfm4's version, e.g. "4.13". */
+const char *pmu_libpfm_version(void);
+
+/*
+ * Encode a libpfm4 event name into `attr` for counting in user mode (kernel == false) or
+ * kernel mode only (kernel == true). A name without "pmu::" is looked up in the detected
+ * PMU. On failure returns IPCC_EINVAL with the reason in ipcc_last_error().
+ */
+int pmu_encode(const char *name, bool kernel, struct perf_event_attr *attr);
+
+/*
+ * Why no hardware PMU is usable, when the kernel says so with `err` (an errno from
+ * perf_event_open of a hardware event): "no hardware PMU: ...", "perf_event_paranoid is 3:
+ * ...". Written to buf.
+ */
+void pmu_open_reason(int err, const char *event, bool kernel, char *buf, size_t len);
+
+/* perf_event_paranoid, or 99 when it cannot be read. */
+int pmu_paranoid(void);
+
+/* Arm: PMMIR_EL1.SLOTS from sysfs caps/slots of the core PMU; 0 when unknown. */
+unsigned pmu_sysfs_slots(void);
+
+#endif

@@ -1,0 +1,361 @@
+/*
+ * recipes.c - the recipe table and the arithmetic that turns event counts into the four
+ * slot counters. Sources for every event and formula: shared/docs/pmu-events.md, sections
+ * 1-4 and the summary table in section 6.
+ */
+#include <string.h>
+
+#include "procfs_int.h"
+#include "recipes_int.h"
+
+#define T(s, c) { (s), (c) }
+#define SUM1(a) { 1, { a } }
+#define SUM2(a, b) { 2, { a, b } }
+#define SUM3(a, b, c) { 3, { a, b, c } }
+#define NONE { 0, { { 0, 0 } } }
+
+/* Intel before Ice Lake: TMA level 1 exactly (pmu-events.md section 1). */
+#define INTEL_SNB_SKL_SLOTS(cyc, fe, issued, retired, recovery)                                  \
+	{                                                                                          \
+		[SLOT_TOTAL] = SUM1(T(cyc, RECIPE_W)),                                             \
+		[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(fe, -1)),                                  \
+		[SLOT_ISSUED] = SUM2(T(issued, 1), T(recovery, RECIPE_W)),                         \
+		[SLOT_RETIRED] = SUM1(T(retired, 1)), [SLOT_SMT] = NONE,                           \
+	}
+
+const struct recipe recipes[] = {
+	{
+		.name = "intel-snb",
+		.desc = "Intel Sandy Bridge to Broadwell",
+		.pmus = "snb snb_ep ivb ivb_ep hsw hsw_ep bdw bdw_ep",
+		.width = 4,
+		.ev = { { "UNHALTED_CORE_CYCLES", 0x3c },
+			{ "INSTRUCTION_RETIRED", 0xc0 },
+			{ "UNHALTED_REFERENCE_CYCLES", 0x300 },
+			{ "IDQ_UOPS_NOT_DELIVERED:CORE", 0x19c },
+			{ "UOPS_ISSUED:ANY", 0x10e },
+			{ "UOPS_RETIRED:RETIRE_SLOTS", 0x2c2 },
+			{ "INT_MISC:RECOVERY_CYCLES", 0x100030d } },
+		.nev = 7,
+		.instructions = 1, .cycles = 0, .ref_cycles = 2,
+		.slot = INTEL_SNB_SKL_SLOTS(0, 3, 4, 5, 6),
+		.op_retired = -1, .op_spec = -1,
+	},
+	{
+		.name = "intel-skl",
+		.desc = "Intel Skylake to Cascade Lake",
+		.pmus = "skl skx clx",
+		.width = 4,
+		.ev = { { "UNHALTED_CORE_CYCLES", 0x3c },
+			{ "INSTRUCTION_RETIRED", 0xc0 },
+			{ "UNHALTED_REFERENCE_CYCLES", 0x300 },
+			{ "IDQ_UOPS_NOT_DELIVERED:CORE", 0x19c },
+			{ "UOPS_ISSUED:ANY", 0x10e },
+			{ "UOPS_RETIRED:RETIRE_SLOTS", 0x2c2 },
+			{ "INT_MISC:RECOVERY_CYCLES", 0x10d } },
+		.nev = 7,
+		.instructions = 1, .cycles = 0, .ref_cycles = 2,
+		.slot = INTEL_SNB_SKL_SLOTS(0, 3, 4, 5, 6),
+		.op_retired = -1, .op_spec = -1,
+	},
+	{
+		/* General-purpose path B; the PERF_METRICS path is not implemented. */
+		.name = "intel-icl",
+		.desc = "Intel Ice Lake and Tiger Lake (general-purpose counters)",
+		.pmus = "icl icx tgl rkl",
+		.width = 5,
+		.ev = { { "UNHALTED_CORE_CYCLES", 0x3c },
+			{ "INSTRUCTION_RETIRED", 0xc0 },
+			{ "UNHALTED_REFERENCE_CYCLES", 0x300 },
+			{ "TOPDOWN:SLOTS", 0x400 },
+			{ "IDQ_UOPS_NOT_DELIVERED:CORE", 0x19c },
+			{ "INT_MISC:UOP_DROPPING", 0x100d },
+			{ "TOPDOWN:BACKEND_BOUND_SLOTS", 0x2a4 },
+			{ "INT_MISC:CLEARS_COUNT", 0x104010d },
+			{ "UOPS_RETIRED:SLOTS", 0x2c2 } },
+		.nev = 9,
+		.instructions = 1, .cycles = 0, .ref_cycles = 2,
+		.slot = {
+			[SLOT_TOTAL] = SUM1(T(3, 1)),
+			[SLOT_FILLED] = SUM3(T(SRC_TOTAL, 1), T(4, -1), T(5, 1)),
+			[SLOT_ISSUED] = SUM3(T(SRC_FILLED, 1), T(6, -1), T(7, -5)),
+			[SLOT_RETIRED] = SUM1(T(8, 1)),
+			[SLOT_SMT] = NONE,
+		},
+		.op_retired = -1, .op_spec = -1,
+	},
+	{
+		.name = "intel-spr",
+		.desc = "Intel Sapphire Rapids, Alder Lake P-cores and later (general-purpose "
+			"counters)",
+		.pmus = "spr emr gnr adl_glc rpl_glc",
+		.width = 6,
+		.ev = { { "UNHALTED_CORE_CYCLES", 0x3c },
+			{ "INSTRUCTION_RETIRED", 0xc0 },
+			{ "UNHALTED_REFERENCE_CYCLES", 0x300 },
+			{ "TOPDOWN:SLOTS", 0x400 },
+			{ "IDQ_UOPS_NOT_DELIVERED:CORE", 0x19c },
+			{ "INT_MISC:UOP_DROPPING", 0x10ad },
+			{ "TOPDOWN:BACKEND_BOUND_SLOTS", 0x2a4 },
+			{ "UOPS_RETIRED:SLOTS", 0x2c2 } },
+		.nev = 8,
+		.instructions = 1, .cycles = 0, .ref_cycles = 2,
+		.slot = {
+			[SLOT_TOTAL] = SUM1(T(3, 1)),
+			[SLOT_FILLED] = SUM3(T(SRC_TOTAL, 1), T(4, -1), T(5, 1)),
+			[SLOT_ISSUED] = SUM2(T(SRC_FILLED, 1), T(6, -1)),
+			[SLOT_RETIRED] = SUM1(T(7, 1)),
+			[SLOT_SMT] = NONE,
+		},
+		.op_retired = -1, .op_spec = -1,
+	},
+	{
+		/* Event names after intel/perfmon; libpfm4 4.13 has no adl_grt PMU to check them. */
+		.name = "intel-gracemont",
+		.desc = "Intel Gracemont E-cores",
+		.pmus = "adl_grt",
+		.width = 5,
+		.ev = { { "CPU_CLK_UNHALTED:CORE", 0x3c },
+			{ "INST_RETIRED:ANY_P", 0xc0 },
+			{ "CPU_CLK_UNHALTED:REF_TSC_P", 0x13c },
+			{ "TOPDOWN_FE_BOUND:ALL", 0x71 },
+			{ "TOPDOWN_BE_BOUND:ALL", 0x74 },
+			{ "TOPDOWN_RETIRING:ALL", 0xc2 } },
+		.nev = 6,
+		.instructions = 1, .cycles = 0, .ref_cycles = 2,
+		.slot = {
+			[SLOT_TOTAL] = SUM1(T(0, RECIPE_W)),
+			[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(3, -1)),
+			[SLOT_ISSUED] = SUM2(T(SRC_FILLED, 1), T(4, -1)),
+			[SLOT_RETIRED] = SUM1(T(5, 1)),
+			[SLOT_SMT] = NONE,
+		},
+		.op_retired = -1, .op_spec = -1,
+	},
+	{
+		/*
+		 * perf's PipelineL1. Six counters: back-end stall slots are the residual
+		 * filled - issued, and the SMT sibling's share of it is reported beside.
+		 */
+		.name = "amd-zen4",
+		.desc = "AMD Zen 4",
+		.pmus = "amd64_fam19h_zen4",
+		.width = 6,
+		.ev = { { "CYCLES_NOT_IN_HALT", 0x76 },
+			{ "RETIRED_INSTRUCTIONS", 0xc0 },
+			{ "DISPATCH_STALLS_1:FE_NO_OPS", 0x1000001a0 },
+			{ "DISPATCH_STALLS_1:SMT_CONTENTION", 0x1000060a0 },
+			{ "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER", 0x7aa },
+			{ "RETIRED_OPS", 0xc1 } },
+		.nev = 6,
+		.instructions = 1, .cycles = 0, .ref_cycles = -1,
+		.no_ref_cycles = "AMD cores have no constant-rate reference-cycle event",
+		.slot = {
+			[SLOT_TOTAL] = SUM1(T(0, RECIPE_W)),
+			[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(2, -1)),
+			[SLOT_ISSUED] = SUM1(T(4, 1)),
+			[SLOT_RETIRED] = SUM1(T(5, 1)),
+			[SLOT_SMT] = SUM1(T(3, 1)),
+		},
+		.op_retired = -1, .op_spec = -1,
+	},
+	{
+		.name = "amd-zen5",
+		.desc = "AMD Zen 5",
+		.pmus = "amd64_fam1ah_zen5",
+		.width = 8,
+		.ev = { { "CYCLES_NOT_IN_HALT", 0x76 },
+			{ "RETIRED_INSTRUCTIONS", 0xc0 },
+			{ "DISPATCH_STALLS_1:FE_NO_OPS", 0x1000001a0 },
+			{ "DISPATCH_STALLS_1:SMT_CONTENTION", 0x1000060a0 },
+			{ "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER", 0x7aa },
+			{ "RETIRED_OPS", 0xc1 } },
+		.nev = 6,
+		.instructions = 1, .cycles = 0, .ref_cycles = -1,
+		.no_ref_cycles = "AMD cores have no constant-rate reference-cycle event",
+		.slot = {
+			[SLOT_TOTAL] = SUM1(T(0, RECIPE_W)),
+			[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(2, -1)),
+			[SLOT_ISSUED] = SUM1(T(4, 1)),
+			[SLOT_RETIRED] = SUM1(T(5, 1)),
+			[SLOT_SMT] = SUM1(T(3, 1)),
+		},
+		.op_retired = -1, .op_spec = -1,
+	},
+	{
+		.name = "amd-zen3",
+		.desc = "AMD Zen 3",
+		.pmus = "amd64_fam19h_zen3",
+		.width = 6,
+		.ev = { { "CYCLES_NOT_IN_HALT", 0x76 },
+			{ "RETIRED_INSTRUCTIONS", 0xc0 },
+			{ "UOPS_QUEUE_EMPTY", 0xa9 },
+			{ "OPS_SOURCE_DISPATCHED_FROM_DECODER:X86DECODER_DISPATCHED:OPCACHE_DISPATCHED",
+			  0x3aa },
+			{ "RETIRED_OPS", 0xc1 } },
+		.nev = 5,
+		.instructions = 1, .cycles = 0, .ref_cycles = -1,
+		.no_ref_cycles = "AMD cores have no constant-rate reference-cycle event",
+		.slot = {
+			[SLOT_TOTAL] = SUM1(T(0, RECIPE_W)),
+			[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(2, RECIPE_MINUS_W)),
+			[SLOT_ISSUED] = SUM1(T(3, 1)),
+			[SLOT_RETIRED] = SUM1(T(4, 1)),
+			[SLOT_SMT] = NONE,
+		},
+		.op_retired = -1, .op_spec = -1,
+		.approximation = "Zen 3 has no slot stall events: front-end stall is 6 slots per "
+				 "cycle with the op queue empty, back-end stall is the residual "
+				 "(and holds SMT effects); not AMD's method",
+	},
+	{
+		.name = "amd-zen2",
+		.desc = "AMD Zen 2",
+		.pmus = "amd64_fam17h_zen2",
+		.width = 6,
+		.ev = { { "CYCLES_NOT_IN_HALT", 0x76 },
+			{ "RETIRED_INSTRUCTIONS", 0xc0 },
+			{ "UOPS_QUEUE_EMPTY", 0xa9 },
+			{ "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED:OPCACHE_DISPATCHED", 0x3aa },
+			{ "RETIRED_UOPS", 0xc1 } },
+		.nev = 5,
+		.instructions = 1, .cycles = 0, .ref_cycles = -1,
+		.no_ref_cycles = "AMD cores have no constant-rate reference-cycle event",
+		.slot = {
+			[SLOT_TOTAL] = SUM1(T(0, RECIPE_W)),
+			[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(2, RECIPE_MINUS_W)),
+			[SLOT_ISSUED] = SUM1(T(3, 1)),
+			[SLOT_RETIRED] = SUM1(T(4, 1)),
+			[SLOT_SMT] = NONE,
+		},
+		.op_retired = -1, .op_spec = -1,
+		.approximation = "Zen 2 has no slot stall events: front-end stall is 6 slots per "
+				 "cycle with the op queue empty, back-end stall is the residual "
+				 "(and holds SMT effects); not AMD's method",
+	},
+	{
+		/* perf's sbsa.json TopdownL1; the width is PMMIR_EL1.SLOTS (sysfs caps/slots). */
+		.name = "arm-neoverse",
+		.desc = "Arm Neoverse V1, V2, N3, V3",
+		.pmus = "arm_v1 arm_v2 arm_n3 arm_v3",
+		.width = 0,
+		.ev = { { "CPU_CYCLES", 0x11 },
+			{ "INST_RETIRED", 0x08 },
+			{ "STALL_SLOT_FRONTEND", 0x3e },
+			{ "STALL_SLOT", 0x3f },
+			{ "OP_RETIRED", 0x3a },
+			{ "OP_SPEC", 0x3b } },
+		.nev = 6,
+		.instructions = 1, .cycles = 0, .ref_cycles = -1,
+		.no_ref_cycles = "Arm PMUv3 has no constant-rate reference-cycle event",
+		.slot = {
+			[SLOT_TOTAL] = SUM1(T(0, RECIPE_W)),
+			[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(2, -1)),
+			[SLOT_ISSUED] = SUM2(T(SRC_TOTAL, 1), T(3, -1)),
+			[SLOT_RETIRED] = NONE,
+			[SLOT_SMT] = NONE,
+		},
+		.op_retired = 4, .op_spec = 5,
+	},
+	{
+		/* As above, with the N2 override: STALL_SLOT* also count one slot per cycle. */
+		.name = "arm-neoverse-n2",
+		.desc = "Arm Neoverse N2",
+		.pmus = "arm_n2",
+		.width = 0,
+		.ev = { { "CPU_CYCLES", 0x11 },
+			{ "INST_RETIRED", 0x08 },
+			{ "STALL_SLOT_FRONTEND", 0x3e },
+			{ "STALL_SLOT", 0x3f },
+			{ "OP_RETIRED", 0x3a },
+			{ "OP_SPEC", 0x3b } },
+		.nev = 6,
+		.instructions = 1, .cycles = 0, .ref_cycles = -1,
+		.no_ref_cycles = "Arm PMUv3 has no constant-rate reference-cycle event",
+		.slot = {
+			[SLOT_TOTAL] = SUM1(T(0, RECIPE_W)),
+			[SLOT_FILLED] = SUM3(T(SRC_TOTAL, 1), T(2, -1), T(0, 1)),
+			[SLOT_ISSUED] = SUM3(T(SRC_TOTAL, 1), T(3, -1), T(0, 1)),
+			[SLOT_RETIRED] = NONE,
+			[SLOT_SMT] = NONE,
+		},
+		.op_retired = 4, .op_spec = 5,
+	},
+	{
+		/* Any other CPU: the kernel's generic events, and no slot counters. */
+		.name = "generic",
+		.desc = "any CPU: the kernel's generic instructions and cycles events",
+		.pmus = "",
+		.width = 0,
+		.ev = { { "perf::PERF_COUNT_HW_CPU_CYCLES", 0 },
+			{ "perf::PERF_COUNT_HW_INSTRUCTIONS", 0 },
+			{ "perf::PERF_COUNT_HW_REF_CPU_CYCLES", 0 } },
+		.nev = 3,
+		.instructions = 1, .cycles = 0, .ref_cycles = 2,
+		.slot = { NONE, NONE, NONE, NONE, NONE },
+		.op_retired = -1, .op_spec = -1,
+	},
+};
+
+const unsigned nrecipes = sizeof(recipes) / sizeof(recipes[0]);
+
+const struct recipe *recipe_for_pmu(const char *pmu)
+{
+	for (unsigned i = 0; i < nrecipes; i++)
+		if (*pmu && procfs_has_word(recipes[i].pmus, pmu))
+			return &recipes[i];
+	return NULL;
+}
+
+const struct recipe *recipe_by_name(const char *name)
+{
+	for (unsigned i = 0; i < nrecipes; i++)
+		if (strcmp(recipes[i].name, name) == 0)
+			return &recipes[i];
+	return NULL;
+}
+
+unsigned recipe_slots(const struct recipe *r, unsigned width, const double *ev, uint32_t valid,
+		      double out[NSLOTS])
+{
+	unsigned ok = 0;
+
+	if (width == 0)
+		return 0;
+	for (int s = 0; s < NSLOTS; s++) {
+		const struct recipe_sum *sum = &r->slot[s];
+		bool known = sum->n > 0;
+		double v = 0;
+
+		for (unsigned i = 0; i < sum->n && known; i++) {
+			const struct recipe_term *t = &sum->t[i];
+			double coef = t->coef == RECIPE_W	  ? width
+				      : t->coef == RECIPE_MINUS_W ? -(double)width
+								  : t->coef;
+			double x;
+
+			if (t->src >= SRC_TOTAL) {
+				int prev = t->src - SRC_TOTAL; /* SLOT_TOTAL, _FILLED, _ISSUED */
+
+				known = ok & (1u << prev);
+				x = out[prev];
+			} else {
+				known = valid & (1u << t->src);
+				x = ev[t->src];
+			}
+			v += coef * x;
+		}
+		/* Arm: the issued slots split by the share of speculated ops that retired. */
+		if (s == SLOT_RETIRED && r->op_spec >= 0) {
+			known = (ok & (1u << SLOT_ISSUED)) && (valid & (1u << r->op_retired)) &&
+				(valid & (1u << r->op_spec)) && ev[r->op_spec] > 0;
+			if (known)
+				v = out[SLOT_ISSUED] * ev[r->op_retired] / ev[r->op_spec];
+		}
+		if (known) {
+			out[s] = v;
+			ok |= 1u << s;
+		}
+	}
+	return ok;
+}

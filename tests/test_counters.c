@@ -1,0 +1,429 @@
+/*
+ * test_counters.c - counter sets, end to end: libpfm4 encoding (every family libpfm4 4.13
+ * can be forced to), the fake kernel's ABI (seqlock, rdpmc, 48-bit counters, index 0,
+ * multiplexing, errors), intervals, and on this machine the time backend for real.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+
+#include "fake_kernel.h"
+#include "ipcc/breakdown.h"
+#include "ipcc/counters.h"
+#include "ipcc/error.h"
+#include "pmu_int.h"
+#include "recipe_cases.h"
+#include "recipes_int.h"
+#include "test.h"
+
+/* A fake machine whose libpfm4 PMU is `pmu`. */
+static const struct kernel_ops *use_fake(const char *pmu)
+{
+	setenv("LIBPFM_FORCE_PMU", pmu, 1);
+	unsetenv("IPCC_RECIPE");
+	pmu_reset();
+	fake_reset();
+	return kernel_set(&fake_ops);
+}
+
+static void use_real(const struct kernel_ops *old)
+{
+	kernel_set(old);
+	unsetenv("LIBPFM_FORCE_PMU");
+	pmu_reset();
+}
+
+static const struct ipcc_counters_opts self_perf = { .backend = IPCC_BACKEND_PERF };
+
+static uint64_t config_of(const char *recipe, const char *event)
+{
+	const struct recipe *r = recipe_by_name(recipe);
+
+	for (unsigned i = 0; i < r->nev; i++)
+		if (strcmp(r->ev[i].name, event) == 0)
+			return r->ev[i].config;
+	return 0;
+}
+
+TEST(every_recipe_end_to_end_on_the_fake_kernel)
+{
+	struct recipe_case cases[32];
+	int n = recipe_cases_load(IPCC_TEST_DATA "/recipes.txt", cases, 32), ran = 0;
+
+	for (int k = 0; k < n; k++) {
+		const struct recipe_case *c = &cases[k];
+		const struct kernel_ops *old;
+		struct ipcc_counter_set *set;
+		struct ipcc_reading a, b;
+		struct ipcc_interval iv;
+		int before = test_failures;
+
+		if (!*c->pmu)
+			continue; /* libpfm4 4.13 cannot encode this family: test_recipes has it */
+		old = use_fake(c->pmu);
+		CHECK_EQ(int, ipcc_counters_open(&self_perf, &set), 0);
+		if (!set) {
+			fprintf(stderr, "  recipes.txt:%d: %s\n", c->line, ipcc_last_error());
+			use_real(old);
+			continue;
+		}
+		CHECK_STR(ipcc_counters_recipe(set), c->recipe);
+		CHECK(ipcc_counters_backend(set) == IPCC_BACKEND_PERF);
+		CHECK_EQ(int, ipcc_read(set, &a), 0);
+		for (unsigned e = 0; e < c->nev; e++)
+			fake_add(PERF_TYPE_RAW, config_of(c->recipe, c->event[e]), c->delta[e]);
+		CHECK_EQ(int, ipcc_read(set, &b), 0);
+		CHECK_EQ(int, ipcc_interval(set, &a, &b, &iv), 0);
+		CHECK_EQ(int, iv.via_read, 0);     /* all through rdpmc */
+		CHECK_CMP(u64, fake.rdpmc_calls, >, 0);
+		CHECK_EQ(u64, iv.width, c->width);
+		for (int s = 0; s < 4; s++)
+			CHECK_EQ(i64, iv.value[IPCC_SLOTS_TOTAL + s], c->slots[s]);
+		if (c->has_smt)
+			CHECK_EQ(i64, iv.value[IPCC_SLOTS_SMT], c->slots[4]);
+		CHECK(!!(iv.valid & (1u << IPCC_SLOTS_SMT)) == c->has_smt);
+		CHECK(iv.valid & (1u << IPCC_INSTRUCTIONS));
+		CHECK_EQ(i64, iv.value[IPCC_INSTRUCTIONS], (int64_t)c->delta[1]);
+		/* The approximation is said wherever the recipe is one. */
+		CHECK(!!ipcc_counters_approximation(set) == !!strstr(c->recipe, "zen2") +
+								   !!strstr(c->recipe, "zen3"));
+		ipcc_counters_free(set);
+		CHECK_EQ(int, fake.open_fds, 0);
+		CHECK_EQ(int, fake.mapped_pages, 0);
+		use_real(old);
+		if (test_failures > before)
+			fprintf(stderr, "  ... in the row at recipes.txt:%d (%s)\n", c->line, c->recipe);
+		ran++;
+	}
+	CHECK_CMP(int, ran, >=, 7);
+	return TEST_OK;
+}
+
+TEST(libpfm_misencoding_is_corrected_and_said)
+{
+	const struct kernel_ops *old = use_fake("icl");
+	struct ipcc_counter_set *set;
+
+	CHECK_EQ(int, ipcc_counters_open(&self_perf, &set), 0);
+	/* libpfm4 4.13 gives TOPDOWN:BACKEND_BOUND_SLOTS event 0x00; intel/perfmon says 0xa4. */
+	CHECK(fake_fd(PERF_TYPE_RAW, 0x2a4) >= 0);
+	CHECK(fake_fd(PERF_TYPE_RAW, 0x200) < 0);
+	if (strstr(ipcc_counters_notes(set), "0x200"))
+		CHECK(strstr(ipcc_counters_notes(set), "0x2a4") != NULL);
+	ipcc_counters_free(set);
+	use_real(old);
+	return TEST_OK;
+}
+
+TEST(reader_retries_when_the_page_changes_mid_read)
+{
+	const struct kernel_ops *old = use_fake("skl");
+	struct ipcc_counter_set *set;
+	struct ipcc_reading a, b;
+	struct ipcc_interval iv;
+	unsigned calls;
+
+	CHECK_EQ(int, ipcc_counters_open(&self_perf, &set), 0);
+	ipcc_read(set, &a);
+	fake_add(PERF_TYPE_RAW, 0xc0, 1000);
+	calls = fake.rdpmc_calls;
+	fake.lock_bumps = 1; /* the first rdpmc of this reading races with an update */
+	ipcc_read(set, &b);
+	ipcc_interval(set, &a, &b, &iv);
+	/* The update added 5 events to the first counter read (cycles, event 0). */
+	CHECK_EQ(i64, iv.value[IPCC_CYCLES], 5);
+	CHECK_EQ(i64, iv.value[IPCC_INSTRUCTIONS], 1000);
+	/* one rdpmc per event, plus the one that had to be repeated */
+	CHECK_EQ(u64, fake.rdpmc_calls - calls, 7 + 1);
+	ipcc_counters_free(set);
+	use_real(old);
+	return TEST_OK;
+}
+
+TEST(counter_wraps_at_48_bits_and_is_sign_extended)
+{
+	const struct kernel_ops *old = use_fake("skl");
+	struct ipcc_counter_set *set;
+	struct ipcc_reading a, b;
+	struct ipcc_interval iv;
+	int fd;
+
+	CHECK_EQ(int, ipcc_counters_open(&self_perf, &set), 0);
+	fd = fake_fd(PERF_TYPE_RAW, 0xc0);
+	/* The hardware counter just below 2^48: as a 48-bit signed value, -16. */
+	fake_add(PERF_TYPE_RAW, 0xc0, 100);
+	fake_set_hw(fd, (1ull << 48) - 16);
+	ipcc_read(set, &a);
+	CHECK_EQ(u64, a.raw[1], 100); /* event 1 is INSTRUCTION_RETIRED */
+	/* 40 more: the 48-bit counter wraps past 0 while the 64-bit count goes on. */
+	fake_add(PERF_TYPE_RAW, 0xc0, 40);
+	ipcc_read(set, &b);
+	ipcc_interval(set, &a, &b, &iv);
+	CHECK_EQ(i64, iv.value[IPCC_INSTRUCTIONS], 40);
+	/* And a kernel overflow update folding 2^48 into the offset changes nothing. */
+	fake_set_hw(fd, 24);
+	ipcc_read(set, &a);
+	CHECK_EQ(u64, a.raw[1], 140);
+	ipcc_counters_free(set);
+	use_real(old);
+	return TEST_OK;
+}
+
+TEST(index_zero_falls_back_to_read)
+{
+	const struct kernel_ops *old = use_fake("skl");
+	struct ipcc_counter_set *set;
+	struct ipcc_reading a, b;
+	struct ipcc_interval iv;
+	unsigned reads;
+
+	CHECK_EQ(int, ipcc_counters_open(&self_perf, &set), 0);
+	ipcc_read(set, &a);
+	CHECK_EQ(u64, a.via_read, 0);
+	fake_add(PERF_TYPE_RAW, 0xc0, 777);
+	fake_schedule(fake_fd(PERF_TYPE_RAW, 0xc0), false);
+	reads = fake.read_calls;
+	ipcc_read(set, &b);
+	CHECK_EQ(u64, b.via_read, 1u << 1);
+	CHECK_EQ(u64, fake.read_calls - reads, 1);
+	ipcc_interval(set, &a, &b, &iv);
+	CHECK(iv.via_read);
+	CHECK_EQ(i64, iv.value[IPCC_INSTRUCTIONS], 777);
+	ipcc_counters_free(set);
+	use_real(old);
+	return TEST_OK;
+}
+
+TEST(multiplexed_counts_are_scaled_and_covered)
+{
+	const struct kernel_ops *old = use_fake("skl");
+	struct ipcc_counter_set *set;
+	struct ipcc_reading a, b;
+	struct ipcc_interval iv;
+	int fd;
+
+	CHECK_EQ(int, ipcc_counters_open(&self_perf, &set), 0);
+	fd = fake_fd(PERF_TYPE_RAW, 0xc0);
+	fake_time(fd, 1000, 1000);
+	ipcc_read(set, &a);
+	/* Counted for a quarter of the interval: 250 seen stand for 1000. */
+	fake_add(PERF_TYPE_RAW, 0xc0, 250);
+	fake_time(fd, 4000, 1000);
+	ipcc_read(set, &b);
+	ipcc_interval(set, &a, &b, &iv);
+	CHECK_EQ(i64, iv.value[IPCC_INSTRUCTIONS], 1000);
+	CHECK_CMP(dbl, fabs(iv.coverage[IPCC_INSTRUCTIONS] - 0.25), <, 1e-12);
+	CHECK_CMP(dbl, iv.coverage[IPCC_CYCLES], ==, 1.0);
+	/* Never scheduled during the interval: absent, not 0. */
+	ipcc_read(set, &a);
+	fake_time(fd, 1000, 0);
+	ipcc_read(set, &b);
+	ipcc_interval(set, &a, &b, &iv);
+	CHECK(!(iv.valid & (1u << IPCC_INSTRUCTIONS)));
+	ipcc_counters_free(set);
+	use_real(old);
+	return TEST_OK;
+}
+
+TEST(open_errors_name_the_reason)
+{
+	const struct kernel_ops *old = use_fake("skl");
+	struct ipcc_counters_opts o = { .backend = IPCC_BACKEND_AUTO, .software = true };
+	struct ipcc_counter_set *set;
+	const char *why;
+
+	/* No PMU at all, and sysfs has no core PMU device either. */
+	setenv("IPCC_SYSFS_ROOT", IPCC_TEST_DATA "/sysfs-no-pmu", 1);
+	fake.has_pmu = false;
+	CHECK_EQ(int, ipcc_counters_open(&o, &set), 0);
+	CHECK(ipcc_counters_backend(set) == IPCC_BACKEND_TIME);
+	why = ipcc_counters_absent(set, IPCC_INSTRUCTIONS);
+	CHECK(why && strstr(why, "no hardware PMU"));
+	why = ipcc_counters_absent(set, IPCC_SLOTS_RETIRED);
+	CHECK(why && strstr(why, "no hardware PMU"));
+	CHECK(ipcc_counters_absent(set, IPCC_PAGE_FAULTS) == NULL);
+	ipcc_counters_free(set);
+	CHECK_EQ(int, fake.open_fds, 0);
+	/* Asked for perf explicitly: an error, not a silent fallback. */
+	CHECK_EQ(int, ipcc_counters_open(&self_perf, &set), IPCC_ENOTSUP);
+	CHECK(set == NULL);
+	CHECK(strstr(ipcc_last_error(), "no hardware PMU") != NULL);
+
+	/* Permission: perf_event_paranoid. */
+	fake_reset();
+	fake.fail[0].type = PERF_TYPE_RAW, fake.fail[0].config = 0x3c, fake.fail[0].err = EACCES;
+	fake.nfail = 1;
+	CHECK_EQ(int, ipcc_counters_open(&self_perf, &set), IPCC_EACCES);
+	CHECK(strstr(ipcc_last_error(), "perf_event_paranoid") != NULL);
+
+	/* One member the PMU cannot count: only what depends on it is absent. */
+	fake_reset();
+	fake.fail[0].type = PERF_TYPE_RAW, fake.fail[0].config = 0x19c, fake.fail[0].err = EINVAL;
+	fake.fail[1].type = PERF_TYPE_RAW, fake.fail[1].config = 0x10d, fake.fail[1].err = EOPNOTSUPP;
+	fake.nfail = 2;
+	CHECK_EQ(int, ipcc_counters_open(&self_perf, &set), 0);
+	why = ipcc_counters_absent(set, IPCC_SLOTS_FILLED);
+	CHECK(why && strstr(why, "IDQ_UOPS_NOT_DELIVERED") && strstr(why, "EINVAL"));
+	why = ipcc_counters_absent(set, IPCC_SLOTS_ISSUED);
+	CHECK(why && strstr(why, "INT_MISC:RECOVERY_CYCLES") && strstr(why, "EOPNOTSUPP"));
+	CHECK(ipcc_counters_absent(set, IPCC_SLOTS_TOTAL) == NULL);
+	CHECK(ipcc_counters_absent(set, IPCC_SLOTS_RETIRED) == NULL);
+	CHECK(ipcc_counters_absent(set, IPCC_INSTRUCTIONS) == NULL);
+	ipcc_counters_free(set);
+
+	/* Kernel-mode counting at perf_event_paranoid 2. */
+	fake_reset();
+	setenv("IPCC_PROCFS_ROOT", IPCC_TEST_DATA "/procfs-paranoid-2", 1);
+	o.backend = IPCC_BACKEND_PERF;
+	o.kernel = true;
+	CHECK_EQ(int, ipcc_counters_open(&o, &set), 0);
+	why = ipcc_counters_absent(set, IPCC_INSTRUCTIONS_K);
+	CHECK(why && strstr(why, "perf_event_paranoid is 2"));
+	/* context switches happen in kernel mode: absent rather than a 0 that looks like data */
+	why = ipcc_counters_absent(set, IPCC_CONTEXT_SWITCHES);
+	CHECK(why && strstr(why, "paranoid"));
+	CHECK(ipcc_counters_absent(set, IPCC_TASK_CLOCK_NS) == NULL);
+	ipcc_counters_free(set);
+	CHECK_EQ(int, fake.open_fds, 0);
+
+	unsetenv("IPCC_SYSFS_ROOT");
+	unsetenv("IPCC_PROCFS_ROOT");
+	use_real(old);
+	return TEST_OK;
+}
+
+TEST(pinned_group_that_cannot_be_scheduled_is_absent)
+{
+	const struct kernel_ops *old = use_fake("skl");
+	struct ipcc_counters_opts o = { .backend = IPCC_BACKEND_PERF, .inherit = true };
+	struct ipcc_counter_set *set;
+	struct ipcc_reading a, b;
+	struct ipcc_interval iv;
+
+	/* inherit: no mmap, every reading is a read() */
+	CHECK_EQ(int, ipcc_counters_open(&o, &set), 0);
+	CHECK_EQ(int, fake.mapped_pages, 0);
+	ipcc_read(set, &a);
+	for (int i = 0; i < FAKE_MAX_FDS; i++)
+		fake.ev[i].unschedulable = fake.ev[i].open;
+	ipcc_read(set, &b);
+	ipcc_interval(set, &a, &b, &iv);
+	CHECK_EQ(u64, iv.valid & (1u << IPCC_INSTRUCTIONS | 0xfu << IPCC_SLOTS_TOTAL), 0);
+	ipcc_counters_free(set);
+	use_real(old);
+	return TEST_OK;
+}
+
+TEST(extra_events_by_libpfm4_name)
+{
+	const struct kernel_ops *old = use_fake("skl");
+	const char *extra[] = { "BR_MISP_RETIRED:ALL_BRANCHES", "NO_SUCH_EVENT" };
+	struct ipcc_counters_opts o = { .backend = IPCC_BACKEND_PERF, .extra = extra, .nextra = 2 };
+	struct ipcc_counter_set *set;
+	struct ipcc_reading a, b;
+	struct ipcc_interval iv;
+
+	CHECK_EQ(int, ipcc_counters_open(&o, &set), 0);
+	CHECK_EQ(u64, ipcc_counters_nextra(set), 2);
+	CHECK(ipcc_counters_extra_absent(set, 0) == NULL);
+	CHECK(strstr(ipcc_counters_extra_absent(set, 1), "NO_SUCH_EVENT") != NULL);
+	ipcc_read(set, &a);
+	fake_add(PERF_TYPE_RAW, 0xc5, 42); /* BR_MISP_RETIRED.ALL_BRANCHES */
+	ipcc_read(set, &b);
+	ipcc_interval(set, &a, &b, &iv);
+	CHECK_EQ(u64, iv.extra_valid, 1);
+	CHECK_EQ(u64, iv.extra[0], 42);
+	ipcc_counters_free(set);
+	CHECK_EQ(int, fake.open_fds, 0);
+	use_real(old);
+	return TEST_OK;
+}
+
+/* ---- this machine, for real ------------------------------------------------------------ */
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+TEST(this_machine_counts_time_and_software_events)
+{
+	struct ipcc_counters_opts o = { .backend = IPCC_BACKEND_AUTO, .software = true };
+	struct ipcc_counter_set *set;
+	struct ipcc_reading a, b;
+	struct ipcc_interval iv;
+	volatile uint64_t sink = 0;
+
+	CHECK_EQ(int, ipcc_counters_open(&o, &set), 0);
+	if (!set)
+		return TEST_OK;
+	printf("backend %s, recipe %s\n", ipcc_backend_name(ipcc_counters_backend(set)),
+	       ipcc_counters_recipe(set) ? ipcc_counters_recipe(set) : "none");
+	ipcc_read(set, &a);
+	for (int i = 0; i < 3000000; i++)
+		sink += (uint64_t)i;
+	ipcc_read(set, &b);
+	CHECK_EQ(int, ipcc_interval(set, &a, &b, &iv), 0);
+	CHECK_CMP(u64, iv.elapsed_ns, >, 0);
+	CHECK(iv.valid & (1u << IPCC_TASK_CLOCK_NS));
+	CHECK_CMP(i64, iv.value[IPCC_TASK_CLOCK_NS], >, 0);
+	if (ipcc_counters_backend(set) == IPCC_BACKEND_TIME) {
+		/* Every hardware counter is absent, with a reason, and not in the interval. */
+		for (int c = IPCC_INSTRUCTIONS; c <= IPCC_CYCLES_K; c++) {
+			CHECK(ipcc_counters_absent(set, c) != NULL);
+			CHECK(!(iv.valid & (1u << c)));
+		}
+		printf("instructions: %s\n", ipcc_counters_absent(set, IPCC_INSTRUCTIONS));
+	}
+	ipcc_counters_free(set);
+	return TEST_OK;
+}
+
+TEST(open_and_free_leave_no_fd_or_mapping)
+{
+	struct ipcc_counters_opts o = { .backend = IPCC_BACKEND_AUTO, .software = true, .kernel = true };
+	int before = count_fds();
+	const struct kernel_ops *old;
+
+	for (int i = 0; i < 200; i++) {
+		struct ipcc_counter_set *set;
+
+		CHECK_EQ(int, ipcc_counters_open(&o, &set), 0);
+		ipcc_counters_free(set);
+	}
+	CHECK_EQ(int, count_fds(), before);
+	ipcc_counters_free(NULL);
+
+	/* The same on the fake kernel's hardware path, mappings included. */
+	old = use_fake("amd64_fam19h_zen4");
+	o.backend = IPCC_BACKEND_PERF;
+	o.kernel = false;
+	for (int i = 0; i < 50; i++) {
+		struct ipcc_counter_set *set;
+
+		CHECK_EQ(int, ipcc_counters_open(&o, &set), 0);
+		CHECK_CMP(int, fake.mapped_pages, >, 0);
+		ipcc_counters_free(set);
+		CHECK_EQ(int, fake.open_fds, 0);
+		CHECK_EQ(int, fake.mapped_pages, 0);
+	}
+	use_real(old);
+	return TEST_OK;
+}
+
+TEST(model_backend_is_not_built_yet)
+{
+	struct ipcc_counters_opts o = { .backend = IPCC_BACKEND_MODEL };
+	struct ipcc_counter_set *set;
+
+	CHECK_EQ(int, ipcc_counters_open(&o, &set), IPCC_ENOTSUP);
+	CHECK(set == NULL);
+	return TEST_OK;
+}
