@@ -16,8 +16,9 @@ all:
 deps:
 	@./scripts/install-deps
 
+# The main job: ipcc stat on the bundled example workload, with its regions.
 demo: deps all
-	./$(BUILD)/ipcc calibrate
+	./$(BUILD)/ipcc stat --regions -- ./$(BUILD)/examples/regions
 
 check: deps
 	cmake -S . -B $(BUILD) -DIPCC_DEVELOPER=ON

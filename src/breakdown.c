@@ -52,7 +52,8 @@ int ipcc_breakdown(const struct ipcc_interval *iv, struct ipcc_breakdown *bd)
 	if (has(iv, IPCC_SLOTS_SMT)) {
 		int64_t smt = iv->value[IPCC_SLOTS_SMT];
 
-		bd->smt = (double)clamp(smt, 0, f - i, &bd->flags, IPCC_BD_SMT_OUT_OF_RANGE) / total;
+		bd->smt =
+		    (double)clamp(smt, 0, f - i, &bd->flags, IPCC_BD_SMT_OUT_OF_RANGE) / total;
 	}
 	bd->valid = true;
 	return 0;
@@ -84,17 +85,17 @@ void ipcc_metrics(const struct ipcc_interval *iv, uint64_t tcfreq_khz, struct ip
 
 	m->ipc = ratio(iv, IPCC_INSTRUCTIONS, IPCC_CYCLES);
 	m->ipcc = has(iv, IPCC_INSTRUCTIONS) && ticks > 0
-			  ? (double)iv->value[IPCC_INSTRUCTIONS] / ticks
-			  : NAN;
+		      ? (double)iv->value[IPCC_INSTRUCTIONS] / ticks
+		      : NAN;
 	m->utilisation = has(iv, IPCC_REF_CYCLES) && ticks > 0
-				 ? (double)iv->value[IPCC_REF_CYCLES] / ticks
-				 : NAN;
+			     ? (double)iv->value[IPCC_REF_CYCLES] / ticks
+			     : NAN;
 	m->avg_khz = ratio(iv, IPCC_CYCLES, IPCC_REF_CYCLES) * (double)tcfreq_khz;
-	m->net_khz = has(iv, IPCC_CYCLES) && ns > 0 ? (double)iv->value[IPCC_CYCLES] / ns * 1e6
-						    : NAN;
+	m->net_khz =
+	    has(iv, IPCC_CYCLES) && ns > 0 ? (double)iv->value[IPCC_CYCLES] / ns * 1e6 : NAN;
 	m->kernel_instructions = share(iv, IPCC_INSTRUCTIONS_K, IPCC_INSTRUCTIONS);
 	m->kernel_cycles = share(iv, IPCC_CYCLES_K, IPCC_CYCLES);
 	m->cpu_utilisation = has(iv, IPCC_TASK_CLOCK_NS) && ns > 0
-				     ? (double)iv->value[IPCC_TASK_CLOCK_NS] / ns
-				     : NAN;
+				 ? (double)iv->value[IPCC_TASK_CLOCK_NS] / ns
+				 : NAN;
 }

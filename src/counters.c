@@ -33,9 +33,9 @@ enum ev_kind { EV_RECIPE, EV_KERNEL, EV_SOFTWARE, EV_EXTRA };
 struct event {
 	enum ev_kind kind;
 	char name[96];
-	int fd;                             /* -1: not open */
-	struct perf_event_mmap_page *page;  /* NULL: read() only */
-	char absent[REASON_LEN];            /* why it is not counted; "" if it is */
+	int fd;				   /* -1: not open */
+	struct perf_event_mmap_page *page; /* NULL: read() only */
+	char absent[REASON_LEN];	   /* why it is not counted; "" if it is */
 };
 
 struct ipcc_counter_set {
@@ -46,10 +46,10 @@ struct ipcc_counter_set {
 	struct event ev[IPCC_MAX_EVENTS];
 	unsigned nev;
 	int recipe_ev[RECIPE_MAX_EVENTS]; /* the set's event for each recipe event, or -1 */
-	int counter_ev[IPCC_NCOUNTERS];   /* kernel-mode and software counters' events, or -1 */
+	int counter_ev[IPCC_NCOUNTERS];	  /* kernel-mode and software counters' events, or -1 */
 	int extra_ev[IPCC_MAX_EXTRA];
-	int leaders[2];                   /* the recipe group's and the other hardware group's */
-	char hw_reason[REASON_LEN];       /* why hardware counting is off, "" if it is on */
+	int leaders[2];		    /* the recipe group's and the other hardware group's */
+	char hw_reason[REASON_LEN]; /* why hardware counting is off, "" if it is on */
 	char absent[IPCC_NCOUNTERS][REASON_LEN];
 	char notes[1024];
 	size_t page_size;
@@ -101,7 +101,7 @@ static struct event *add_event(struct ipcc_counter_set *set, enum ev_kind kind, 
 }
 
 static void note(struct ipcc_counter_set *set, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 static void note(struct ipcc_counter_set *set, const char *fmt, ...)
 {
@@ -248,7 +248,8 @@ static int open_hardware(struct ipcc_counter_set *set)
 			if (!e)
 				break;
 			set->counter_ev[ctr[k]] = (int)(e - set->ev);
-			if (encode(set, e, r->ev[which[k]].name, r->ev[which[k]].config, true, &attr))
+			if (encode(set, e, r->ev[which[k]].name, r->ev[which[k]].config, true,
+				   &attr))
 				continue;
 			open_hw(set, e, &attr, &other, false, true);
 		}
@@ -288,7 +289,8 @@ static void open_software(struct ipcc_counter_set *set)
 			.size = sizeof(attr),
 			.type = PERF_TYPE_SOFTWARE,
 			.config = sw[i].config,
-			.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
+			.read_format =
+			    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
 			.inherit = o->inherit,
 			.disabled = o->enable_on_exec,
 			.enable_on_exec = o->enable_on_exec,
@@ -331,7 +333,7 @@ static const char *event_absent(const struct ipcc_counter_set *set, int i)
 }
 
 static void set_absent(struct ipcc_counter_set *set, enum ipcc_counter c, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void set_absent(struct ipcc_counter_set *set, enum ipcc_counter c, const char *fmt, ...)
 {
@@ -371,8 +373,9 @@ static void explain_slots(struct ipcc_counter_set *set)
 			continue;
 		}
 		if (set->width == 0) {
-			set_absent(set, c, "the slot width is unknown (PMMIR_EL1.SLOTS, sysfs "
-					   "caps/slots, reads 0)");
+			set_absent(set, c,
+				   "the slot width is unknown (PMMIR_EL1.SLOTS, sysfs "
+				   "caps/slots, reads 0)");
 			continue;
 		}
 		for (unsigned i = 0; i < r->nev; i++) {
@@ -394,16 +397,22 @@ static void explain(struct ipcc_counter_set *set)
 
 	if (!r) { /* time backend chosen: no recipe was looked at */
 		for (int c = IPCC_INSTRUCTIONS; c <= IPCC_CYCLES_K; c++)
-			set_absent(set, c, "%s", *set->hw_reason ? set->hw_reason
-								 : "the time backend counts no "
-								   "hardware events");
+			if (c >= IPCC_INSTRUCTIONS_K && !set->opts.kernel)
+				set_absent(set, c, "kernel-mode counting not asked for");
+			else
+				set_absent(set, c, "%s",
+					   *set->hw_reason ? set->hw_reason
+							   : "the time backend "
+							     "counts no hardware "
+							     "events");
 	} else {
 		const int single[3] = { r->instructions, r->cycles, r->ref_cycles };
 
 		for (int c = IPCC_INSTRUCTIONS; c <= IPCC_REF_CYCLES; c++) {
 			if (single[c] < 0) {
-				set_absent(set, c, "%s", r->no_ref_cycles ? r->no_ref_cycles
-									  : "not in the recipe");
+				set_absent(set, c, "%s",
+					   r->no_ref_cycles ? r->no_ref_cycles
+							    : "not in the recipe");
 				continue;
 			}
 			why = event_absent(set, set->recipe_ev[single[c]]);
@@ -450,9 +459,8 @@ static int read_fd(int fd, uint64_t *value, uint64_t *enabled, uint64_t *running
  * mmap page's seqlock loop, rdpmc(index - 1) sign-extended from pmc_width bits, plus offset;
  * read() only when the page says the counter is not on the PMU now (index 0).
  */
-static inline __attribute__((always_inline)) int read_set(struct ipcc_counter_set *set,
-							  struct ipcc_reading *r,
-							  uint64_t (*rdpmc)(uint32_t))
+static inline __attribute__((always_inline)) int
+read_set(struct ipcc_counter_set *set, struct ipcc_reading *r, uint64_t (*rdpmc)(uint32_t))
 {
 	uint32_t valid = 0, via_read = 0;
 
@@ -576,9 +584,9 @@ int ipcc_counters_open(const struct ipcc_counters_opts *opts, struct ipcc_counte
 	set->backend = opts->backend == IPCC_BACKEND_TIME ? IPCC_BACKEND_TIME : IPCC_BACKEND_PERF;
 	if (set->backend == IPCC_BACKEND_PERF && open_hardware(set) != 0) {
 		if (opts->backend == IPCC_BACKEND_PERF) {
-			ret = err_set(strstr(set->hw_reason, "paranoid") ? IPCC_EACCES
-									 : IPCC_ENOTSUP,
-				      "the perf backend cannot count: %s", set->hw_reason);
+			ret =
+			    err_set(strstr(set->hw_reason, "paranoid") ? IPCC_EACCES : IPCC_ENOTSUP,
+				    "the perf backend cannot count: %s", set->hw_reason);
 			ipcc_counters_free(set);
 			return ret;
 		}
@@ -728,6 +736,29 @@ int ipcc_interval(const struct ipcc_counter_set *set, const struct ipcc_reading 
 		}
 	}
 	return 0;
+}
+
+void ipcc_interval_add(struct ipcc_interval *sum, const struct ipcc_interval *iv)
+{
+	static const struct ipcc_interval zero;
+
+	if (memcmp(sum, &zero, sizeof(zero)) == 0) {
+		*sum = *iv;
+		return;
+	}
+	if (iv->elapsed_ns > sum->elapsed_ns)
+		sum->elapsed_ns = iv->elapsed_ns;
+	sum->valid &= iv->valid;
+	for (int c = 0; c < IPCC_NCOUNTERS; c++) {
+		sum->value[c] += iv->value[c];
+		sum->coverage[c] = fmin(sum->coverage[c], iv->coverage[c]);
+	}
+	sum->extra_valid &= iv->extra_valid;
+	for (int x = 0; x < IPCC_MAX_EXTRA; x++) {
+		sum->extra[x] += iv->extra[x];
+		sum->extra_coverage[x] = fmin(sum->extra_coverage[x], iv->extra_coverage[x]);
+	}
+	sum->via_read |= iv->via_read;
 }
 
 /* ---- what the set is ------------------------------------------------------------------- */

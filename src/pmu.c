@@ -163,10 +163,11 @@ void pmu_open_reason(int err, const char *event, bool kernel, char *buf, size_t 
 	case ENOENT:
 	case ENODEV:
 		if (!sysfs_has_core_pmu()) {
-			snprintf(buf, len,
-				 "no hardware PMU: the kernel has no core PMU device (a virtual "
-				 "machine without a virtual PMU? its log says 'PMU not available due "
-				 "to virtualization')");
+			snprintf(
+			    buf, len,
+			    "no hardware PMU: the kernel has no core PMU device (a virtual "
+			    "machine without a virtual PMU? its log says 'PMU not available due "
+			    "to virtualization')");
 			return;
 		}
 		snprintf(buf, len, "the kernel does not know event %s on this PMU (%s)", event,
@@ -181,11 +182,12 @@ void pmu_open_reason(int err, const char *event, bool kernel, char *buf, size_t 
 				 "or less, or CAP_PERFMON)",
 				 paranoid);
 		else
-			snprintf(buf, len,
-				 "perf_event_open refused (%s): perf_event_paranoid is %d (needs 2 or "
-				 "less for your own threads; a container's seccomp profile can refuse "
-				 "it too)",
-				 strerror(err), paranoid);
+			snprintf(
+			    buf, len,
+			    "perf_event_open refused (%s): perf_event_paranoid is %d (needs 2 or "
+			    "less for your own threads; a container's seccomp profile can refuse "
+			    "it too)",
+			    strerror(err), paranoid);
 		return;
 	case EOPNOTSUPP:
 		snprintf(buf, len, "the PMU does not support event %s as asked (EOPNOTSUPP)",

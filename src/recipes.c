@@ -8,19 +8,48 @@
 #include "procfs_int.h"
 #include "recipes_int.h"
 
-#define T(s, c) { (s), (c) }
-#define SUM1(a) { 1, { a } }
-#define SUM2(a, b) { 2, { a, b } }
-#define SUM3(a, b, c) { 3, { a, b, c } }
-#define NONE { 0, { { 0, 0 } } }
+#define T(s, c)          \
+	{                \
+		(s), (c) \
+	}
+#define SUM1(a)           \
+	{                 \
+		1,        \
+		{         \
+			a \
+		}         \
+	}
+#define SUM2(a, b)           \
+	{                    \
+		2,           \
+		{            \
+			a, b \
+		}            \
+	}
+#define SUM3(a, b, c)           \
+	{                       \
+		3,              \
+		{               \
+			a, b, c \
+		}               \
+	}
+#define NONE                         \
+	{                            \
+		0,                   \
+		{                    \
+			{            \
+				0, 0 \
+			}            \
+		}                    \
+	}
 
 /* Intel before Ice Lake: TMA level 1 exactly (pmu-events.md section 1). */
-#define INTEL_SNB_SKL_SLOTS(cyc, fe, issued, retired, recovery)                                  \
-	{                                                                                          \
-		[SLOT_TOTAL] = SUM1(T(cyc, RECIPE_W)),                                             \
-		[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(fe, -1)),                                  \
-		[SLOT_ISSUED] = SUM2(T(issued, 1), T(recovery, RECIPE_W)),                         \
-		[SLOT_RETIRED] = SUM1(T(retired, 1)), [SLOT_SMT] = NONE,                           \
+#define INTEL_SNB_SKL_SLOTS(cyc, fe, issued, retired, recovery)            \
+	{                                                                  \
+		[SLOT_TOTAL] = SUM1(T(cyc, RECIPE_W)),                     \
+		[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(fe, -1)),          \
+		[SLOT_ISSUED] = SUM2(T(issued, 1), T(recovery, RECIPE_W)), \
+		[SLOT_RETIRED] = SUM1(T(retired, 1)), [SLOT_SMT] = NONE,   \
 	}
 
 const struct recipe recipes[] = {

@@ -14,10 +14,10 @@
 #include <stdint.h>
 
 #define RECIPE_MAX_EVENTS 10
-#define RECIPE_MAX_TERMS 4
+#define RECIPE_MAX_TERMS  4
 
 /* Coefficients meaning +W and -W. */
-#define RECIPE_W 100
+#define RECIPE_W       100
 #define RECIPE_MINUS_W (-100)
 
 /* Sources beyond the recipe's events: the slot counters computed so far. */
@@ -28,7 +28,7 @@ enum {
 };
 
 struct recipe_term {
-	int8_t src;  /* an event index, or SRC_* */
+	int8_t src; /* an event index, or SRC_* */
 	int16_t coef;
 };
 
@@ -46,14 +46,14 @@ struct recipe_event {
 enum recipe_slot { SLOT_TOTAL, SLOT_FILLED, SLOT_ISSUED, SLOT_RETIRED, SLOT_SMT, NSLOTS };
 
 struct recipe {
-	const char *name;   /* "intel-skl" */
-	const char *desc;   /* "Intel Skylake to Cascade Lake" */
-	const char *pmus;   /* libpfm4 PMU names it applies to, space-separated */
-	unsigned width;     /* slots per cycle; 0: read from sysfs caps/slots */
+	const char *name; /* "intel-skl" */
+	const char *desc; /* "Intel Skylake to Cascade Lake" */
+	const char *pmus; /* libpfm4 PMU names it applies to, space-separated */
+	unsigned width;	  /* slots per cycle; 0: read from sysfs caps/slots */
 	struct recipe_event ev[RECIPE_MAX_EVENTS];
 	unsigned nev;
 	int8_t instructions, cycles, ref_cycles; /* event index, or -1 */
-	const char *no_ref_cycles;               /* why there is no ref_cycles event */
+	const char *no_ref_cycles;		 /* why there is no ref_cycles event */
 	struct recipe_sum slot[NSLOTS];
 	/* retired = issued x ev[op_retired] / ev[op_spec] (Arm), when op_spec >= 0 */
 	int8_t op_retired, op_spec;

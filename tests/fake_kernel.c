@@ -122,8 +122,7 @@ static int fake_ioctl(int fd, unsigned long req, unsigned long arg)
 
 			m->count = 0;
 			page_update(m, 0 - hw);
-		}
-		else
+		} else
 			return errno = ENOTTY, -1;
 	}
 	return 0;

@@ -23,32 +23,32 @@
 
 #include "kernel_int.h"
 
-#define FAKE_MAX_FDS 64
-#define FAKE_FD_BASE 1000
+#define FAKE_MAX_FDS  64
+#define FAKE_FD_BASE  1000
 #define FAKE_PMC_MASK ((1ull << 48) - 1)
 
 struct fake_event {
 	bool open;
 	struct perf_event_attr attr;
-	int leader;                        /* fd of the group leader (itself if leader) */
+	int leader; /* fd of the group leader (itself if leader) */
 	bool enabled;
-	uint64_t count;                    /* the true count */
+	uint64_t count; /* the true count */
 	uint64_t enabled_ns, running_ns;
 	struct perf_event_mmap_page *page; /* allocated on open; mapped by mmap */
 	bool mapped;
-	bool unschedulable;                /* read() returns 0 bytes */
+	bool unschedulable; /* read() returns 0 bytes */
 };
 
 struct fake_kernel {
-	bool has_pmu;      /* without one, hardware and raw events fail with ENOENT */
-	int paranoid;      /* kernel-mode counting needs paranoid <= 1 */
+	bool has_pmu; /* without one, hardware and raw events fail with ENOENT */
+	int paranoid; /* kernel-mode counting needs paranoid <= 1 */
 	struct {
 		uint32_t type;
 		uint64_t config;
 		int err;
-	} fail[8];         /* perf_event_open of this event fails with err */
+	} fail[8]; /* perf_event_open of this event fails with err */
 	int nfail;
-	int lock_bumps;    /* the next N rdpmc calls find the page updated under them */
+	int lock_bumps; /* the next N rdpmc calls find the page updated under them */
 	unsigned rdpmc_calls, read_calls;
 	int open_fds, mapped_pages;
 	struct fake_event ev[FAKE_MAX_FDS];

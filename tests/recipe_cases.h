@@ -11,12 +11,12 @@
 struct recipe_case {
 	int line;
 	char recipe[32];
-	char pmu[32];      /* "" when libpfm4 lacks it */
+	char pmu[32]; /* "" when libpfm4 lacks it */
 	unsigned width;
 	unsigned nev;
 	char event[CASE_MAX_EVENTS][96];
 	uint64_t delta[CASE_MAX_EVENTS];
-	int64_t slots[5];  /* total filled issued retired smt */
+	int64_t slots[5]; /* total filled issued retired smt */
 	int has_smt;
 };
 

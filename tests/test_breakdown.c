@@ -43,8 +43,8 @@ TEST(breakdown_matches_data_file)
 		lineno++;
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
-		if (sscanf(line, "%lld %lld %lld %lld %31s | %lf %lf %lf %lf %31s %15s", &t, &fi, &is,
-			   &re, smt, &fe, &be, &sp, &rt, wsmt, flags) != 11) {
+		if (sscanf(line, "%lld %lld %lld %lld %31s | %lf %lf %lf %lf %31s %15s", &t, &fi,
+			   &is, &re, smt, &fe, &be, &sp, &rt, wsmt, flags) != 11) {
 			fprintf(stderr, "breakdown.txt:%d: bad row\n", lineno);
 			test_failures++;
 			continue;
@@ -64,14 +64,16 @@ TEST(breakdown_matches_data_file)
 		    !close_to(bd.speculation, sp) || !close_to(bd.retiring, rt) ||
 		    bd.flags != parse_flags(flags) ||
 		    (strcmp(wsmt, "-") == 0 ? !isnan(bd.smt) : !close_to(bd.smt, atof(wsmt)))) {
-			fprintf(stderr,
-				"breakdown.txt:%d: got %.10g %.10g %.10g %.10g smt %.10g flags %#x\n",
-				lineno, bd.frontend, bd.backend, bd.speculation, bd.retiring, bd.smt,
-				bd.flags);
+			fprintf(
+			    stderr,
+			    "breakdown.txt:%d: got %.10g %.10g %.10g %.10g smt %.10g flags %#x\n",
+			    lineno, bd.frontend, bd.backend, bd.speculation, bd.retiring, bd.smt,
+			    bd.flags);
 			test_failures++;
 		}
 		/* Always non-negative, always summing to exactly 1, raw numbers kept. */
-		CHECK(bd.frontend >= 0 && bd.backend >= 0 && bd.speculation >= 0 && bd.retiring >= 0);
+		CHECK(bd.frontend >= 0 && bd.backend >= 0 && bd.speculation >= 0 &&
+		      bd.retiring >= 0);
 		CHECK(close_to(bd.frontend + bd.backend + bd.speculation + bd.retiring, 1.0));
 		CHECK_EQ(i64, bd.filled, fi);
 		CHECK_EQ(i64, bd.issued, is);
@@ -115,8 +117,8 @@ TEST(metrics_from_counters)
 	CHECK(close_to(m.ipc, 2.0));
 	CHECK(close_to(m.ipcc, 1.5));
 	CHECK(close_to(m.utilisation, 0.5));
-	CHECK(close_to(m.avg_khz, 3000000));   /* 1.5 cycles per reference cycle */
-	CHECK(close_to(m.net_khz, 1500000));   /* 1.5e6 cycles in 1 ms */
+	CHECK(close_to(m.avg_khz, 3000000)); /* 1.5 cycles per reference cycle */
+	CHECK(close_to(m.net_khz, 1500000)); /* 1.5e6 cycles in 1 ms */
 	CHECK(close_to(m.kernel_instructions, 0.25));
 	CHECK(close_to(m.kernel_cycles, 0.25));
 	CHECK(close_to(m.cpu_utilisation, 0.5));

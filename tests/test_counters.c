@@ -74,7 +74,7 @@ TEST(every_recipe_end_to_end_on_the_fake_kernel)
 			fake_add(PERF_TYPE_RAW, config_of(c->recipe, c->event[e]), c->delta[e]);
 		CHECK_EQ(int, ipcc_read(set, &b), 0);
 		CHECK_EQ(int, ipcc_interval(set, &a, &b, &iv), 0);
-		CHECK_EQ(int, iv.via_read, 0);     /* all through rdpmc */
+		CHECK_EQ(int, iv.via_read, 0); /* all through rdpmc */
 		CHECK_CMP(u64, fake.rdpmc_calls, >, 0);
 		CHECK_EQ(u64, iv.width, c->width);
 		for (int s = 0; s < 4; s++)
@@ -85,14 +85,15 @@ TEST(every_recipe_end_to_end_on_the_fake_kernel)
 		CHECK(iv.valid & (1u << IPCC_INSTRUCTIONS));
 		CHECK_EQ(i64, iv.value[IPCC_INSTRUCTIONS], (int64_t)c->delta[1]);
 		/* The approximation is said wherever the recipe is one. */
-		CHECK(!!ipcc_counters_approximation(set) == !!strstr(c->recipe, "zen2") +
-								   !!strstr(c->recipe, "zen3"));
+		CHECK(!!ipcc_counters_approximation(set) ==
+		      !!strstr(c->recipe, "zen2") + !!strstr(c->recipe, "zen3"));
 		ipcc_counters_free(set);
 		CHECK_EQ(int, fake.open_fds, 0);
 		CHECK_EQ(int, fake.mapped_pages, 0);
 		use_real(old);
 		if (test_failures > before)
-			fprintf(stderr, "  ... in the row at recipes.txt:%d (%s)\n", c->line, c->recipe);
+			fprintf(stderr, "  ... in the row at recipes.txt:%d (%s)\n", c->line,
+				c->recipe);
 		ran++;
 	}
 	CHECK_CMP(int, ran, >=, 7);
@@ -259,7 +260,8 @@ TEST(open_errors_name_the_reason)
 	/* One member the PMU cannot count: only what depends on it is absent. */
 	fake_reset();
 	fake.fail[0].type = PERF_TYPE_RAW, fake.fail[0].config = 0x19c, fake.fail[0].err = EINVAL;
-	fake.fail[1].type = PERF_TYPE_RAW, fake.fail[1].config = 0x10d, fake.fail[1].err = EOPNOTSUPP;
+	fake.fail[1].type = PERF_TYPE_RAW, fake.fail[1].config = 0x10d,
+	fake.fail[1].err = EOPNOTSUPP;
 	fake.nfail = 2;
 	CHECK_EQ(int, ipcc_counters_open(&self_perf, &set), 0);
 	why = ipcc_counters_absent(set, IPCC_SLOTS_FILLED);
@@ -359,7 +361,7 @@ TEST(this_machine_counts_time_and_software_events)
 	struct ipcc_counter_set *set;
 	struct ipcc_reading a, b;
 	struct ipcc_interval iv;
-	volatile uint64_t sink = 0;
+	uint64_t sink = 0;
 
 	CHECK_EQ(int, ipcc_counters_open(&o, &set), 0);
 	if (!set)
@@ -368,7 +370,7 @@ TEST(this_machine_counts_time_and_software_events)
 	       ipcc_counters_recipe(set) ? ipcc_counters_recipe(set) : "none");
 	ipcc_read(set, &a);
 	for (int i = 0; i < 3000000; i++)
-		sink += (uint64_t)i;
+		__asm__ volatile("" : "+r"(sink) : "r"((uint64_t)i));
 	ipcc_read(set, &b);
 	CHECK_EQ(int, ipcc_interval(set, &a, &b, &iv), 0);
 	CHECK_CMP(u64, iv.elapsed_ns, >, 0);
@@ -388,7 +390,9 @@ TEST(this_machine_counts_time_and_software_events)
 
 TEST(open_and_free_leave_no_fd_or_mapping)
 {
-	struct ipcc_counters_opts o = { .backend = IPCC_BACKEND_AUTO, .software = true, .kernel = true };
+	struct ipcc_counters_opts o = { .backend = IPCC_BACKEND_AUTO,
+					.software = true,
+					.kernel = true };
 	int before = count_fds();
 	const struct kernel_ops *old;
 

@@ -50,8 +50,10 @@ TEST(slot_counters_match_worked_examples)
 		for (int s = 0; s < NSLOTS; s++) {
 			bool want = s < SLOT_SMT || c->has_smt;
 
-			if (!!(have & (1u << s)) != want || (want && llround(out[s]) != c->slots[s])) {
-				fprintf(stderr, "recipes.txt:%d: %s slot %d: got %s%.1f, want %lld\n",
+			if (!!(have & (1u << s)) != want ||
+			    (want && llround(out[s]) != c->slots[s])) {
+				fprintf(stderr,
+					"recipes.txt:%d: %s slot %d: got %s%.1f, want %lld\n",
 					c->line, r->name, s, have & (1u << s) ? "" : "(absent) ",
 					out[s], (long long)c->slots[s]);
 				test_failures++;
@@ -96,10 +98,17 @@ TEST(arm_retired_needs_speculated_ops)
 
 TEST(every_family_has_a_recipe_and_pmus_map_uniquely)
 {
-	static const char *const pmus[] = { "snb", "skl", "icl", "spr", "adl_grt",
-					     "amd64_fam19h_zen4", "amd64_fam1ah_zen5",
-					     "amd64_fam19h_zen3", "amd64_fam17h_zen2", "arm_n2",
-					     "arm_v1" };
+	static const char *const pmus[] = { "snb",
+					    "skl",
+					    "icl",
+					    "spr",
+					    "adl_grt",
+					    "amd64_fam19h_zen4",
+					    "amd64_fam1ah_zen5",
+					    "amd64_fam19h_zen3",
+					    "amd64_fam17h_zen2",
+					    "arm_n2",
+					    "arm_v1" };
 
 	for (size_t i = 0; i < sizeof(pmus) / sizeof(pmus[0]); i++)
 		CHECK(recipe_for_pmu(pmus[i]) != NULL);
@@ -111,7 +120,8 @@ TEST(every_family_has_a_recipe_and_pmus_map_uniquely)
 	CHECK(recipe_by_name("amd-zen4")->approximation == NULL);
 	/* Every recipe names its instructions and cycles events within its table. */
 	for (unsigned i = 0; i < nrecipes; i++) {
-		CHECK(recipes[i].instructions >= 0 && (unsigned)recipes[i].instructions < recipes[i].nev);
+		CHECK(recipes[i].instructions >= 0 &&
+		      (unsigned)recipes[i].instructions < recipes[i].nev);
 		CHECK(recipes[i].cycles >= 0 && (unsigned)recipes[i].cycles < recipes[i].nev);
 		CHECK(recipes[i].ref_cycles >= 0 || recipes[i].no_ref_cycles != NULL);
 	}

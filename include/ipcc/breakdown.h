@@ -22,13 +22,13 @@ enum {
 };
 
 struct ipcc_breakdown {
-	bool valid;         /* the four slot counters were all measured */
+	bool valid;	    /* the four slot counters were all measured */
 	double frontend;    /* (total - filled) / total: the front end delivered nothing */
-	double backend;     /* (filled - issued) / total: delivered, but not issued */
+	double backend;	    /* (filled - issued) / total: delivered, but not issued */
 	double speculation; /* (issued - retired) / total: issued, then thrown away */
 	double retiring;    /* retired / total */
-	double smt;         /* slots lost to the SMT sibling / total (part of backend); NAN */
-	uint32_t flags;     /* IPCC_BD_*: the raw counts were clamped to make the above */
+	double smt;	    /* slots lost to the SMT sibling / total (part of backend); NAN */
+	uint32_t flags;	    /* IPCC_BD_*: the raw counts were clamped to make the above */
 	int64_t total, filled, issued, retired; /* the raw slot counters, as measured */
 };
 
@@ -40,14 +40,14 @@ struct ipcc_breakdown {
 int ipcc_breakdown(const struct ipcc_interval *iv, struct ipcc_breakdown *bd);
 
 struct ipcc_metrics {
-	double ipc;              /* instructions / core cycles */
-	double ipcc;             /* instructions / constant cycles (elapsed ns x TCFREQ) */
-	double utilisation;      /* reference cycles not halted / time-counter ticks */
-	double avg_khz;          /* core frequency while not halted: cycles / ref x TCFREQ */
-	double net_khz;          /* cycles / elapsed time */
+	double ipc;		    /* instructions / core cycles */
+	double ipcc;		    /* instructions / constant cycles (elapsed ns x TCFREQ) */
+	double utilisation;	    /* reference cycles not halted / time-counter ticks */
+	double avg_khz;		    /* core frequency while not halted: cycles / ref x TCFREQ */
+	double net_khz;		    /* cycles / elapsed time */
 	double kernel_instructions; /* kernel share of all instructions retired */
-	double kernel_cycles;       /* kernel share of all core cycles */
-	double cpu_utilisation;  /* task-clock / elapsed: CPUs kept busy (can exceed 1) */
+	double kernel_cycles;	    /* kernel share of all core cycles */
+	double cpu_utilisation;	    /* task-clock / elapsed: CPUs kept busy (can exceed 1) */
 };
 
 /* The metrics of an interval, given TCFREQ in kHz. */

@@ -28,15 +28,15 @@
 /* The counters an interval reports. */
 enum ipcc_counter {
 	IPCC_INSTRUCTIONS,     /* instructions retired (user mode) */
-	IPCC_CYCLES,           /* core cycles, not halted (user mode) */
+	IPCC_CYCLES,	       /* core cycles, not halted (user mode) */
 	IPCC_REF_CYCLES,       /* reference (constant-rate) cycles, not halted */
 	IPCC_SLOTS_TOTAL,      /* issue slots: width x cycles */
 	IPCC_SLOTS_FILLED,     /* slots the front end delivered into */
 	IPCC_SLOTS_ISSUED,     /* slots actually issued (allocated) */
 	IPCC_SLOTS_RETIRED,    /* slots whose work retired */
-	IPCC_SLOTS_SMT,        /* slots lost to the SMT sibling (part of filled - issued) */
+	IPCC_SLOTS_SMT,	       /* slots lost to the SMT sibling (part of filled - issued) */
 	IPCC_INSTRUCTIONS_K,   /* instructions retired in kernel mode */
-	IPCC_CYCLES_K,         /* core cycles in kernel mode */
+	IPCC_CYCLES_K,	       /* core cycles in kernel mode */
 	IPCC_TASK_CLOCK_NS,    /* software: ns on a CPU */
 	IPCC_CONTEXT_SWITCHES, /* software */
 	IPCC_MIGRATIONS,       /* software: moves between CPUs */
@@ -58,27 +58,27 @@ const char *ipcc_backend_name(enum ipcc_backend b);
 
 /* The most events a set opens: the recipe's, kernel-mode, software and extra ones. */
 #define IPCC_MAX_EVENTS 24
-#define IPCC_MAX_EXTRA 8
+#define IPCC_MAX_EXTRA	8
 
 struct ipcc_counters_opts {
 	enum ipcc_backend backend;
-	pid_t pid;               /* 0: the calling thread; otherwise that task */
-	bool inherit;            /* count the task's future children too (read() only) */
-	bool enable_on_exec;     /* start counting when the task calls exec */
-	bool kernel;             /* add kernel-mode instructions and cycles */
-	bool software;           /* add task-clock, context switches, migrations, page faults */
+	pid_t pid;		  /* 0: the calling thread; otherwise that task */
+	bool inherit;		  /* count the task's future children too (read() only) */
+	bool enable_on_exec;	  /* start counting when the task calls exec */
+	bool kernel;		  /* add kernel-mode instructions and cycles */
+	bool software;		  /* add task-clock, context switches, migrations, page faults */
 	const char *const *extra; /* more events, by libpfm4 name */
 	unsigned nextra;
 };
 
 /* One snapshot of every event of a set, at one instant. */
 struct ipcc_reading {
-	uint64_t time_ns;                  /* the time counter (ipcc_now_ns()) */
-	uint64_t raw[IPCC_MAX_EVENTS];     /* the set's events, in its order */
+	uint64_t time_ns;		   /* the time counter (ipcc_now_ns()) */
+	uint64_t raw[IPCC_MAX_EVENTS];	   /* the set's events, in its order */
 	uint64_t enabled[IPCC_MAX_EVENTS]; /* ns each was enabled (multiplexing) */
 	uint64_t running[IPCC_MAX_EVENTS]; /* ns each was counting */
-	uint32_t valid;                    /* bit e: raw[e] was read */
-	uint32_t via_read;                 /* bit e: read() had to stand in for rdpmc */
+	uint32_t valid;			   /* bit e: raw[e] was read */
+	uint32_t via_read;		   /* bit e: read() had to stand in for rdpmc */
 };
 
 /* The difference of two readings, as counters. */
@@ -89,13 +89,13 @@ struct ipcc_interval {
 	 * counts that disagree can come out negative, and is kept as it came out.
 	 */
 	int64_t value[IPCC_NCOUNTERS];
-	double coverage[IPCC_NCOUNTERS];   /* the share of the interval its events counted, 0..1 */
-	uint32_t valid;                    /* bit c: value[c] is a measurement */
-	uint64_t extra[IPCC_MAX_EXTRA];    /* the extra events, scaled */
+	double coverage[IPCC_NCOUNTERS]; /* the share of the interval its events counted, 0..1 */
+	uint32_t valid;			 /* bit c: value[c] is a measurement */
+	uint64_t extra[IPCC_MAX_EXTRA];	 /* the extra events, scaled */
 	double extra_coverage[IPCC_MAX_EXTRA];
 	uint32_t extra_valid;
-	unsigned width;                    /* slots per cycle of the recipe, 0 if none */
-	bool via_read;                     /* some event needed read() in either reading */
+	unsigned width; /* slots per cycle of the recipe, 0 if none */
+	bool via_read;	/* some event needed read() in either reading */
 };
 
 struct ipcc_counter_set;
@@ -116,6 +116,13 @@ int ipcc_counters_disable(struct ipcc_counter_set *set);
 /* b - a as counters. Both readings must come from `set`. */
 int ipcc_interval(const struct ipcc_counter_set *set, const struct ipcc_reading *a,
 		  const struct ipcc_reading *b, struct ipcc_interval *out);
+
+/*
+ * Add interval `iv` (another thread's, say) into `sum`: values add, a counter stays valid only
+ * if it is valid in both, coverage is the lower, elapsed the longer. A zeroed `sum` (all
+ * fields 0) takes `iv` as it is.
+ */
+void ipcc_interval_add(struct ipcc_interval *sum, const struct ipcc_interval *iv);
 
 /* The backend the set ended up with (never AUTO). */
 enum ipcc_backend ipcc_counters_backend(const struct ipcc_counter_set *set);

@@ -1,16 +1,15 @@
 #!/bin/sh
-# golden.sh [--shape [--mask SED]] GOLDEN EXIT COMMAND [ARGS...]
+# golden.sh [--shape] GOLDEN EXIT COMMAND [ARGS...]
 #
 # Runs COMMAND and compares, in whole, its stdout with GOLDEN.out, its stderr with GOLDEN.err
 # (empty when that file does not exist) and its exit status with EXIT. With --shape, every
 # number is replaced by N and runs of spaces by one space before comparing, for outputs
-# whose layout is fixed but whose figures are measured; --mask adds a sed expression for
-# words that differ between machines (a frequency's source). IPCC_UPDATE_GOLDEN=1 rewrites the
+# whose layout is fixed but whose figures are measured; where a frequency figure came from
+# (calibrated here, CPUID or the PMU elsewhere) is masked too. IPCC_UPDATE_GOLDEN=1 rewrites the
 # golden files instead of comparing.
 set -u
-shape=0 mask=
+shape=0
 if [ "$1" = "--shape" ]; then shape=1; shift; fi
-if [ "$1" = "--mask" ]; then mask=$2; shift 2; fi
 golden=$1 want=$2
 shift 2
 
@@ -21,7 +20,8 @@ got=$?
 
 if [ $shape = 1 ]; then
     for f in out err; do
-        sed -E "s/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g; $mask" "$tmp/$f" >"$tmp/$f.n" &&
+        sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g' "$tmp/$f" |
+            sed -E 's/ppm .* \(took/ppm SOURCE (took/; s/kHz [a-z0-9-]+,/kHz SOURCE,/' >"$tmp/$f.n" &&
             mv "$tmp/$f.n" "$tmp/$f"
     done
 fi

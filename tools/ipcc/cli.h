@@ -51,5 +51,7 @@ int cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t mi
 
 int cmd_calibrate(int argc, char **argv);
 extern const char cmd_calibrate_help[];
+int cmd_stat(int argc, char **argv);
+extern const char cmd_stat_help[];
 
 #endif

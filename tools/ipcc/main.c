@@ -17,6 +17,8 @@ static const struct cli_command commands[] = {
 	{ "calibrate", cmd_calibrate,
 	  "measure the time counter: TCFREQ, core frequency, read costs, cross-core order",
 	  cmd_calibrate_help },
+	{ "stat", cmd_stat, "run a command and show its time, IPCC and where its issue slots went",
+	  cmd_stat_help },
 	{ "help", cmd_help, "show help for ipcc or one of its commands", help_help },
 };
 

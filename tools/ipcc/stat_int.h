@@ -1,0 +1,45 @@
+/*
+ * stat_int.h - what ipcc stat measured, handed from cmd_stat.c to its printer
+ * (stat_output.c).
+ */
+#ifndef IPCC_STAT_INT_H
+#define IPCC_STAT_INT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "ipcc/clock.h"
+#include "ipcc/counters.h"
+
+#define STAT_MAX_THREADS 256
+
+/* One run of the command (or the whole watch of a process). */
+struct stat_run {
+	struct ipcc_interval iv;
+	uint64_t elapsed_ns;
+	uint64_t user_ns, sys_ns;
+	int exit_status;
+};
+
+struct stat_result {
+	char **argv; /* the command (argc words), or NULL with -p */
+	int argc;
+	pid_t pid;		      /* -p */
+	struct ipcc_counter_set *set; /* the last run's set: backend, recipe, reasons */
+	struct stat_run *run;	      /* nruns runs */
+	unsigned nruns;
+	struct ipcc_freq tc, core;
+	int interrupted;	  /* the signal that cut the run short, or 0 */
+	const char *regions_file; /* IPCC_OUTPUT of the command, with --regions */
+	/* -p: one set and interval per thread */
+	bool watched, per_thread;
+	int nthreads;
+	pid_t tid[STAT_MAX_THREADS];
+	struct ipcc_counter_set *thread_set[STAT_MAX_THREADS];
+	struct ipcc_interval thread_iv[STAT_MAX_THREADS];
+};
+
+void stat_print(FILE *out, enum cli_format format, const struct stat_result *r);
+
+#endif
