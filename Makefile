@@ -7,7 +7,7 @@ BUILD ?= build
 SAN_BUILD ?= build-san
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps demo check format clean
+.PHONY: all deps demo check bench format clean
 
 all:
 	cmake -S . -B $(BUILD)
@@ -31,6 +31,12 @@ check: deps
 		ctest --test-dir $(SAN_BUILD) --output-on-failure
 	@echo "== tests, gcc build"
 	ctest --test-dir $(BUILD) --output-on-failure
+
+# Benchmarks: figures and ratios measured side by side (see README, "Measured").
+bench: deps all
+	./$(BUILD)/ipcc calibrate
+	./$(BUILD)/bench/counters
+	./bench/stat_overhead.sh ./$(BUILD)/ipcc
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

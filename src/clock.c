@@ -169,8 +169,14 @@ static int tcfreq_calibrate(struct ipcc_freq *out)
 	uint64_t wait = CLOCK_CAL_MIN_NS;
 
 	for (;;) {
-		while (raw_ns() - a.ns < wait)
-			;
+		uint64_t waited;
+
+		/* Sleep, not spin: ipcc stat calibrates while the measured command runs. */
+		while ((waited = raw_ns() - a.ns) < wait) {
+			struct timespec ts = { 0, (long)(wait - waited) };
+
+			nanosleep(&ts, NULL);
+		}
 		b = cal_pair();
 		if (b.ns <= a.ns || b.ticks <= a.ticks)
 			return err_set(IPCC_ENOTSUP, "the tick counter did not advance");
@@ -219,9 +225,16 @@ int ipcc_clock_init(void)
 	return 0;
 }
 
-/* Programs that use the time counter get it initialised before main(). */
+/*
+ * Programs that use the time counter get it initialised before main(), unless they define
+ * ipcc_clock_manual_init (see clock.h).
+ */
+extern const int ipcc_clock_manual_init __attribute__((weak));
+
 __attribute__((constructor)) static void clock_autoinit(void)
 {
+	if (&ipcc_clock_manual_init && ipcc_clock_manual_init)
+		return;
 	ipcc_clock_init();
 }
 

@@ -53,6 +53,15 @@ struct ipcc_counter_set {
 	char absent[IPCC_NCOUNTERS][REASON_LEN];
 	char notes[1024];
 	size_t page_size;
+	/* The read path's view: events read with rdpmc, then those read with read(). */
+	struct fast_event {
+		const struct perf_event_mmap_page *page;
+		uint8_t slot; /* its index in the reading */
+		bool timed;   /* not pinned: may be multiplexed, so read its times */
+	} fast[IPCC_MAX_EVENTS];
+	unsigned nfast;
+	uint8_t slow[IPCC_MAX_EVENTS];
+	unsigned nslow;
 	int (*read)(struct ipcc_counter_set *set, struct ipcc_reading *r);
 };
 
@@ -464,50 +473,60 @@ read_set(struct ipcc_counter_set *set, struct ipcc_reading *r, uint64_t (*rdpmc)
 {
 	uint32_t valid = 0, via_read = 0;
 
-	for (unsigned i = 0; i < set->nev; i++) {
-		const struct event *e = &set->ev[i];
+	for (unsigned k = 0; k < set->nfast; k++) {
+		const volatile struct perf_event_mmap_page *pg = set->fast[k].page;
+		const bool timed = set->fast[k].timed;
+		const unsigned i = set->fast[k].slot;
+		uint64_t count, enabled = 0, running = 0;
+		uint32_t seq, idx;
+		bool user;
 
-		if (e->fd < 0)
-			continue;
-		if (e->page) {
-			const volatile struct perf_event_mmap_page *pg = e->page;
-			uint64_t count, enabled, running;
-			uint32_t seq, idx;
-			bool user;
-
-			do {
-				seq = pg->lock;
-				__asm__ volatile("" ::: "memory");
-				idx = pg->index;
-				user = pg->cap_user_rdpmc;
-				count = pg->offset;
+		do {
+			seq = pg->lock;
+			__asm__ volatile("" ::: "memory");
+			idx = pg->index;
+			user = pg->cap_user_rdpmc;
+			count = pg->offset;
+			if (timed) {
 				enabled = pg->time_enabled;
 				running = pg->time_running;
-				if (user && idx) {
-					unsigned width = pg->pmc_width;
-					uint64_t pmc = rdpmc(idx - 1);
-
-					if (width > 0 && width < 64) {
-						pmc <<= 64 - width;
-						pmc = (uint64_t)((int64_t)pmc >> (64 - width));
-					}
-					count += pmc;
-				}
-				__asm__ volatile("" ::: "memory");
-			} while (pg->lock != seq);
+			}
 			if (user && idx) {
-				r->raw[i] = count;
+				unsigned width = pg->pmc_width;
+				uint64_t pmc = rdpmc(idx - 1);
+
+				if (width > 0 && width < 64) {
+					pmc <<= 64 - width;
+					pmc = (uint64_t)((int64_t)pmc >> (64 - width));
+				}
+				count += pmc;
+			}
+			__asm__ volatile("" ::: "memory");
+		} while (pg->lock != seq);
+		if (user && idx) {
+			/*
+			 * A pinned event on the PMU now has counted all along: its times are
+			 * not read, and ipcc_interval() does not look at them.
+			 */
+			r->raw[i] = count;
+			if (timed) {
 				r->enabled[i] = enabled;
 				r->running[i] = running;
-				valid |= 1u << i;
-				continue;
 			}
-			via_read |= 1u << i;
+			valid |= 1u << i;
+			continue;
 		}
-		if (read_fd(e->fd, &r->raw[i], &r->enabled[i], &r->running[i]) == 0)
+		via_read |= 1u << i;
+		if (read_fd(set->ev[i].fd, &r->raw[i], &r->enabled[i], &r->running[i]) == 0)
 			valid |= 1u << i;
 	}
-	r->time_ns = ipcc_now_ns();
+	r->ticks = ipcc_ticks();
+	for (unsigned k = 0; k < set->nslow; k++) {
+		const unsigned i = set->slow[k];
+
+		if (read_fd(set->ev[i].fd, &r->raw[i], &r->enabled[i], &r->running[i]) == 0)
+			valid |= 1u << i;
+	}
 	r->valid = valid;
 	r->via_read = via_read;
 	return 0;
@@ -518,11 +537,6 @@ static uint64_t rdpmc_insn(uint32_t counter)
 	return arch_rdpmc(counter);
 }
 
-static uint64_t rdpmc_seam(uint32_t counter)
-{
-	return kernel->rdpmc(counter);
-}
-
 static int read_native(struct ipcc_counter_set *set, struct ipcc_reading *r)
 {
 	return read_set(set, r, rdpmc_insn);
@@ -530,7 +544,24 @@ static int read_native(struct ipcc_counter_set *set, struct ipcc_reading *r)
 
 static int read_seam(struct ipcc_counter_set *set, struct ipcc_reading *r)
 {
-	return read_set(set, r, rdpmc_seam);
+	return read_set(set, r, kernel->rdpmc);
+}
+
+/* Sort the open events into the read path's two lists. */
+static void plan_reads(struct ipcc_counter_set *set)
+{
+	set->nfast = set->nslow = 0;
+	for (unsigned i = 0; i < set->nev; i++) {
+		const struct event *e = &set->ev[i];
+
+		if (e->fd < 0)
+			continue;
+		if (e->page)
+			set->fast[set->nfast++] =
+			    (struct fast_event){ e->page, (uint8_t)i, e->kind != EV_RECIPE };
+		else
+			set->slow[set->nslow++] = (uint8_t)i;
+	}
 }
 
 int ipcc_read(struct ipcc_counter_set *set, struct ipcc_reading *r)
@@ -568,9 +599,6 @@ int ipcc_counters_open(const struct ipcc_counters_opts *opts, struct ipcc_counte
 	if (opts->backend == IPCC_BACKEND_MODEL)
 		return err_set(IPCC_ENOTSUP, "the model backend is not built yet (it comes with "
 					     "the pipeline model, ipcc sim)");
-	ret = ipcc_clock_init();
-	if (ret)
-		return ret;
 	set = calloc(1, sizeof(*set));
 	if (!set)
 		return err_set(IPCC_ENOMEM, "counter set: out of memory");
@@ -582,6 +610,11 @@ int ipcc_counters_open(const struct ipcc_counters_opts *opts, struct ipcc_counte
 	memset(set->extra_ev, -1, sizeof(set->extra_ev));
 
 	set->backend = opts->backend == IPCC_BACKEND_TIME ? IPCC_BACKEND_TIME : IPCC_BACKEND_PERF;
+	/* auto, and sysfs shows no core PMU: skip libpfm4 and the opens (~1 ms) that would fail. */
+	if (opts->backend == IPCC_BACKEND_AUTO && !pmu_sysfs_present()) {
+		pmu_open_reason(ENOENT, "cycles", false, set->hw_reason, sizeof(set->hw_reason));
+		set->backend = IPCC_BACKEND_TIME;
+	}
 	if (set->backend == IPCC_BACKEND_PERF && open_hardware(set) != 0) {
 		if (opts->backend == IPCC_BACKEND_PERF) {
 			ret =
@@ -615,6 +648,7 @@ int ipcc_counters_open(const struct ipcc_counters_opts *opts, struct ipcc_counte
 		open_software(set);
 	explain(set);
 	set->opts.extra = NULL; /* the names are copied into the events: the caller's may go */
+	plan_reads(set);
 	set->read = kernel == &kernel_linux ? read_native : read_seam;
 	*out = set;
 	return 0;
@@ -661,15 +695,20 @@ int ipcc_interval(const struct ipcc_counter_set *set, const struct ipcc_reading 
 	uint32_t ok = a->valid & b->valid;
 
 	memset(out, 0, sizeof(*out));
-	out->elapsed_ns = b->time_ns - a->time_ns;
+	out->elapsed_ns = ipcc_clock_init() == 0 ? ipcc_ticks_to_ns(b->ticks - a->ticks) : 0;
 	out->width = r ? set->width : 0;
 	out->via_read = (a->via_read | b->via_read) != 0;
 
-	/* Per event: the difference (wrap-safe in 64 bits), scaled where it was multiplexed. */
+	/*
+	 * Per event: the difference (wrap-safe in 64 bits), scaled where it was multiplexed. The
+	 * pinned recipe group read with rdpmc in both readings cannot have been multiplexed.
+	 */
 	for (unsigned i = 0; i < set->nev; i++) {
+		bool pinned_rdpmc = set->ev[i].kind == EV_RECIPE && set->ev[i].page &&
+				    !((a->via_read | b->via_read) & (1u << i));
 		uint64_t delta = b->raw[i] - a->raw[i];
-		uint64_t en = b->enabled[i] - a->enabled[i];
-		uint64_t run = b->running[i] - a->running[i];
+		uint64_t en = pinned_rdpmc ? 0 : b->enabled[i] - a->enabled[i];
+		uint64_t run = pinned_rdpmc ? 0 : b->running[i] - a->running[i];
 
 		if (!(ok & (1u << i)))
 			continue;

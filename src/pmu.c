@@ -117,7 +117,7 @@ static const char *root(const char *var)
 	return r ? r : "";
 }
 
-static bool sysfs_has_core_pmu(void)
+bool pmu_sysfs_present(void)
 {
 	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom", "armv8_pmuv3" };
 	char path[512];
@@ -162,7 +162,7 @@ void pmu_open_reason(int err, const char *event, bool kernel, char *buf, size_t 
 	switch (err) {
 	case ENOENT:
 	case ENODEV:
-		if (!sysfs_has_core_pmu()) {
+		if (!pmu_sysfs_present()) {
 			snprintf(
 			    buf, len,
 			    "no hardware PMU: the kernel has no core PMU device (a virtual "

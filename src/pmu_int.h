@@ -39,6 +39,9 @@ int pmu_encode(const char *name, bool kernel, struct perf_event_attr *attr);
  */
 void pmu_open_reason(int err, const char *event, bool kernel, char *buf, size_t len);
 
+/* Whether sysfs shows a core PMU device (cpu, cpu_core, cpu_atom, armv8_pmuv3*). */
+bool pmu_sysfs_present(void);
+
 /* perf_event_paranoid, or 99 when it cannot be read. */
 int pmu_paranoid(void);
 

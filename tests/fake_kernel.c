@@ -186,13 +186,11 @@ static int fake_close(int fd)
 
 static uint64_t fake_rdpmc(uint32_t counter)
 {
-	struct fake_event *e = NULL;
+	/* Event i's page names counter i: like a register file, one load. */
+	struct fake_event *e = counter < FAKE_MAX_FDS ? &fake.ev[counter] : NULL;
 
 	fake.rdpmc_calls++;
-	for (int i = 0; i < FAKE_MAX_FDS; i++)
-		if (fake.ev[i].open && fake.ev[i].page->index == counter + 1)
-			e = &fake.ev[i];
-	if (!e)
+	if (!e || !e->open || e->page->index != counter + 1)
 		return 0xdeadbeef; /* the hardware would return garbage, or fault */
 	if (fake.lock_bumps > 0) {
 		/*

@@ -16,10 +16,11 @@
 #include "recipes_int.h"
 #include "test.h"
 
-/* A fake machine whose libpfm4 PMU is `pmu`. */
+/* A fake machine whose libpfm4 PMU is `pmu`: the fake kernel, and a sysfs with a cpu PMU. */
 static const struct kernel_ops *use_fake(const char *pmu)
 {
 	setenv("LIBPFM_FORCE_PMU", pmu, 1);
+	setenv("IPCC_SYSFS_ROOT", IPCC_TEST_DATA "/sysfs-cpu-pmu", 1);
 	unsetenv("IPCC_RECIPE");
 	pmu_reset();
 	fake_reset();
@@ -30,6 +31,7 @@ static void use_real(const struct kernel_ops *old)
 {
 	kernel_set(old);
 	unsetenv("LIBPFM_FORCE_PMU");
+	unsetenv("IPCC_SYSFS_ROOT");
 	pmu_reset();
 }
 
@@ -198,29 +200,50 @@ TEST(index_zero_falls_back_to_read)
 TEST(multiplexed_counts_are_scaled_and_covered)
 {
 	const struct kernel_ops *old = use_fake("skl");
+	/* Extra events are in the group that is not pinned: they may be multiplexed. */
+	const char *extra[] = { "BR_MISP_RETIRED:ALL_BRANCHES" };
+	struct ipcc_counters_opts o = { .backend = IPCC_BACKEND_PERF, .extra = extra, .nextra = 1 };
 	struct ipcc_counter_set *set;
 	struct ipcc_reading a, b;
 	struct ipcc_interval iv;
 	int fd;
 
-	CHECK_EQ(int, ipcc_counters_open(&self_perf, &set), 0);
-	fd = fake_fd(PERF_TYPE_RAW, 0xc0);
+	CHECK_EQ(int, ipcc_counters_open(&o, &set), 0);
+	fd = fake_fd(PERF_TYPE_RAW, 0xc5);
 	fake_time(fd, 1000, 1000);
 	ipcc_read(set, &a);
 	/* Counted for a quarter of the interval: 250 seen stand for 1000. */
-	fake_add(PERF_TYPE_RAW, 0xc0, 250);
+	fake_add(PERF_TYPE_RAW, 0xc5, 250);
+	fake_add(PERF_TYPE_RAW, 0xc0, 100);
 	fake_time(fd, 4000, 1000);
 	ipcc_read(set, &b);
 	ipcc_interval(set, &a, &b, &iv);
-	CHECK_EQ(i64, iv.value[IPCC_INSTRUCTIONS], 1000);
-	CHECK_CMP(dbl, fabs(iv.coverage[IPCC_INSTRUCTIONS] - 0.25), <, 1e-12);
-	CHECK_CMP(dbl, iv.coverage[IPCC_CYCLES], ==, 1.0);
+	CHECK_EQ(u64, iv.extra_valid, 1);
+	CHECK_EQ(u64, iv.extra[0], 1000);
+	CHECK_CMP(dbl, fabs(iv.extra_coverage[0] - 0.25), <, 1e-12);
+	/* The pinned recipe group is counted all the time. */
+	CHECK_EQ(i64, iv.value[IPCC_INSTRUCTIONS], 100);
+	CHECK_CMP(dbl, iv.coverage[IPCC_INSTRUCTIONS], ==, 1.0);
 	/* Never scheduled during the interval: absent, not 0. */
 	ipcc_read(set, &a);
 	fake_time(fd, 1000, 0);
 	ipcc_read(set, &b);
 	ipcc_interval(set, &a, &b, &iv);
-	CHECK(!(iv.valid & (1u << IPCC_INSTRUCTIONS)));
+	CHECK_EQ(u64, iv.extra_valid, 0);
+	ipcc_counters_free(set);
+
+	/* read() readings (inherited counters) carry the times of every event. */
+	fake_reset();
+	o.inherit = true;
+	CHECK_EQ(int, ipcc_counters_open(&o, &set), 0);
+	fd = fake_fd(PERF_TYPE_RAW, 0xc0);
+	ipcc_read(set, &a);
+	fake_add(PERF_TYPE_RAW, 0xc0, 500);
+	fake_time(fd, 2000, 1000);
+	ipcc_read(set, &b);
+	ipcc_interval(set, &a, &b, &iv);
+	CHECK_EQ(i64, iv.value[IPCC_INSTRUCTIONS], 1000);
+	CHECK_CMP(dbl, fabs(iv.coverage[IPCC_INSTRUCTIONS] - 0.5), <, 1e-12);
 	ipcc_counters_free(set);
 	use_real(old);
 	return TEST_OK;
@@ -288,7 +311,6 @@ TEST(open_errors_name_the_reason)
 	ipcc_counters_free(set);
 	CHECK_EQ(int, fake.open_fds, 0);
 
-	unsetenv("IPCC_SYSFS_ROOT");
 	unsetenv("IPCC_PROCFS_ROOT");
 	use_real(old);
 	return TEST_OK;

@@ -15,6 +15,12 @@
  * thread-safe, and it also runs by itself when a program that uses the time counter starts
  * (a constructor in the library) and on first use of any non-inline function here. It never
  * prints. Everything returned here lives in caller storage; nothing needs freeing.
+ *
+ * A program that must choose when the search happens (it can take ~8 ms where TCFREQ has to
+ * be calibrated; ipcc stat does it while the measured command runs) defines
+ *     const int ipcc_clock_manual_init = 1;
+ * and calls ipcc_clock_init() before its first ipcc_now_ns(). Raw ticks need no
+ * initialisation.
  */
 #ifndef IPCC_CLOCK_H
 #define IPCC_CLOCK_H

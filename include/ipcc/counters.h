@@ -73,8 +73,8 @@ struct ipcc_counters_opts {
 
 /* One snapshot of every event of a set, at one instant. */
 struct ipcc_reading {
-	uint64_t time_ns;		   /* the time counter (ipcc_now_ns()) */
-	uint64_t raw[IPCC_MAX_EVENTS];	   /* the set's events, in its order */
+	uint64_t ticks;		       /* the time counter, raw (ipcc_ticks()); ns in intervals */
+	uint64_t raw[IPCC_MAX_EVENTS]; /* the set's events, in its order */
 	uint64_t enabled[IPCC_MAX_EVENTS]; /* ns each was enabled (multiplexing) */
 	uint64_t running[IPCC_MAX_EVENTS]; /* ns each was counting */
 	uint32_t valid;			   /* bit e: raw[e] was read */

@@ -244,15 +244,17 @@ static int run_once(const struct stat_opts *o, const char *regions_file,
 		return cli_error("stat", "cannot count '%s': %s", o->argv[0], ipcc_last_error());
 	}
 	ipcc_read(*set_out, &a);
-	t0 = ipcc_now_ns();
+	t0 = ipcc_ticks();
 	if (write(go[1], "x", 1) != 1)
 		kill(pid, SIGKILL);
 	close(go[1]);
+	/* Find TCFREQ (maybe calibrating for ms) while the command runs, not before. */
+	ipcc_clock_init();
 	n = read(err[0], &exec_errno, sizeof(exec_errno));
 	close(err[0]);
 	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
-	res->elapsed_ns = ipcc_now_ns() - t0;
+	res->elapsed_ns = ipcc_ticks_to_ns(ipcc_ticks() - t0);
 	child_pid = 0;
 	if (n == (ssize_t)sizeof(exec_errno)) {
 		fprintf(stderr, "ipcc stat: cannot run '%s': %s\n", o->argv[0],
@@ -320,6 +322,7 @@ static int watch_pid(const struct stat_opts *o, struct stat_result *r)
 			close(pidfd);
 		return EXIT_FAIL;
 	}
+	ipcc_clock_init();
 	t0 = ipcc_now_ns();
 	/* Until the process exits or we are interrupted. */
 	while (!interrupted) {
