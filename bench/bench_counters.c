@@ -28,7 +28,7 @@
 #include "pmu_int.h"
 
 #define ROUNDS 2001
-#define PER 64
+#define PER    64
 
 enum { M_READ, M_RAW, M_GROUP_READ, M_REGION, M_RDTSC_PAIR, M_EMPTY, NM };
 
@@ -79,8 +79,10 @@ static int cmp(const void *a, const void *b)
 
 static int open_group(void)
 {
-	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
-				     .config = PERF_COUNT_SW_DUMMY, .exclude_kernel = 1,
+	struct perf_event_attr a = { .size = sizeof(a),
+				     .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_DUMMY,
+				     .exclude_kernel = 1,
 				     .read_format = PERF_FORMAT_GROUP };
 	int leader = -1;
 
@@ -101,7 +103,8 @@ int main(void)
 	static const char *const names[NM] = { "ipcc_read() (fake kernel, 7 events)",
 					       "raw: rdtsc + 7 x rdpmc (fake)",
 					       "read() of a 7-event group (real kernel)",
-					       "region begin + end (time backend)", "rdtsc pair",
+					       "region begin + end (time backend)",
+					       "rdtsc pair",
 					       "empty" };
 	struct ipcc_counters_opts o = { .backend = IPCC_BACKEND_PERF };
 	double med[NM];

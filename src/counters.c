@@ -504,10 +504,7 @@ read_set(struct ipcc_counter_set *set, struct ipcc_reading *r, uint64_t (*rdpmc)
 			__asm__ volatile("" ::: "memory");
 		} while (pg->lock != seq);
 		if (user && idx) {
-			/*
-			 * A pinned event on the PMU now has counted all along: its times are
-			 * not read, and ipcc_interval() does not look at them.
-			 */
+			/* A pinned event's times are not needed: ipcc_interval() ignores them. */
 			r->raw[i] = count;
 			if (timed) {
 				r->enabled[i] = enabled;
@@ -701,14 +698,15 @@ int ipcc_interval(const struct ipcc_counter_set *set, const struct ipcc_reading 
 
 	/*
 	 * Per event: the difference (wrap-safe in 64 bits), scaled where it was multiplexed. The
-	 * pinned recipe group read with rdpmc in both readings cannot have been multiplexed.
+	 * recipe's group is pinned: it is on the PMU all the time or in error (then read() fails
+	 * and the event is invalid), never multiplexed, so its times are not needed, nor read
+	 * on the rdpmc path.
 	 */
 	for (unsigned i = 0; i < set->nev; i++) {
-		bool pinned_rdpmc = set->ev[i].kind == EV_RECIPE && set->ev[i].page &&
-				    !((a->via_read | b->via_read) & (1u << i));
+		bool pinned = set->ev[i].kind == EV_RECIPE;
 		uint64_t delta = b->raw[i] - a->raw[i];
-		uint64_t en = pinned_rdpmc ? 0 : b->enabled[i] - a->enabled[i];
-		uint64_t run = pinned_rdpmc ? 0 : b->running[i] - a->running[i];
+		uint64_t en = pinned ? 0 : b->enabled[i] - a->enabled[i];
+		uint64_t run = pinned ? 0 : b->running[i] - a->running[i];
 
 		if (!(ok & (1u << i)))
 			continue;
