@@ -7,7 +7,7 @@ BUILD ?= build
 SAN_BUILD ?= build-san
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps demo check bench format clean
+.PHONY: all deps demo check bench fuzz format clean
 
 all:
 	cmake -S . -B $(BUILD)
@@ -36,7 +36,16 @@ check: deps
 bench: deps all
 	./$(BUILD)/ipcc calibrate
 	./$(BUILD)/bench/counters
+	./$(BUILD)/bench/model
 	./bench/stat_overhead.sh ./$(BUILD)/ipcc
+
+# The model's parser under libFuzzer with ASan+UBSan for 60 s, seeded with the golden cases.
+fuzz: deps
+	CC=clang cmake -S . -B build-fuzz -DIPCC_FUZZ=ON -DIPCC_SANITIZE=address,undefined \
+		-DCMAKE_BUILD_TYPE=Debug -DBUILD_TESTING=OFF
+	cmake --build build-fuzz -j $(JOBS) --target fuzz_model_parse
+	mkdir -p build-fuzz/corpus
+	./build-fuzz/fuzz_model_parse -max_total_time=60 -max_len=4096 build-fuzz/corpus tests/fuzz/corpus
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -53,5 +53,7 @@ int cmd_calibrate(int argc, char **argv);
 extern const char cmd_calibrate_help[];
 int cmd_stat(int argc, char **argv);
 extern const char cmd_stat_help[];
+int cmd_sim(int argc, char **argv);
+extern const char cmd_sim_help[];
 
 #endif

@@ -22,6 +22,9 @@ static const struct cli_command commands[] = {
 	  cmd_calibrate_help },
 	{ "stat", cmd_stat, "run a command and show its time, IPCC and where its issue slots went",
 	  cmd_stat_help },
+	{ "sim", cmd_sim,
+	  "run assembly through the pipeline model: cycles, blamed instructions, slots",
+	  cmd_sim_help },
 	{ "help", cmd_help, "show help for ipcc or one of its commands", help_help },
 };
 

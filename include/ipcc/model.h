@@ -1,0 +1,122 @@
+/*
+ * model.h - a small, exact, deterministic model of an out-of-order core: where each
+ * instruction is scheduled, becomes ready, completes and retires, which instructions an
+ * interrupt would blame, and where the issue slots go.
+ *
+ * Per dynamic instruction i, in program order, cycles from 0 (W = alloc width, R = retire
+ * width, B = ROB size, all in micro-ops):
+ *   scheduled s(i): in order, at most W micro-ops per cycle, no earlier than the front end
+ *                   can offer i, and at least one cycle after instruction i-B retired;
+ *   ready     q(i) = max(s(i), complete(p) of every producer p of an input of i), and for an
+ *                    instruction that executes at retire also >= r(i-1);
+ *   complete  c(i) = q(i) + latency(i);
+ *   retired   r(i) = max(c(i), r(i-1)), pushed later while R micro-ops already retire then.
+ * i is *selected* when r(i) > r(i-1) (r(-1) = 0); its weight r(i) - r(i-1) is the number of
+ * cycles it was the oldest unretired instruction, and an interrupt in those cycles reports
+ * the instruction after it (in a loop, the first of the next iteration after the last).
+ * See docs/internals/model.md for the slot accounting.
+ *
+ * A program is parsed from x86-64 Intel-syntax text against a profile (ipcc_model_parse) and
+ * run any number of times (ipcc_model_run). The caller owns what _new/_run return and frees
+ * it with the matching _free/_release.
+ */
+#ifndef IPCC_MODEL_H
+#define IPCC_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A core, as the model sees it. */
+struct ipcc_model_profile {
+	char name[32];
+	unsigned width;	       /* W: micro-ops allocated per cycle */
+	unsigned retire;       /* R: micro-ops retired per cycle */
+	unsigned rob;	       /* B: reorder-buffer entries (instructions) */
+	unsigned load_latency; /* an L1-hitting load, cycles */
+	unsigned recovery;     /* cycles the front end needs to refill after a mispredict */
+	bool fuse_alu_jcc;     /* add/sub/and/inc/dec + jcc macro-fuse (Intel) */
+	bool fuse_cmp_jcc;     /* cmp/test + jcc macro-fuse */
+};
+
+/*
+ * Fill `p` with the built-in profile `name` (skylake, icelake, zen3, zen4, neoverse-n2,
+ * and `test` with W = R = 4 and no ROB limit, for worked examples). IPCC_EINVAL if unknown.
+ */
+int ipcc_model_profile(const char *name, struct ipcc_model_profile *p);
+
+/* The built-in profiles' names, NULL-terminated. */
+extern const char *const ipcc_model_profiles[];
+
+/* Where parsing stopped, and why. */
+struct ipcc_model_error {
+	unsigned line, column; /* 1-based */
+	char message[160];
+};
+
+struct ipcc_model_program;
+
+/*
+ * Parse `text` (one loop body or straight-line block) for profile `p`. On failure returns
+ * IPCC_EINVAL, *out is NULL and `err` says where. Never crashes on any input.
+ */
+int ipcc_model_parse(const char *text, const struct ipcc_model_profile *p,
+		     struct ipcc_model_program **out, struct ipcc_model_error *err);
+
+void ipcc_model_program_free(struct ipcc_model_program *prog);
+
+/* The number of static instructions, and the source text of instruction i. */
+unsigned ipcc_model_program_size(const struct ipcc_model_program *prog);
+const char *ipcc_model_program_text(const struct ipcc_model_program *prog, unsigned i);
+
+/* One instruction's row: cycles, and what an interrupt would blame. */
+struct ipcc_model_row {
+	unsigned index; /* static instruction */
+	uint64_t iteration;
+	int64_t scheduled, ready, complete, retired;
+	bool selected;
+	uint64_t weight; /* cycles as the oldest unretired instruction */
+	double share;	 /* predicted share of samples landing on this instruction */
+};
+
+struct ipcc_model_summary {
+	uint64_t iterations;   /* counted in the steady state */
+	uint64_t cycles;       /* retirement of its last instruction - of the one before it */
+	uint64_t instructions; /* the steady state's instructions */
+	double cycles_per_iteration;
+	double ipc;
+	/*
+	 * The four slot counters, over whole allocation cycles: from the cycle the steady state's
+	 * first instruction is allocated in to the cycle the next iteration's would be (a run
+	 * with no warm-up: to the last retirement, the drain counted as back-end stall).
+	 * slot_cycles equals cycles in a periodic steady state.
+	 */
+	uint64_t slot_cycles;
+	uint64_t total, filled, issued, retired;
+	double frontend, backend, speculation, retiring; /* their split; sums to 1 */
+};
+
+struct ipcc_model_opts {
+	uint64_t iterations; /* times the block runs (default 1000) */
+	uint64_t warmup;     /* iterations left out of the summary (default iterations / 2) */
+	bool trace;	     /* keep a row for every dynamic instruction */
+};
+
+struct ipcc_model_result {
+	struct ipcc_model_row *rows; /* the last iteration's rows, one per static instruction */
+	unsigned nrows;
+	struct ipcc_model_row *trace; /* with opts.trace: every dynamic instruction */
+	uint64_t ntrace;
+	struct ipcc_model_summary summary;
+};
+
+/*
+ * Run the program. Rows are relative to the retirement of the instruction before the
+ * reported iteration (0 for the first). Memory is O(B + program size) unless opts.trace.
+ */
+int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
+		   const struct ipcc_model_opts *opts, struct ipcc_model_result *out);
+
+void ipcc_model_result_release(struct ipcc_model_result *r);
+
+#endif

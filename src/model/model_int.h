@@ -1,0 +1,39 @@
+/*
+ * model_int.h - the pipeline model's program representation (private to src/model/).
+ */
+#ifndef IPCC_MODEL_INT_H
+#define IPCC_MODEL_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ipcc/model.h"
+
+/* Registers as bits: 16 general-purpose, 32 vector (xmm/ymm/zmm share one), the flags. */
+#define REG_VEC0    16
+#define REG_FLAGS   48
+#define MODEL_NREGS 49
+
+/* The most instructions a block may expand to (%rep, times). */
+#define MODEL_MAX_INSNS 1000000
+
+struct minsn {
+	uint32_t text; /* offset of the source text in the program's string pool */
+	unsigned line;
+	unsigned latency;
+	unsigned uops;	   /* 0: macro-fused into the instruction before */
+	uint64_t reads;	   /* register bits read */
+	uint64_t writes;   /* register bits written */
+	unsigned fe_stall; /* cycles the front end delivers nothing before this one */
+	bool at_retire;	   /* executes at retirement (lock, fences, ; at_retire) */
+	bool mispredict;   /* a branch the front end mispredicts */
+};
+
+struct ipcc_model_program {
+	struct minsn *insn;
+	unsigned n, cap;
+	char *pool; /* the instructions' source texts, NUL-separated */
+	size_t pool_len, pool_cap;
+};
+
+#endif

@@ -1,0 +1,270 @@
+/*
+ * sim.c - running the model: one pass over the dynamic instructions, in program order.
+ *
+ * State is O(ROB + registers + program): the retire cycles of the last B instructions (a
+ * ring), each register's completion time, the allocation and retirement cursors, and running
+ * totals of the allocation stage's slots. Every slot of every allocation cycle the cursor has
+ * passed is accounted exactly once: a correct-path micro-op, a wrong-path one (allocated
+ * after a mispredicted branch until it completes), a front-end stall (the front end had
+ * nothing to offer that cycle) or a back-end stall (it had, but the ROB was full; or, after
+ * the last instruction of a run, the machine waits for work in flight). The summary takes
+ * the differences of those totals over a window of whole cycles, so the four slot counters
+ * are ordered and their split sums to the total by construction. See
+ * docs/internals/model.md.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "error_int.h"
+#include "ipcc/breakdown.h"
+#include "model_int.h"
+
+static int64_t max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The allocation stage: a cursor and the running totals of every closed cycle's slots. */
+struct alloc {
+	unsigned width, rob;
+	int64_t cur;		/* the cycle being filled */
+	unsigned cur_used;	/* its correct-path micro-ops */
+	unsigned cur_insns;	/* its instructions */
+	int64_t fe_ready;	/* the first cycle the front end can offer the next one */
+	uint64_t uops, insns;	/* correct path, allocated so far (including cycle cur) */
+	uint64_t wrong, fe, be; /* slots of closed cycles */
+};
+
+/* The cycle instruction g (u micro-ops, `fe_stall`) is allocated in; closes the cycles before. */
+static int64_t allocate(struct alloc *a, const int64_t *ring, uint64_t g, unsigned u,
+			unsigned fe_stall)
+{
+	const unsigned W = a->width;
+	int64_t earliest;
+
+	if (fe_stall)
+		a->fe_ready = max64(a->fe_ready, a->cur + fe_stall + (a->cur_used ? 1 : 0));
+	earliest = max64(a->cur, a->fe_ready);
+	if (a->rob && g >= a->rob)
+		earliest = max64(earliest, ring[g % a->rob] + 1);
+	if (earliest == a->cur && a->cur_used + u > W)
+		earliest = a->cur + 1;
+	if (earliest > a->cur) {
+		int64_t full = earliest - a->cur - 1;
+		int64_t fe_full = a->fe_ready - (a->cur + 1);
+		uint64_t rest = W - a->cur_used;
+
+		fe_full = fe_full < 0 ? 0 : fe_full > full ? full : fe_full;
+		/* The rest of this cycle is the front end's when it had nothing (that fits). */
+		if (a->fe_ready > a->cur || a->cur_used + u > W)
+			a->fe += rest;
+		else
+			a->be += rest;
+		a->fe += (uint64_t)fe_full * W;
+		a->be += (uint64_t)(full - fe_full) * W;
+		a->cur = earliest;
+		a->cur_used = 0;
+		a->cur_insns = 0;
+	}
+	a->cur_used += u;
+	a->cur_insns++;
+	a->uops += u;
+	a->insns++;
+	return a->cur;
+}
+
+/* Totals of the cycles before the current one. */
+struct snapshot {
+	int64_t cycle;
+	uint64_t uops, insns, wrong, fe, be;
+};
+
+static struct snapshot snap(const struct alloc *a)
+{
+	return (struct snapshot){
+		a->cur, a->uops - a->cur_used, a->insns - a->cur_insns, a->wrong, a->fe, a->be
+	};
+}
+
+int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
+		   const struct ipcc_model_opts *opts, struct ipcc_model_result *out)
+{
+	const unsigned n = prog->n, W = p->width, R = p->retire, B = p->rob;
+	const uint64_t iters = opts->iterations ? opts->iterations : 1000;
+	const uint64_t warm = opts->iterations ? opts->warmup : iters / 2;
+	struct alloc al = { .width = W, .rob = B };
+	struct snapshot from = { 0 }, to;
+	int64_t reg_done[MODEL_NREGS] = { 0 };
+	int64_t *ring = NULL;
+	double *landed = NULL; /* weight of samples landing on each static instruction */
+	int64_t ret_cycle = 0, r_prev = 0, r_base = 0, row_base = 0;
+	unsigned ret_used = 0;
+	uint64_t g = 0;
+	struct ipcc_interval iv = { 0 };
+	struct ipcc_breakdown bd;
+
+	memset(out, 0, sizeof(*out));
+	if (W == 0 || R == 0)
+		return err_set(IPCC_EINVAL, "model: width and retire width must be at least 1");
+	if (warm >= iters)
+		return err_set(IPCC_EINVAL, "model: %llu warm-up iterations leave none of %llu",
+			       (unsigned long long)warm, (unsigned long long)iters);
+	for (unsigned k = 0; k < n; k++)
+		if (prog->insn[k].uops > W || prog->insn[k].uops > R)
+			return err_set(IPCC_EINVAL,
+				       "model: line %u has %u micro-ops, more than the "
+				       "width",
+				       prog->insn[k].line, prog->insn[k].uops);
+	if (opts->trace && iters * n > 100000000ull)
+		return err_set(IPCC_EINVAL, "model: a trace of %llu instructions is too long",
+			       (unsigned long long)(iters * n));
+	out->rows = calloc(n, sizeof(*out->rows));
+	landed = calloc(n, sizeof(*landed));
+	ring = B ? calloc(B, sizeof(*ring)) : NULL;
+	if (opts->trace)
+		out->trace = malloc(iters * n * sizeof(*out->trace));
+	if (!out->rows || !landed || (B && !ring) || (opts->trace && !out->trace)) {
+		free(landed);
+		free(ring);
+		ipcc_model_result_release(out);
+		return err_set(IPCC_ENOMEM, "model: out of memory");
+	}
+	out->nrows = n;
+
+	for (uint64_t it = 0; it < iters; it++) {
+		const bool counted = it >= warm, reported = it == iters - 1;
+
+		if (it == warm)
+			r_base = r_prev;
+		if (reported)
+			row_base = r_prev;
+		for (unsigned k = 0; k < n; k++, g++) {
+			const struct minsn *in = &prog->insn[k];
+			const unsigned u = in->uops;
+			int64_t s, q, c, r;
+
+			/* scheduled: in order, W micro-ops a cycle, when the front end offers it,
+			 * one cycle after instruction g - B retired */
+			s = allocate(&al, ring, g, u, in->fe_stall);
+			if (it == warm && warm > 0 && k == 0)
+				from = snap(&al);
+
+			/* ready, complete */
+			q = s;
+			for (uint64_t m = in->reads; m; m &= m - 1)
+				q = max64(q, reg_done[__builtin_ctzll(m)]);
+			if (in->at_retire)
+				q = max64(q, r_prev);
+			c = q + in->latency;
+			for (uint64_t m = in->writes; m; m &= m - 1)
+				reg_done[__builtin_ctzll(m)] = c;
+
+			/* retired: in order, R micro-ops a cycle */
+			r = max64(c, r_prev);
+			if (r == ret_cycle && ret_used + u > R)
+				r = ret_cycle + 1;
+			if (r > ret_cycle) {
+				ret_cycle = r;
+				ret_used = 0;
+			}
+			ret_used += u;
+			if (B)
+				ring[g % B] = r;
+
+			if (counted)
+				landed[(k + 1) % n] += (double)(r - r_prev);
+			if (reported || opts->trace) {
+				int64_t base = reported ? row_base : 0;
+				struct ipcc_model_row row = {
+					.index = k,
+					.iteration = it,
+					.scheduled = s - base,
+					.ready = q - base,
+					.complete = c - base,
+					.retired = r - base,
+					.selected = r > r_prev,
+					.weight = (uint64_t)(r - r_prev),
+				};
+
+				if (reported)
+					out->rows[k] = row;
+				if (opts->trace) {
+					row.scheduled = s, row.ready = q, row.complete = c;
+					row.retired = r;
+					out->trace[out->ntrace++] = row;
+				}
+			}
+			r_prev = r;
+
+			/* A mispredicted branch: the front end fills every slot with the wrong
+			 * path until the branch completes, then needs `recovery` cycles. */
+			if (in->mispredict) {
+				int64_t until = max64(c, al.cur);
+
+				al.wrong += (W - al.cur_used) + (uint64_t)(until - al.cur) * W;
+				al.cur = until + 1;
+				al.cur_used = 0;
+				al.cur_insns = 0;
+				al.fe_ready = max64(al.fe_ready, al.cur + p->recovery);
+			}
+		}
+	}
+
+	/* Where the window ends. */
+	if (warm > 0) {
+		/* where the next iteration's first instruction would be allocated */
+		struct alloc next = al;
+
+		allocate(&next, ring, g, prog->insn[0].uops, prog->insn[0].fe_stall);
+		to = snap(&next);
+	} else {
+		/* the whole run: until the last retirement, the drain as back-end stall */
+		int64_t end = max64(al.cur + (al.cur_used ? 1 : 0), r_prev);
+
+		if (al.cur_used)
+			al.be += W - al.cur_used;
+		al.be += (uint64_t)(end - (al.cur + (al.cur_used ? 1 : 0))) * W;
+		to = (struct snapshot){ end, al.uops, al.insns, al.wrong, al.fe, al.be };
+	}
+	free(ring);
+
+	{
+		struct ipcc_model_summary *sm = &out->summary;
+		double total_w = 0;
+
+		sm->iterations = iters - warm;
+		sm->cycles = (uint64_t)(r_prev - r_base);
+		sm->instructions = to.insns - from.insns;
+		sm->cycles_per_iteration = (double)sm->cycles / (double)sm->iterations;
+		sm->ipc = sm->cycles ? (double)sm->instructions / (double)sm->cycles : 0;
+		sm->slot_cycles = (uint64_t)(to.cycle - from.cycle);
+		sm->total = (uint64_t)W * sm->slot_cycles;
+		sm->retired = to.uops - from.uops;
+		sm->issued = sm->retired + (to.wrong - from.wrong);
+		sm->filled = sm->total - (to.fe - from.fe);
+		iv.value[IPCC_SLOTS_TOTAL] = (int64_t)sm->total;
+		iv.value[IPCC_SLOTS_FILLED] = (int64_t)sm->filled;
+		iv.value[IPCC_SLOTS_ISSUED] = (int64_t)sm->issued;
+		iv.value[IPCC_SLOTS_RETIRED] = (int64_t)sm->retired;
+		iv.valid = 0xfu << IPCC_SLOTS_TOTAL;
+		if (ipcc_breakdown(&iv, &bd) == 0) {
+			sm->frontend = bd.frontend;
+			sm->backend = bd.backend;
+			sm->speculation = bd.speculation;
+			sm->retiring = bd.retiring;
+		}
+		for (unsigned k = 0; k < n; k++)
+			total_w += landed[k];
+		for (unsigned k = 0; k < n; k++)
+			out->rows[k].share = total_w > 0 ? landed[k] / total_w : 0;
+	}
+	free(landed);
+	return 0;
+}
+
+void ipcc_model_result_release(struct ipcc_model_result *r)
+{
+	free(r->rows);
+	free(r->trace);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,1 @@
+lock mov [rax], 1

@@ -1,0 +1,2 @@
+add rax, 1
+frobnicate rax

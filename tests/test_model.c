@@ -1,0 +1,371 @@
+/*
+ * test_model.c - the pipeline model: the worked example through the API, the model's
+ * invariants over random programs and profiles, and a parser that never crashes.
+ * Golden cases of whole `ipcc sim` outputs live in tests/data/sim (see tests/cli).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "ipcc/error.h"
+#include "ipcc/model.h"
+#include "test.h"
+
+static const char worked[] = "mov rax, [rax]    ; lat=5\n"
+			     "nop\nnop\nnop\nnop\nnop\n"
+			     "add rax, 0\n"
+			     "mov rax, [rax]    ; lat=5\n";
+
+TEST(worked_example_exactly)
+{
+	static const int64_t want[8][4] = { { 0, 0, 5, 5 }, { 0, 0, 0, 5 },  { 0, 0, 0, 5 },
+					    { 0, 0, 0, 5 }, { 1, 1, 1, 6 },  { 1, 1, 1, 6 },
+					    { 1, 5, 6, 6 }, { 1, 6, 11, 11 } };
+	static const uint64_t weight[8] = { 5, 0, 0, 0, 1, 0, 0, 5 };
+	struct ipcc_model_profile p;
+	struct ipcc_model_program *prog;
+	struct ipcc_model_error err;
+	struct ipcc_model_opts o = { .iterations = 1 };
+	struct ipcc_model_result res;
+
+	CHECK_EQ(int, ipcc_model_profile("test", &p), 0);
+	CHECK_EQ(int, ipcc_model_parse(worked, &p, &prog, &err), 0);
+	CHECK_EQ(int, ipcc_model_run(prog, &p, &o, &res), 0);
+	for (int i = 0; i < 8; i++) {
+		const struct ipcc_model_row *r = &res.rows[i];
+
+		CHECK_EQ(i64, r->scheduled, want[i][0]);
+		CHECK_EQ(i64, r->ready, want[i][1]);
+		CHECK_EQ(i64, r->complete, want[i][2]);
+		CHECK_EQ(i64, r->retired, want[i][3]);
+		CHECK_EQ(u64, r->weight, weight[i]);
+		CHECK(r->selected == (weight[i] > 0));
+	}
+	/* The add is on the critical path, yet never selected; samples land after selections. */
+	CHECK(!res.rows[6].selected);
+	CHECK_CMP(dbl, res.rows[1].share, ==, 5.0 / 11);
+	CHECK_CMP(dbl, res.rows[5].share, ==, 1.0 / 11);
+	CHECK_CMP(dbl, res.rows[0].share, ==, 5.0 / 11);
+	CHECK_EQ(u64, res.summary.cycles, 11);
+	ipcc_model_result_release(&res);
+	ipcc_model_program_free(prog);
+	return TEST_OK;
+}
+
+/* A random loop body from a fixed set of forms and registers. */
+static uint64_t seed = 12345;
+
+static unsigned rnd(unsigned n)
+{
+	seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned)(seed >> 33) % n;
+}
+
+static void random_program(char *buf, size_t len, int n)
+{
+	static const char *const regs[] = { "rax", "rbx", "rcx", "rdx", "rsi", "rdi" };
+	static const char *const forms[] = {
+		"add %s, %s",
+		"mov %s, [%s]",
+		"imul %s, %s",
+		"nop",
+		"mov %s, 7",
+		"lea %s, [%s + 8]",
+		"cmp %s, %s\njne top ; mispredict",
+		"lock add [%s], %s",
+		"vpmulld ymm1, ymm1, ymm2",
+		"xor %s, %s",
+		"add %s, %s ; lat=9",
+		"inc %s ; fe_stall=2",
+		"vfmadd231pd ymm3, ymm4, ymm5",
+	};
+	size_t off = (size_t)snprintf(buf, len, "top:\n");
+
+	for (int i = 0; i < n && off < len; i++) {
+		const char *f = forms[rnd(sizeof(forms) / sizeof(forms[0]))];
+
+		off += (size_t)snprintf(buf + off, len - off, f, regs[rnd(6)], regs[rnd(6)]);
+		off += (size_t)snprintf(buf + off, len - off, "\n");
+	}
+}
+
+TEST(invariants_hold_on_random_programs)
+{
+	static const char *const profiles[] = { "skylake", "icelake",	  "zen3",
+						"zen4",	   "neoverse-n2", "test" };
+	int programs = 0;
+
+	for (int t = 0; t < 300; t++) {
+		char text[4096];
+		struct ipcc_model_profile p;
+		struct ipcc_model_program *prog;
+		struct ipcc_model_error err;
+		struct ipcc_model_opts o = { .iterations = 1 + rnd(40), .trace = true };
+		struct ipcc_model_result res;
+		int64_t alloc_cycle = -1, ret_cycle = -1;
+		unsigned alloc_used = 0, ret_used = 0;
+		uint64_t weights = 0;
+
+		random_program(text, sizeof(text), 1 + (int)rnd(12));
+		ipcc_model_profile(profiles[rnd(6)], &p);
+		if (rnd(3) == 0)
+			p.rob = 4 + rnd(40);
+		o.warmup = rnd((unsigned)o.iterations);
+		if (ipcc_model_parse(text, &p, &prog, &err) != 0) {
+			fprintf(stderr, "random program did not parse: %u:%u: %s\n%s", err.line,
+				err.column, err.message, text);
+			test_failures++;
+			continue;
+		}
+		CHECK_EQ(int, ipcc_model_run(prog, &p, &o, &res), 0);
+		for (uint64_t i = 0; i < res.ntrace; i++) {
+			const struct ipcc_model_row *r = &res.trace[i];
+			unsigned u = 1; /* every form here is one micro-op but fused jcc, vpmulld */
+
+			(void)u;
+			/* r >= c >= q >= s, and retirement in order */
+			CHECK(r->retired >= r->complete && r->complete >= r->ready &&
+			      r->ready >= r->scheduled);
+			if (i > 0) {
+				CHECK_CMP(i64, r->retired, >=, res.trace[i - 1].retired);
+				CHECK_CMP(i64, r->scheduled, >=, res.trace[i - 1].scheduled);
+				CHECK(r->selected == (r->retired > res.trace[i - 1].retired));
+			}
+			/* at most W allocated and R retired per cycle (instructions bound uops) */
+			if (r->scheduled != alloc_cycle)
+				alloc_cycle = r->scheduled, alloc_used = 0;
+			if (r->retired != ret_cycle)
+				ret_cycle = r->retired, ret_used = 0;
+			alloc_used++;
+			ret_used++;
+			if (r->iteration >= o.warmup)
+				weights += r->weight;
+		}
+		(void)alloc_used, (void)ret_used;
+		/* weights over the steady state sum to its cycles */
+		CHECK_EQ(u64, weights, res.summary.cycles);
+		/* the slot counters are ordered, and the split sums to 1 */
+		if (!(res.summary.total >= res.summary.filled &&
+		      res.summary.filled >= res.summary.issued &&
+		      res.summary.issued >= res.summary.retired)) {
+			fprintf(stderr,
+				"slots out of order: total %llu filled %llu issued %llu retired "
+				"%llu (%s, W %u, ROB %u, %llu iterations, warm-up %llu)\n%s",
+				(unsigned long long)res.summary.total,
+				(unsigned long long)res.summary.filled,
+				(unsigned long long)res.summary.issued,
+				(unsigned long long)res.summary.retired, p.name, p.width, p.rob,
+				(unsigned long long)o.iterations, (unsigned long long)o.warmup,
+				text);
+			test_failures++;
+		}
+		if (res.summary.total > 0)
+			CHECK_CMP(dbl,
+				  fabs(res.summary.frontend + res.summary.backend +
+				       res.summary.speculation + res.summary.retiring - 1.0),
+				  <, 1e-9);
+		ipcc_model_result_release(&res);
+		ipcc_model_program_free(prog);
+		programs++;
+	}
+	CHECK_EQ(int, programs, 300);
+	return TEST_OK;
+}
+
+/* Widths are limits in micro-ops: count them per cycle from the trace and the program. */
+TEST(allocation_and_retire_widths_are_limits)
+{
+	static const char text[] = "top:\nadd rax, 1\nvpmulld ymm1, ymm1, ymm2\nmov rbx, 1\n"
+				   "mov rcx, 2\nimul rdx, rdx\ndec rsi\njnz top\n";
+	static const char *const profiles[] = { "skylake", "zen3", "neoverse-n2", "test" };
+
+	for (int k = 0; k < 4; k++) {
+		struct ipcc_model_profile p;
+		struct ipcc_model_program *prog;
+		struct ipcc_model_error err;
+		struct ipcc_model_opts o = { .iterations = 200, .warmup = 100, .trace = true };
+		struct ipcc_model_result res;
+		unsigned *uops, per_alloc[4096] = { 0 }, per_ret[4096] = { 0 };
+		int64_t base = 0;
+
+		ipcc_model_profile(profiles[k], &p);
+		CHECK_EQ(int, ipcc_model_parse(text, &p, &prog, &err), 0);
+		CHECK_EQ(int, ipcc_model_run(prog, &p, &o, &res), 0);
+		uops = calloc(ipcc_model_program_size(prog), sizeof(*uops));
+		/* micro-ops per instruction: vpmulld 2 on Intel, a fused jnz 0 */
+		for (unsigned i = 0; i < ipcc_model_program_size(prog); i++) {
+			const char *t = ipcc_model_program_text(prog, i);
+
+			uops[i] = !strncmp(t, "vpmulld", 7) && p.fuse_alu_jcc ? 2 : 1;
+			if (!strncmp(t, "jnz", 3) && p.fuse_alu_jcc)
+				uops[i] = 0;
+		}
+		base = res.trace[0].scheduled;
+		for (uint64_t i = 0; i < res.ntrace; i++) {
+			const struct ipcc_model_row *r = &res.trace[i];
+
+			if (r->scheduled - base < 4096)
+				per_alloc[r->scheduled - base] += uops[r->index];
+			if (r->retired - base < 4096)
+				per_ret[r->retired - base] += uops[r->index];
+		}
+		for (int c = 0; c < 4096; c++) {
+			CHECK_CMP(u64, per_alloc[c], <=, p.width);
+			CHECK_CMP(u64, per_ret[c], <=, p.retire);
+		}
+		free(uops);
+		ipcc_model_result_release(&res);
+		ipcc_model_program_free(prog);
+	}
+	return TEST_OK;
+}
+
+TEST(parse_errors_say_where)
+{
+	static const struct {
+		const char *text;
+		unsigned line, column;
+		const char *says;
+	} cases[] = {
+		{ "add rax, 1\nfrob rax\n", 2, 1, "unknown instruction 'frob'" },
+		{ "mov rax, [rax + rbx*3]\n", 1, 21, "scale" },
+		{ "  add rax\n", 1, 3, "takes 2 operands" },
+		{ "mov rax, [rax\n", 1, 14, "expected" },
+		{ "%rep 2\nnop\n", 1, 1, "%rep without %endrep" },
+		{ "%endrep\n", 1, 1, "without %rep" },
+		{ "lock mov [rax], 1\n", 1, 6, "cannot prefix" },
+		{ "nop ; lat=abc\n", 1, 11, "bad value for lat" },
+		{ "mov rax, [rax+rbx+rcx]\n", 1, 19, "more than two registers" },
+		{ "vaddpd rax, ymm1, ymm2\n", 1, 8, "vector register" },
+		{ "; only a comment\n", 1, 1, "no instructions" },
+		{ "times x nop\n", 1, 7, "count" },
+	};
+	struct ipcc_model_profile p;
+
+	ipcc_model_profile("skylake", &p);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ipcc_model_program *prog = (void *)1;
+		struct ipcc_model_error err;
+
+		CHECK_EQ(int, ipcc_model_parse(cases[i].text, &p, &prog, &err), IPCC_EINVAL);
+		CHECK(prog == NULL);
+		if (err.line != cases[i].line || err.column != cases[i].column ||
+		    !strstr(err.message, cases[i].says)) {
+			fprintf(stderr, "case %zu: got %u:%u: %s\n", i, err.line, err.column,
+				err.message);
+			test_failures++;
+		}
+	}
+	return TEST_OK;
+}
+
+/* Random mutations of valid text: the parser must return, with a program or an error. */
+TEST(parser_survives_mutated_input)
+{
+	static const char base[] = "top: mov rax, qword ptr [rax + rbx*8 - 16] ; lat=5\n"
+				   "%rep 3\n  lock add [rsi], 1\n%endrep\n"
+				   "times 2 vfmadd231pd ymm0, ymm1, [rdi]\njne top ; mispredict\n";
+	static const char alphabet[] = "[]+-*,;:%#$ \t\n0123456789abcdefghxyz=_.\r\"'\\";
+	struct ipcc_model_profile p;
+	int ok = 0, bad = 0;
+
+	ipcc_model_profile("zen4", &p);
+	for (int t = 0; t < 20000; t++) {
+		char text[sizeof(base) + 64];
+		size_t len = sizeof(base) - 1;
+		struct ipcc_model_program *prog;
+		struct ipcc_model_error err;
+
+		memcpy(text, base, sizeof(base));
+		for (unsigned m = 1 + rnd(6); m > 0; m--) {
+			unsigned at = rnd((unsigned)len);
+
+			switch (rnd(3)) {
+			case 0: /* replace */
+				text[at] = alphabet[rnd(sizeof(alphabet) - 1)];
+				break;
+			case 1: /* delete */
+				memmove(text + at, text + at + 1, len - at);
+				len--;
+				break;
+			default: /* insert */
+				if (len + 2 < sizeof(text)) {
+					memmove(text + at + 1, text + at, len - at + 1);
+					text[at] = alphabet[rnd(sizeof(alphabet) - 1)];
+					len++;
+				}
+			}
+		}
+		text[len] = '\0';
+		if (ipcc_model_parse(text, &p, &prog, &err) == 0) {
+			struct ipcc_model_opts o = { .iterations = 3 };
+			struct ipcc_model_result res;
+
+			if (ipcc_model_run(prog, &p, &o, &res) == 0)
+				ipcc_model_result_release(&res);
+			ipcc_model_program_free(prog);
+			ok++;
+		} else {
+			CHECK(err.line >= 1 && err.column >= 1 && err.message[0]);
+			bad++;
+		}
+	}
+	printf("%d parsed, %d refused\n", ok, bad);
+	CHECK(ok > 0 && bad > 0);
+	return TEST_OK;
+}
+
+TEST(profiles_and_overrides)
+{
+	struct ipcc_model_profile p;
+
+	for (int i = 0; ipcc_model_profiles[i]; i++) {
+		CHECK_EQ(int, ipcc_model_profile(ipcc_model_profiles[i], &p), 0);
+		CHECK(p.width >= 1 && p.retire >= 1);
+	}
+	CHECK_EQ(int, ipcc_model_profile("pentium4", &p), IPCC_EINVAL);
+	/* A per-line latency beats the table. */
+	{
+		struct ipcc_model_program *prog;
+		struct ipcc_model_error err;
+		struct ipcc_model_opts o = { .iterations = 1 };
+		struct ipcc_model_result res;
+
+		ipcc_model_profile("test", &p);
+		CHECK_EQ(int, ipcc_model_parse("imul rax, rax ; lat=7\n", &p, &prog, &err), 0);
+		CHECK_EQ(int, ipcc_model_run(prog, &p, &o, &res), 0);
+		CHECK_EQ(i64, res.rows[0].complete, 7);
+		ipcc_model_result_release(&res);
+		ipcc_model_program_free(prog);
+	}
+	return TEST_OK;
+}
+
+TEST(periodic_steady_state_slot_cycles_equal_cycles)
+{
+	static const char *const loops[] = {
+		worked,
+		"top:\nadd rax, rbx\ndec rcx\njnz top\n",
+		"mov rax, [rax] ; lat=20\nadd rbx, 1\nadd rcx, 1\n",
+		"loop:\nmov rax, [rbx]\ncmp rax, 0\njne loop ; mispredict\nadd rcx, 1\n",
+		"vfmadd231pd ymm0, ymm1, ymm2\nvfmadd231pd ymm3, ymm1, ymm2\n",
+	};
+	static const char *const profiles[] = { "skylake", "zen4", "neoverse-n2" };
+
+	for (size_t i = 0; i < sizeof(loops) / sizeof(loops[0]); i++)
+		for (size_t k = 0; k < 3; k++) {
+			struct ipcc_model_profile p;
+			struct ipcc_model_program *prog;
+			struct ipcc_model_error err;
+			struct ipcc_model_opts o = { .iterations = 2000, .warmup = 1000 };
+			struct ipcc_model_result res;
+
+			ipcc_model_profile(profiles[k], &p);
+			CHECK_EQ(int, ipcc_model_parse(loops[i], &p, &prog, &err), 0);
+			CHECK_EQ(int, ipcc_model_run(prog, &p, &o, &res), 0);
+			CHECK_EQ(u64, res.summary.slot_cycles, res.summary.cycles);
+			CHECK_EQ(u64, res.summary.total, (uint64_t)p.width * res.summary.cycles);
+			ipcc_model_result_release(&res);
+			ipcc_model_program_free(prog);
+		}
+	return TEST_OK;
+}

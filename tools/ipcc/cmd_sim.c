@@ -1,0 +1,362 @@
+/*
+ * cmd_sim.c - ipcc sim: run a block of assembly through the pipeline model and show where
+ * each instruction is scheduled, ready, complete and retired, which instructions a timer
+ * interrupt would blame, and where the issue slots go.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ipcc/error.h"
+#include "ipcc/model.h"
+
+const char cmd_sim_help[] =
+    "usage: ipcc sim [options] FILE|-\n"
+    "\n"
+    "Run a loop body of x86-64 Intel-syntax assembly through the pipeline model: per\n"
+    "instruction the cycle it is scheduled, ready, complete and retired, whether an interrupt\n"
+    "would find it the oldest unretired instruction (selected, for how many cycles), and the\n"
+    "predicted share of samples on each instruction; then cycles per iteration, IPC, the four\n"
+    "slot counters and their split.\n"
+    "\n"
+    "options:\n"
+    "  --profile P         skylake (default), icelake, zen3, zen4, neoverse-n2 or test\n"
+    "  --iterations N      run the block N times (default 1000)\n"
+    "  --warmup N          leave the first N out of the summary (default: half)\n"
+    "  --width N           override the profile: micro-ops allocated per cycle\n"
+    "  --retire N          ... retired per cycle\n"
+    "  --rob N             ... reorder-buffer entries (0: unlimited)\n"
+    "  --load-latency N    ... cycles of an L1-hitting load\n"
+    "  --recovery N        ... cycles to refill after a mispredicted branch\n"
+    "  --trace             a row for every dynamic instruction, not just the last iteration\n"
+    "  --format FMT        text (default), json or csv\n"
+    "  -h, --help          show this help\n"
+    "\n"
+    "Per line, in a comment: lat=N, uops=N, fe_stall=N, mispredict, at_retire.\n"
+    "Exit status: 0 success, 1 the model could not run, 2 bad usage or bad input\n"
+    "(reported as FILE:LINE:COLUMN: message).\n";
+
+struct sim_opts {
+	struct ipcc_model_profile prof;
+	struct ipcc_model_opts run;
+	bool warmup_set;
+	enum cli_format format;
+	const char *file;
+};
+
+static int parse(int argc, char **argv, struct sim_opts *o)
+{
+	enum {
+		O_PROFILE = 256,
+		O_ITER,
+		O_WARM,
+		O_WIDTH,
+		O_RETIRE,
+		O_ROB,
+		O_LOAD,
+		O_REC,
+		O_TRACE,
+		O_FORMAT
+	};
+	static const struct option longopts[] = {
+		{ "profile", required_argument, NULL, O_PROFILE },
+		{ "iterations", required_argument, NULL, O_ITER },
+		{ "warmup", required_argument, NULL, O_WARM },
+		{ "width", required_argument, NULL, O_WIDTH },
+		{ "retire", required_argument, NULL, O_RETIRE },
+		{ "rob", required_argument, NULL, O_ROB },
+		{ "load-latency", required_argument, NULL, O_LOAD },
+		{ "recovery", required_argument, NULL, O_REC },
+		{ "trace", no_argument, NULL, O_TRACE },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct {
+		unsigned *field;
+		uint64_t v;
+		bool set;
+	} ov[5];
+	const char *profile = "skylake";
+	uint64_t v;
+	int c, ret = 0;
+
+	memset(o, 0, sizeof(*o));
+	memset(ov, 0, sizeof(ov));
+	o->run.iterations = 1000;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_PROFILE:
+			profile = optarg;
+			break;
+		case O_ITER:
+			ret = cli_parse_u64("sim", "--iterations", optarg, 1, 1000000000,
+					    &o->run.iterations);
+			break;
+		case O_WARM:
+			ret =
+			    cli_parse_u64("sim", "--warmup", optarg, 0, 1000000000, &o->run.warmup);
+			o->warmup_set = true;
+			break;
+		case O_WIDTH:
+		case O_RETIRE:
+		case O_ROB:
+		case O_LOAD:
+		case O_REC:
+			ret = cli_parse_u64("sim", longopts[c - O_PROFILE].name, optarg,
+					    c == O_WIDTH || c == O_RETIRE ? 1 : 0, 100000, &v);
+			ov[c - O_WIDTH].v = v;
+			ov[c - O_WIDTH].set = true;
+			break;
+		case O_TRACE:
+			o->run.trace = true;
+			break;
+		case O_FORMAT:
+			ret = cli_parse_format(
+			    "sim", optarg, 1u << FORMAT_TEXT | 1u << FORMAT_JSON | 1u << FORMAT_CSV,
+			    &o->format);
+			break;
+		default:
+			return cli_bad_option("sim", c, argv);
+		}
+		if (ret)
+			return ret;
+	}
+	if (optind != argc - 1)
+		return cli_usage_error("sim",
+				       optind == argc ? "no input file (use - for standard "
+							"input)"
+						      : "one input file, not %d",
+				       argc - optind);
+	o->file = argv[optind];
+	if (ipcc_model_profile(profile, &o->prof))
+		return cli_usage_error("sim",
+				       "unknown profile '%s' (expected skylake, icelake, "
+				       "zen3, zen4, neoverse-n2, test)",
+				       profile);
+	ov[0].field = &o->prof.width;
+	ov[1].field = &o->prof.retire;
+	ov[2].field = &o->prof.rob;
+	ov[3].field = &o->prof.load_latency;
+	ov[4].field = &o->prof.recovery;
+	for (int k = 0; k < 5; k++)
+		if (ov[k].set)
+			*ov[k].field = (unsigned)ov[k].v;
+	if (!o->warmup_set)
+		o->run.warmup = o->run.iterations / 2;
+	if (o->run.warmup >= o->run.iterations)
+		return cli_usage_error("sim", "--warmup must be less than --iterations");
+	return 0;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	size_t len = 0, cap = 4096;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = malloc(cap);
+	while (buf) {
+		size_t n = fread(buf + len, 1, cap - len - 1, f);
+
+		len += n;
+		if (n == 0)
+			break;
+		if (len + 1 == cap) {
+			char *b = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;
+
+			if (!b) {
+				free(buf);
+				buf = NULL;
+				errno = EFBIG;
+				break;
+			}
+			buf = b;
+			cap *= 2;
+		}
+	}
+	if (buf)
+		buf[len] = '\0';
+	if (f != stdin)
+		fclose(f);
+	return buf;
+}
+
+static void print_text(const struct sim_opts *o, const struct ipcc_model_program *prog,
+		       const struct ipcc_model_result *res)
+{
+	const struct ipcc_model_profile *p = &o->prof;
+	const struct ipcc_model_summary *s = &res->summary;
+	const struct ipcc_model_row *rows = o->run.trace ? res->trace : res->rows;
+	uint64_t nrows = o->run.trace ? res->ntrace : res->nrows;
+	char rob[16];
+
+	snprintf(rob, sizeof(rob), p->rob ? "%u" : "none", p->rob);
+	printf("ipcc sim: %s, profile %s (width %u, retire %u, ROB %s, load %u, recovery %u)\n",
+	       o->file, p->name, p->width, p->retire, rob, p->load_latency, p->recovery);
+	if (o->run.trace)
+		printf("every dynamic instruction, cycles from the start\n\n");
+	else
+		printf("iteration %" PRIu64 " of %" PRIu64
+		       ", cycles from the retirement before it\n\n",
+		       o->run.iterations, o->run.iterations);
+	printf("  %5s %s%-32s %7s %7s %7s %7s %4s %7s %7s\n", "#", o->run.trace ? "iter  " : "",
+	       "instruction", "sched", "ready", "done", "retire", "sel", "weight", "share");
+	for (uint64_t i = 0; i < nrows; i++) {
+		const struct ipcc_model_row *r = &rows[i];
+		char iter[24] = "";
+
+		if (o->run.trace)
+			snprintf(iter, sizeof(iter), "%5" PRIu64 " ", r->iteration);
+		printf("  %5u %s%-32.32s %7" PRId64 " %7" PRId64 " %7" PRId64 " %7" PRId64
+		       " %4s %7" PRIu64,
+		       r->index, iter, ipcc_model_program_text(prog, r->index), r->scheduled,
+		       r->ready, r->complete, r->retired, r->selected ? "*" : "", r->weight);
+		if (o->run.trace)
+			printf("\n");
+		else
+			printf(" %7.3f\n", r->share);
+	}
+	printf("\nsteady state: the last %" PRIu64 " of %" PRIu64 " iterations\n", s->iterations,
+	       o->run.iterations);
+	printf("  %-24s %12.3f\n", "cycles per iteration", s->cycles_per_iteration);
+	printf("  %-24s %12.3f\n", "IPC", s->ipc);
+	printf("  %-24s total %" PRIu64 ", filled %" PRIu64 ", issued %" PRIu64 ", retired %" PRIu64
+	       " (%" PRIu64 " cycles)\n",
+	       "slots", s->total, s->filled, s->issued, s->retired, s->slot_cycles);
+	{
+		const char *names[4] = { "front-end stall", "back-end stall", "wasted speculation",
+					 "retiring" };
+		double f[4] = { s->frontend, s->backend, s->speculation, s->retiring };
+
+		for (int k = 0; k < 4; k++) {
+			char bar[41];
+			int nb = (int)(f[k] * 40 + 0.5);
+
+			memset(bar, '#', (size_t)nb);
+			bar[nb] = '\0';
+			printf("    %-22s %12.3f%s%s\n", names[k], f[k], nb ? "  " : "", bar);
+		}
+	}
+}
+
+static json_t *row_json(const struct ipcc_model_program *prog, const struct ipcc_model_row *r,
+			bool trace)
+{
+	json_t *j = json_pack("{s:i,s:s,s:I,s:I,s:I,s:I,s:b,s:I}", "index", (int)r->index, "text",
+			      ipcc_model_program_text(prog, r->index), "scheduled",
+			      (json_int_t)r->scheduled, "ready", (json_int_t)r->ready, "complete",
+			      (json_int_t)r->complete, "retired", (json_int_t)r->retired,
+			      "selected", r->selected, "weight", (json_int_t)r->weight);
+
+	if (trace)
+		json_object_set_new(j, "iteration", json_integer((json_int_t)r->iteration));
+	else
+		json_object_set_new(j, "share", json_real(r->share));
+	return j;
+}
+
+static void print_json(const struct sim_opts *o, const struct ipcc_model_program *prog,
+		       const struct ipcc_model_result *res)
+{
+	const struct ipcc_model_profile *p = &o->prof;
+	const struct ipcc_model_summary *s = &res->summary;
+	json_t *root = json_object(), *rows = json_array();
+	uint64_t n = o->run.trace ? res->ntrace : res->nrows;
+
+	json_object_set_new(root, "profile",
+			    json_pack("{s:s,s:i,s:i,s:i,s:i,s:i}", "name", p->name, "width",
+				      (int)p->width, "retire", (int)p->retire, "rob", (int)p->rob,
+				      "load_latency", (int)p->load_latency, "recovery",
+				      (int)p->recovery));
+	for (uint64_t i = 0; i < n; i++)
+		json_array_append_new(
+		    rows,
+		    row_json(prog, o->run.trace ? &res->trace[i] : &res->rows[i], o->run.trace));
+	json_object_set_new(root, "instructions", rows);
+	json_object_set_new(
+	    root, "summary",
+	    json_pack("{s:I,s:I,s:I,s:I,s:f,s:f,s:{s:I,s:I,s:I,s:I},s:{s:f,s:f,s:f,s:f}}",
+		      "iterations", (json_int_t)s->iterations, "cycles", (json_int_t)s->cycles,
+		      "slot_cycles", (json_int_t)s->slot_cycles, "instructions",
+		      (json_int_t)s->instructions, "cycles_per_iteration", s->cycles_per_iteration,
+		      "ipc", s->ipc, "slots", "total", (json_int_t)s->total, "filled",
+		      (json_int_t)s->filled, "issued", (json_int_t)s->issued, "retired",
+		      (json_int_t)s->retired, "breakdown", "frontend", s->frontend, "backend",
+		      s->backend, "speculation", s->speculation, "retiring", s->retiring));
+	json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	fputc('\n', stdout);
+	json_decref(root);
+}
+
+static void print_csv(const struct sim_opts *o, const struct ipcc_model_program *prog,
+		      const struct ipcc_model_result *res)
+{
+	uint64_t n = o->run.trace ? res->ntrace : res->nrows;
+
+	printf("index,iteration,text,scheduled,ready,complete,retired,selected,weight,share\n");
+	for (uint64_t i = 0; i < n; i++) {
+		const struct ipcc_model_row *r = o->run.trace ? &res->trace[i] : &res->rows[i];
+		const char *t = ipcc_model_program_text(prog, r->index);
+
+		printf("%u,%" PRIu64 ",\"", r->index, r->iteration);
+		for (; *t; t++)
+			printf(*t == '"' ? "\"\"" : "%c", *t);
+		printf("\",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%d,%" PRIu64 ",",
+		       r->scheduled, r->ready, r->complete, r->retired, r->selected, r->weight);
+		if (o->run.trace)
+			printf("\n");
+		else
+			printf("%.6f\n", r->share);
+	}
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	struct sim_opts o;
+	struct ipcc_model_program *prog;
+	struct ipcc_model_error err;
+	struct ipcc_model_result res;
+	char *text;
+	int ret;
+
+	ret = parse(argc, argv, &o);
+	if (ret)
+		return ret;
+	text = slurp(o.file);
+	if (!text) {
+		fprintf(stderr, "ipcc sim: cannot read '%s': %s\n", o.file, strerror(errno));
+		return EXIT_USAGE;
+	}
+	ret = ipcc_model_parse(text, &o.prof, &prog, &err);
+	free(text);
+	if (ret) {
+		if (ret == IPCC_EINVAL)
+			fprintf(stderr, "%s:%u:%u: %s\n", strcmp(o.file, "-") ? o.file : "<stdin>",
+				err.line, err.column, err.message);
+		else
+			fprintf(stderr, "ipcc sim: %s\n", ipcc_last_error());
+		return ret == IPCC_EINVAL ? EXIT_USAGE : EXIT_FAIL;
+	}
+	ret = ipcc_model_run(prog, &o.prof, &o.run, &res);
+	if (ret) {
+		ipcc_model_program_free(prog);
+		return cli_error("sim", "%s", ipcc_last_error());
+	}
+	if (o.format == FORMAT_JSON)
+		print_json(&o, prog, &res);
+	else if (o.format == FORMAT_CSV)
+		print_csv(&o, prog, &res);
+	else
+		print_text(&o, prog, &res);
+	ipcc_model_result_release(&res);
+	ipcc_model_program_free(prog);
+	return EXIT_OK;
+}
