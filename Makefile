@@ -45,7 +45,7 @@ fuzz: deps
 		-DCMAKE_BUILD_TYPE=Debug -DBUILD_TESTING=OFF
 	cmake --build build-fuzz -j $(JOBS) --target fuzz_model_parse
 	mkdir -p build-fuzz/corpus
-	./build-fuzz/fuzz_model_parse -max_total_time=60 -max_len=4096 build-fuzz/corpus tests/fuzz/corpus
+	./build-fuzz/fuzz_model_parse -max_total_time=60 -max_len=4096 build-fuzz/corpus tests/data/sim
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -52,40 +52,73 @@
 		[SLOT_RETIRED] = SUM1(T(retired, 1)), [SLOT_SMT] = NONE,   \
 	}
 
+/* AMD Zen 4 and Zen 5: the same events (perf's PipelineL1), different widths. */
+#define ZEN45_EVENTS_AND_SLOTS \
+	.ev = { { "CYCLES_NOT_IN_HALT", 0x76 },                                                    \
+		{ "RETIRED_INSTRUCTIONS", 0xc0 },                                                  \
+		{ "DISPATCH_STALLS_1:FE_NO_OPS", 0x1000001a0 },                                    \
+		{ "DISPATCH_STALLS_1:SMT_CONTENTION", 0x1000060a0 },                               \
+		{ "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER", 0x7aa },       \
+		{ "RETIRED_OPS", 0xc1 } },                                                         \
+	.nev = 6, .instructions = 1, .cycles = 0, .ref_cycles = -1,                               \
+	.no_ref_cycles = "AMD cores have no constant-rate reference-cycle event",                  \
+	.slot = {                                                                                  \
+		[SLOT_TOTAL] = SUM1(T(0, RECIPE_W)),                                               \
+		[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(2, -1)),                                   \
+		[SLOT_ISSUED] = SUM1(T(4, 1)),                                                     \
+		[SLOT_RETIRED] = SUM1(T(5, 1)),                                                    \
+		[SLOT_SMT] = SUM1(T(3, 1)),                                                        \
+	},                                                                                         \
+	.op_retired = -1, .op_spec = -1
+
+/* AMD Zen 2 and Zen 3: cycles, instructions, op-queue-empty cycles, dispatched, retired. */
+#define ZEN23_SLOTS \
+	.nev = 5, .instructions = 1, .cycles = 0, .ref_cycles = -1,                               \
+	.no_ref_cycles = "AMD cores have no constant-rate reference-cycle event",                  \
+	.slot = {                                                                                  \
+		[SLOT_TOTAL] = SUM1(T(0, RECIPE_W)),                                               \
+		[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(2, RECIPE_MINUS_W)),                       \
+		[SLOT_ISSUED] = SUM1(T(3, 1)),                                                     \
+		[SLOT_RETIRED] = SUM1(T(4, 1)),                                                    \
+		[SLOT_SMT] = NONE,                                                                 \
+	},                                                                                         \
+	.op_retired = -1, .op_spec = -1,                                                           \
+	.approximation = "Zen 2 and Zen 3 have no slot stall events: front-end stall is 6 slots "  \
+			 "per cycle with the op queue empty, back-end stall is the residual (and " \
+			 "holds SMT effects); not AMD's method"
+
+/* Arm Neoverse PMUv3 with the slot events (perf's sbsa.json). */
+#define NEOVERSE_EVENTS                                                                            \
+	.ev = { { "CPU_CYCLES", 0x11 }, { "INST_RETIRED", 0x08 }, { "STALL_SLOT_FRONTEND", 0x3e }, \
+		{ "STALL_SLOT", 0x3f }, { "OP_RETIRED", 0x3a },	  { "OP_SPEC", 0x3b } },           \
+	.nev = 6, .instructions = 1, .cycles = 0, .ref_cycles = -1,                                \
+	.no_ref_cycles = "Arm PMUv3 has no constant-rate reference-cycle event"
+
+/* Their events; INT_MISC.RECOVERY_CYCLES is umask 3, cmask 1 before Skylake, umask 1 since. */
+#define INTEL_SNB_SKL(recovery_config)                             \
+	.width = 4,                                                \
+	.ev = { { "UNHALTED_CORE_CYCLES", 0x3c },                  \
+		{ "INSTRUCTION_RETIRED", 0xc0 },                   \
+		{ "UNHALTED_REFERENCE_CYCLES", 0x300 },            \
+		{ "IDQ_UOPS_NOT_DELIVERED:CORE", 0x19c },          \
+		{ "UOPS_ISSUED:ANY", 0x10e },                      \
+		{ "UOPS_RETIRED:RETIRE_SLOTS", 0x2c2 },            \
+		{ "INT_MISC:RECOVERY_CYCLES", recovery_config } }, \
+	.nev = 7, .instructions = 1, .cycles = 0, .ref_cycles = 2, \
+	.slot = INTEL_SNB_SKL_SLOTS(0, 3, 4, 5, 6), .op_retired = -1, .op_spec = -1
+
 const struct recipe recipes[] = {
 	{
 		.name = "intel-snb",
 		.desc = "Intel Sandy Bridge to Broadwell",
 		.pmus = "snb snb_ep ivb ivb_ep hsw hsw_ep bdw bdw_ep",
-		.width = 4,
-		.ev = { { "UNHALTED_CORE_CYCLES", 0x3c },
-			{ "INSTRUCTION_RETIRED", 0xc0 },
-			{ "UNHALTED_REFERENCE_CYCLES", 0x300 },
-			{ "IDQ_UOPS_NOT_DELIVERED:CORE", 0x19c },
-			{ "UOPS_ISSUED:ANY", 0x10e },
-			{ "UOPS_RETIRED:RETIRE_SLOTS", 0x2c2 },
-			{ "INT_MISC:RECOVERY_CYCLES", 0x100030d } },
-		.nev = 7,
-		.instructions = 1, .cycles = 0, .ref_cycles = 2,
-		.slot = INTEL_SNB_SKL_SLOTS(0, 3, 4, 5, 6),
-		.op_retired = -1, .op_spec = -1,
+		INTEL_SNB_SKL(0x100030d),
 	},
 	{
 		.name = "intel-skl",
 		.desc = "Intel Skylake to Cascade Lake",
 		.pmus = "skl skx clx",
-		.width = 4,
-		.ev = { { "UNHALTED_CORE_CYCLES", 0x3c },
-			{ "INSTRUCTION_RETIRED", 0xc0 },
-			{ "UNHALTED_REFERENCE_CYCLES", 0x300 },
-			{ "IDQ_UOPS_NOT_DELIVERED:CORE", 0x19c },
-			{ "UOPS_ISSUED:ANY", 0x10e },
-			{ "UOPS_RETIRED:RETIRE_SLOTS", 0x2c2 },
-			{ "INT_MISC:RECOVERY_CYCLES", 0x10d } },
-		.nev = 7,
-		.instructions = 1, .cycles = 0, .ref_cycles = 2,
-		.slot = INTEL_SNB_SKL_SLOTS(0, 3, 4, 5, 6),
-		.op_retired = -1, .op_spec = -1,
+		INTEL_SNB_SKL(0x10d),
 	},
 	{
 		/* General-purpose path B; the PERF_METRICS path is not implemented. */
@@ -170,46 +203,14 @@ const struct recipe recipes[] = {
 		.desc = "AMD Zen 4",
 		.pmus = "amd64_fam19h_zen4",
 		.width = 6,
-		.ev = { { "CYCLES_NOT_IN_HALT", 0x76 },
-			{ "RETIRED_INSTRUCTIONS", 0xc0 },
-			{ "DISPATCH_STALLS_1:FE_NO_OPS", 0x1000001a0 },
-			{ "DISPATCH_STALLS_1:SMT_CONTENTION", 0x1000060a0 },
-			{ "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER", 0x7aa },
-			{ "RETIRED_OPS", 0xc1 } },
-		.nev = 6,
-		.instructions = 1, .cycles = 0, .ref_cycles = -1,
-		.no_ref_cycles = "AMD cores have no constant-rate reference-cycle event",
-		.slot = {
-			[SLOT_TOTAL] = SUM1(T(0, RECIPE_W)),
-			[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(2, -1)),
-			[SLOT_ISSUED] = SUM1(T(4, 1)),
-			[SLOT_RETIRED] = SUM1(T(5, 1)),
-			[SLOT_SMT] = SUM1(T(3, 1)),
-		},
-		.op_retired = -1, .op_spec = -1,
+		ZEN45_EVENTS_AND_SLOTS,
 	},
 	{
 		.name = "amd-zen5",
 		.desc = "AMD Zen 5",
 		.pmus = "amd64_fam1ah_zen5",
 		.width = 8,
-		.ev = { { "CYCLES_NOT_IN_HALT", 0x76 },
-			{ "RETIRED_INSTRUCTIONS", 0xc0 },
-			{ "DISPATCH_STALLS_1:FE_NO_OPS", 0x1000001a0 },
-			{ "DISPATCH_STALLS_1:SMT_CONTENTION", 0x1000060a0 },
-			{ "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER", 0x7aa },
-			{ "RETIRED_OPS", 0xc1 } },
-		.nev = 6,
-		.instructions = 1, .cycles = 0, .ref_cycles = -1,
-		.no_ref_cycles = "AMD cores have no constant-rate reference-cycle event",
-		.slot = {
-			[SLOT_TOTAL] = SUM1(T(0, RECIPE_W)),
-			[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(2, -1)),
-			[SLOT_ISSUED] = SUM1(T(4, 1)),
-			[SLOT_RETIRED] = SUM1(T(5, 1)),
-			[SLOT_SMT] = SUM1(T(3, 1)),
-		},
-		.op_retired = -1, .op_spec = -1,
+		ZEN45_EVENTS_AND_SLOTS,
 	},
 	{
 		.name = "amd-zen3",
@@ -222,20 +223,7 @@ const struct recipe recipes[] = {
 			{ "OPS_SOURCE_DISPATCHED_FROM_DECODER:X86DECODER_DISPATCHED:OPCACHE_DISPATCHED",
 			  0x3aa },
 			{ "RETIRED_OPS", 0xc1 } },
-		.nev = 5,
-		.instructions = 1, .cycles = 0, .ref_cycles = -1,
-		.no_ref_cycles = "AMD cores have no constant-rate reference-cycle event",
-		.slot = {
-			[SLOT_TOTAL] = SUM1(T(0, RECIPE_W)),
-			[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(2, RECIPE_MINUS_W)),
-			[SLOT_ISSUED] = SUM1(T(3, 1)),
-			[SLOT_RETIRED] = SUM1(T(4, 1)),
-			[SLOT_SMT] = NONE,
-		},
-		.op_retired = -1, .op_spec = -1,
-		.approximation = "Zen 3 has no slot stall events: front-end stall is 6 slots per "
-				 "cycle with the op queue empty, back-end stall is the residual "
-				 "(and holds SMT effects); not AMD's method",
+		ZEN23_SLOTS,
 	},
 	{
 		.name = "amd-zen2",
@@ -247,20 +235,7 @@ const struct recipe recipes[] = {
 			{ "UOPS_QUEUE_EMPTY", 0xa9 },
 			{ "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED:OPCACHE_DISPATCHED", 0x3aa },
 			{ "RETIRED_UOPS", 0xc1 } },
-		.nev = 5,
-		.instructions = 1, .cycles = 0, .ref_cycles = -1,
-		.no_ref_cycles = "AMD cores have no constant-rate reference-cycle event",
-		.slot = {
-			[SLOT_TOTAL] = SUM1(T(0, RECIPE_W)),
-			[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(2, RECIPE_MINUS_W)),
-			[SLOT_ISSUED] = SUM1(T(3, 1)),
-			[SLOT_RETIRED] = SUM1(T(4, 1)),
-			[SLOT_SMT] = NONE,
-		},
-		.op_retired = -1, .op_spec = -1,
-		.approximation = "Zen 2 has no slot stall events: front-end stall is 6 slots per "
-				 "cycle with the op queue empty, back-end stall is the residual "
-				 "(and holds SMT effects); not AMD's method",
+		ZEN23_SLOTS,
 	},
 	{
 		/* perf's sbsa.json TopdownL1; the width is PMMIR_EL1.SLOTS (sysfs caps/slots). */
@@ -268,15 +243,7 @@ const struct recipe recipes[] = {
 		.desc = "Arm Neoverse V1, V2, N3, V3",
 		.pmus = "arm_v1 arm_v2 arm_n3 arm_v3",
 		.width = 0,
-		.ev = { { "CPU_CYCLES", 0x11 },
-			{ "INST_RETIRED", 0x08 },
-			{ "STALL_SLOT_FRONTEND", 0x3e },
-			{ "STALL_SLOT", 0x3f },
-			{ "OP_RETIRED", 0x3a },
-			{ "OP_SPEC", 0x3b } },
-		.nev = 6,
-		.instructions = 1, .cycles = 0, .ref_cycles = -1,
-		.no_ref_cycles = "Arm PMUv3 has no constant-rate reference-cycle event",
+		NEOVERSE_EVENTS,
 		.slot = {
 			[SLOT_TOTAL] = SUM1(T(0, RECIPE_W)),
 			[SLOT_FILLED] = SUM2(T(SRC_TOTAL, 1), T(2, -1)),
@@ -292,15 +259,7 @@ const struct recipe recipes[] = {
 		.desc = "Arm Neoverse N2",
 		.pmus = "arm_n2",
 		.width = 0,
-		.ev = { { "CPU_CYCLES", 0x11 },
-			{ "INST_RETIRED", 0x08 },
-			{ "STALL_SLOT_FRONTEND", 0x3e },
-			{ "STALL_SLOT", 0x3f },
-			{ "OP_RETIRED", 0x3a },
-			{ "OP_SPEC", 0x3b } },
-		.nev = 6,
-		.instructions = 1, .cycles = 0, .ref_cycles = -1,
-		.no_ref_cycles = "Arm PMUv3 has no constant-rate reference-cycle event",
+		NEOVERSE_EVENTS,
 		.slot = {
 			[SLOT_TOTAL] = SUM1(T(0, RECIPE_W)),
 			[SLOT_FILLED] = SUM3(T(SRC_TOTAL, 1), T(2, -1), T(0, 1)),
