@@ -247,8 +247,9 @@ static void print_text(const struct sim_opts *o, const struct ipcc_model_program
 	}
 }
 
+/* A row; trace rows also say their iteration. share is always the static instruction's. */
 static json_t *row_json(const struct ipcc_model_program *prog, const struct ipcc_model_row *r,
-			bool trace)
+			double share, bool trace)
 {
 	json_t *j = json_pack("{s:i,s:s,s:I,s:I,s:I,s:I,s:b,s:I}", "index", (int)r->index, "text",
 			      ipcc_model_program_text(prog, r->index), "scheduled",
@@ -258,8 +259,7 @@ static json_t *row_json(const struct ipcc_model_program *prog, const struct ipcc
 
 	if (trace)
 		json_object_set_new(j, "iteration", json_integer((json_int_t)r->iteration));
-	else
-		json_object_set_new(j, "share", json_real(r->share));
+	json_object_set_new(j, "share", json_real(share));
 	return j;
 }
 
@@ -276,10 +276,12 @@ static void print_json(const struct sim_opts *o, const struct ipcc_model_program
 				      (int)p->width, "retire", (int)p->retire, "rob", (int)p->rob,
 				      "load_latency", (int)p->load_latency, "recovery",
 				      (int)p->recovery));
-	for (uint64_t i = 0; i < n; i++)
-		json_array_append_new(
-		    rows,
-		    row_json(prog, o->run.trace ? &res->trace[i] : &res->rows[i], o->run.trace));
+	for (uint64_t i = 0; i < n; i++) {
+		const struct ipcc_model_row *r = o->run.trace ? &res->trace[i] : &res->rows[i];
+
+		json_array_append_new(rows,
+				      row_json(prog, r, res->rows[r->index].share, o->run.trace));
+	}
 	json_object_set_new(root, "instructions", rows);
 	json_object_set_new(
 	    root, "summary",
@@ -311,10 +313,7 @@ static void print_csv(const struct sim_opts *o, const struct ipcc_model_program 
 			printf(*t == '"' ? "\"\"" : "%c", *t);
 		printf("\",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%d,%" PRIu64 ",",
 		       r->scheduled, r->ready, r->complete, r->retired, r->selected, r->weight);
-		if (o->run.trace)
-			printf("\n");
-		else
-			printf("%.6f\n", r->share);
+		printf("%.6f\n", res->rows[r->index].share);
 	}
 }
 
