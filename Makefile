@@ -39,13 +39,15 @@ bench: deps all
 	./$(BUILD)/bench/model
 	./bench/stat_overhead.sh ./$(BUILD)/ipcc
 
-# The model's parser under libFuzzer with ASan+UBSan for 60 s, seeded with the golden cases.
+# The fuzzers (model parser, metric language, metric files) under ASan+UBSan, 60 s each.
 fuzz: deps
-	CC=clang cmake -S . -B build-fuzz -DIPCC_FUZZ=ON -DIPCC_SANITIZE=address,undefined \
+	CC=clang cmake -S . -B build-fuzz -DIPCC_SANITIZE=address,undefined \
 		-DCMAKE_BUILD_TYPE=Debug -DBUILD_TESTING=OFF
-	cmake --build build-fuzz -j $(JOBS) --target fuzz_model_parse
-	mkdir -p build-fuzz/corpus
-	./build-fuzz/fuzz_model_parse -max_total_time=60 -max_len=4096 build-fuzz/corpus tests/data/sim
+	cmake --build build-fuzz -j $(JOBS) --target fuzz_model_parse fuzz_formula fuzz_metrics_xml
+	mkdir -p build-fuzz/corpus_model build-fuzz/corpus_formula build-fuzz/corpus_xml
+	./build-fuzz/fuzz_model_parse -max_total_time=60 -max_len=4096 build-fuzz/corpus_model tests/data/sim
+	./build-fuzz/fuzz_formula -max_total_time=60 -max_len=4096 build-fuzz/corpus_formula tests/fuzz/formula-seeds
+	./build-fuzz/fuzz_metrics_xml -max_total_time=60 -max_len=4096 build-fuzz/corpus_xml metrics
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -69,8 +69,13 @@ static void *xc_run(void *p)
 		if (n >= xc->handoffs)
 			return NULL;
 		if (n > 0) {
-			/* Received: the first read after seeing the token, against the send stamp. */
-			uint64_t now = ipcc_ticks();
+			/*
+			 * Received: the first read after seeing the token, against the send stamp.
+			 * Ordered: a plain rdtsc may run before the token load completes (the loop
+			 * exit is predicted, not waited for) and reads an earlier time; measured
+			 * here, that gave steps of up to 49 ticks backwards in about 1 run in 6.
+			 */
+			uint64_t now = ipcc_ticks_ordered();
 			uint64_t sent = atomic_load_explicit(&xc->stamp, memory_order_relaxed);
 			int64_t gap = (int64_t)(now - sent);
 

@@ -3,8 +3,12 @@
  * slot counters. Sources for every event and formula: shared/docs/pmu-events.md, sections
  * 1-4 and the summary table in section 6.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "error_int.h"
+#include "ipcc/recipes.h"
 #include "procfs_int.h"
 #include "recipes_int.h"
 
@@ -346,4 +350,131 @@ unsigned recipe_slots(const struct recipe *r, unsigned width, const double *ev, 
 		}
 	}
 	return ok;
+}
+
+/* ---- the top-down metric file of a recipe ------------------------------------------------ */
+
+const char *ipcc_recipe_name(unsigned i)
+{
+	return i < nrecipes ? recipes[i].name : NULL;
+}
+
+const char *ipcc_recipe_desc(unsigned i)
+{
+	return i < nrecipes ? recipes[i].desc : NULL;
+}
+
+/* Append to a NUL-terminated buffer, truncating at len. */
+static void cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void cat(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t off = strlen(buf);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf + off, len - off, fmt, ap);
+	va_end(ap);
+}
+
+/* Slot counter s as an expression over aliases a, b, ... (event i is 'a' + i). */
+static void slot_expr(const struct recipe *r, int s, char *buf, size_t len, uint32_t *used)
+{
+	char w[32];
+
+	if (r->width)
+		snprintf(w, sizeof(w), "%u", r->width);
+	else
+		snprintf(w, sizeof(w), "slots_per_cycle");
+	buf[0] = '\0';
+	if (s == SLOT_RETIRED && r->op_spec >= 0) {
+		cat(buf, len, "(");
+		slot_expr(r, SLOT_ISSUED, buf + 1, len - 1, used);
+		cat(buf, len, ") * %c / %c", 'a' + r->op_retired, 'a' + r->op_spec);
+		*used |= 1u << r->op_retired | 1u << r->op_spec;
+		return;
+	}
+	for (unsigned t = 0; t < r->slot[s].n; t++) {
+		const struct recipe_term *term = &r->slot[s].t[t];
+		int c = term->coef;
+		bool minus = c < 0;
+
+		cat(buf, len, "%s", t == 0 ? (minus ? "-" : "") : (minus ? " - " : " + "));
+		if (c == RECIPE_W || c == RECIPE_MINUS_W)
+			cat(buf, len, "%s*", w);
+		else if (c != 1 && c != -1)
+			cat(buf, len, "%d*", c < 0 ? -c : c);
+		if (term->src >= SRC_TOTAL) {
+			size_t off;
+
+			cat(buf, len, "(");
+			off = strlen(buf);
+			slot_expr(r, term->src - SRC_TOTAL, buf + off, len - off, used);
+			cat(buf, len, ")");
+		} else {
+			cat(buf, len, "%c", 'a' + term->src);
+			*used |= 1u << term->src;
+		}
+	}
+}
+
+static void xml_metric(FILE *out, const struct recipe *r, const char *name, const char *parent,
+		       const char *unit, const char *formula, uint32_t used)
+{
+	fprintf(out, "<metric name=\"%s\"", name);
+	if (parent)
+		fprintf(out, " parent=\"%s\"", parent);
+	fprintf(out, " unit=\"%s\">\n", unit);
+	for (unsigned i = 0; i < r->nev; i++)
+		if (used & (1u << i))
+			fprintf(out, "  <event alias=\"%c\">%s</event>\n", 'a' + i, r->ev[i].name);
+	fprintf(out, "  <formula>%s</formula>\n</metric>\n\n", formula);
+}
+
+int ipcc_recipe_topdown_xml(const char *name, FILE *out)
+{
+	const struct recipe *r = recipe_by_name(name);
+	char e[NSLOTS][2048], f[8192];
+	uint32_t u[NSLOTS] = { 0 };
+
+	if (!r)
+		return err_set(IPCC_EINVAL, "no recipe '%s'", name);
+	if (!r->slot[SLOT_TOTAL].n)
+		return err_set(IPCC_EINVAL, "recipe '%s' has no slot events", name);
+	for (int s = 0; s < NSLOTS; s++)
+		if (r->slot[s].n || (s == SLOT_RETIRED && r->op_spec >= 0))
+			slot_expr(r, s, e[s], sizeof(e[s]), &u[s]);
+	/* No double hyphen: XML comments cannot hold one. */
+	fprintf(out,
+		"<?xml version=\"1.0\"?>\n<!--\n  Top-down level 1 for %s (recipe %s), "
+		"written by ipcc metrics\n  (option topdown-xml %s) from the recipe table in "
+		"src/recipes.c: the formulas ipcc stat\n  uses, over raw event counts.\n",
+		r->desc, r->name, r->name);
+	if (!r->width)
+		fprintf(out, "  The width is the hardware's (sysfs caps/slots): bind it with "
+			     "slots_per_cycle=N.\n");
+	if (r->approximation)
+		fprintf(out, "  Approximation: %s.\n", r->approximation);
+	fprintf(out, "-->\n");
+	xml_metric(out, r, "slots", NULL, "slots", e[SLOT_TOTAL], u[SLOT_TOTAL]);
+	snprintf(f, sizeof(f), "((%s) - (%s)) / (%s)", e[SLOT_TOTAL], e[SLOT_FILLED],
+		 e[SLOT_TOTAL]);
+	xml_metric(out, r, "frontend stall", "slots", "fraction", f,
+		   u[SLOT_TOTAL] | u[SLOT_FILLED]);
+	snprintf(f, sizeof(f), "((%s) - (%s)) / (%s)", e[SLOT_FILLED], e[SLOT_ISSUED],
+		 e[SLOT_TOTAL]);
+	xml_metric(out, r, "backend stall", "slots", "fraction", f,
+		   u[SLOT_TOTAL] | u[SLOT_FILLED] | u[SLOT_ISSUED]);
+	if (r->slot[SLOT_SMT].n) {
+		snprintf(f, sizeof(f), "(%s) / (%s)", e[SLOT_SMT], e[SLOT_TOTAL]);
+		xml_metric(out, r, "of which SMT contention", "backend stall", "fraction", f,
+			   u[SLOT_TOTAL] | u[SLOT_SMT]);
+	}
+	snprintf(f, sizeof(f), "((%s) - (%s)) / (%s)", e[SLOT_ISSUED], e[SLOT_RETIRED],
+		 e[SLOT_TOTAL]);
+	xml_metric(out, r, "wasted speculation", "slots", "fraction", f,
+		   u[SLOT_TOTAL] | u[SLOT_ISSUED] | u[SLOT_RETIRED]);
+	snprintf(f, sizeof(f), "(%s) / (%s)", e[SLOT_RETIRED], e[SLOT_TOTAL]);
+	xml_metric(out, r, "retiring", "slots", "fraction", f, u[SLOT_TOTAL] | u[SLOT_RETIRED]);
+	return 0;
 }

@@ -9,7 +9,11 @@
  *
  * Time never goes backwards: the conversion is fixed once initialised and is monotonic in
  * the tick count, and the kernel keeps the tick counters of all CPUs in step (checked by
- * ipcc_clock_cross_core()).
+ * ipcc_clock_cross_core()). One caution across threads: rdtsc is not ordered against
+ * earlier loads, so a plain read right after a synchronisation (seeing a flag, taking a
+ * lock) can execute before the synchronising load completes and return a time earlier than
+ * the other thread's read before it. Where that order matters, read with
+ * ipcc_now_ns_ordered() (lfence first; about twice the cost).
  *
  * Initialisation finds TCFREQ; it is explicit (ipcc_clock_init()), idempotent and
  * thread-safe, and it also runs by itself when a program that uses the time counter starts
@@ -124,6 +128,12 @@ static inline uint64_t ipcc_now_ns(void)
 	return ipcc_ticks_to_ns(ipcc_ticks());
 }
 
+/* Nanoseconds, read after every earlier instruction has completed (lfence; rdtsc). */
+static inline uint64_t ipcc_now_ns_ordered(void)
+{
+	return ipcc_ticks_to_ns(ipcc_ticks_ordered());
+}
+
 /*
  * Find TCFREQ and set the conversion. Returns 0, or a negative IPCC_E* code when no
  * source worked (the time counter then reads 0 ns). Idempotent and thread-safe: the work
@@ -156,7 +166,8 @@ int ipcc_clock_props(struct ipcc_clock_props *props);
 /*
  * Cross-core check: two threads pinned to different CPUs pass a token back and forth
  * `handoffs` times. Each reads the time counter just before handing the token over and
- * just after receiving it; a receive time earlier than its send time is a backwards step.
+ * just after receiving it (ordered: after the load that saw the token); a receive time
+ * earlier than its send time is a backwards step.
  */
 struct ipcc_cross_core {
 	int cpu[2];	       /* the two CPUs used */

@@ -55,5 +55,7 @@ int cmd_stat(int argc, char **argv);
 extern const char cmd_stat_help[];
 int cmd_sim(int argc, char **argv);
 extern const char cmd_sim_help[];
+int cmd_metrics(int argc, char **argv);
+extern const char cmd_metrics_help[];
 
 #endif

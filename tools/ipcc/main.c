@@ -25,6 +25,8 @@ static const struct cli_command commands[] = {
 	{ "sim", cmd_sim,
 	  "run assembly through the pipeline model: cycles, blamed instructions, slots",
 	  cmd_sim_help },
+	{ "metrics", cmd_metrics, "evaluate metric files over counts and print the cycle tree",
+	  cmd_metrics_help },
 	{ "help", cmd_help, "show help for ipcc or one of its commands", help_help },
 };
 
