@@ -27,6 +27,8 @@ static const struct cli_command commands[] = {
 	  cmd_sim_help },
 	{ "metrics", cmd_metrics, "evaluate metric files over counts and print the cycle tree",
 	  cmd_metrics_help },
+	{ "bench", cmd_bench, "run microkernels: latency, bandwidth, penalties, FMA peak, skid",
+	  cmd_bench_help },
 	{ "help", cmd_help, "show help for ipcc or one of its commands", help_help },
 };
 

@@ -1,0 +1,224 @@
+/*
+ * test_kernels.c - the microkernels: every kernel's expected instructions per iteration
+ * against an independent count (single-stepping it with ptrace), and what the kernels
+ * measure on this machine, bounded by ratios (robust to a busy machine).
+ */
+#include <cpuid.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ipcc/clock.h"
+#include "ipcc/error.h"
+#include "ipcc/kernels.h"
+#include "ipcc/model.h"
+#include "test.h"
+
+/*
+ * Instructions the kernel executes in `iters` iterations, counted by a tracer: a breakpoint
+ * at its entry (so its setup is not counted), then single steps while the program counter is
+ * in the kernel's code. -1 if the kernel did not run (e.g. no AVX2 here).
+ */
+static long count_instructions(const struct ipcc_kernel *k, uint64_t iters)
+{
+	const void *entry, *start, *end;
+	struct user_regs_struct regs;
+	long n = 0, orig;
+	int st;
+	pid_t pid;
+
+	ipcc_kernel_code(k, &entry, &start, &end);
+	pid = fork();
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		ipcc_kernel_call(k, iters, 4096);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	errno = 0;
+	orig = ptrace(PTRACE_PEEKTEXT, pid, entry, NULL);
+	if (errno)
+		return -2;
+	ptrace(PTRACE_POKETEXT, pid, entry, (void *)((orig & ~0xffL) | 0xcc));
+	ptrace(PTRACE_CONT, pid, NULL, NULL);
+	waitpid(pid, &st, 0);
+	if (!WIFSTOPPED(st) || WSTOPSIG(st) != SIGTRAP) {
+		if (!WIFEXITED(st))
+			kill(pid, SIGKILL), waitpid(pid, &st, 0);
+		return -1;
+	}
+	/* Back to the real first instruction. */
+	ptrace(PTRACE_POKETEXT, pid, entry, (void *)orig);
+	ptrace(PTRACE_GETREGS, pid, NULL, &regs);
+	regs.rip = (unsigned long long)entry;
+	ptrace(PTRACE_SETREGS, pid, NULL, &regs);
+	for (;;) {
+		ptrace(PTRACE_GETREGS, pid, NULL, &regs);
+		if (regs.rip < (unsigned long long)start || regs.rip >= (unsigned long long)end)
+			break;
+		n++;
+		ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL);
+		waitpid(pid, &st, 0);
+		if (!WIFSTOPPED(st))
+			return -3;
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	return n;
+}
+
+TEST(expected_instructions_match_single_stepping)
+{
+	int checked = 0;
+
+	for (unsigned i = 0; ipcc_kernel_at(i); i++) {
+		const struct ipcc_kernel *k = ipcc_kernel_at(i);
+		long a = count_instructions(k, 4), b = count_instructions(k, 12);
+		double per;
+
+		if (a == -1 && k->needs_avx2_fma)
+			continue; /* this CPU cannot run it */
+		if (a < 0 || b < 0) {
+			fprintf(stderr, "%s: could not be traced (%ld, %ld)\n", k->name, a, b);
+			test_failures++;
+			continue;
+		}
+		per = (double)(b - a) / 8;
+		if (!strcmp(k->name, "branch.random")) {
+			/* taken at random: 7 or 8 per iteration */
+			CHECK(per >= 7 && per <= 8);
+		} else if (per != k->expect.instructions) {
+			fprintf(stderr,
+				"%s: %.3f instructions per iteration single-stepped, %g "
+				"expected\n",
+				k->name, per, k->expect.instructions);
+			test_failures++;
+		}
+		checked++;
+	}
+	printf("%d kernels single-stepped\n", checked);
+	CHECK_CMP(int, checked, >=, 20);
+	return TEST_OK;
+}
+
+TEST(registry_is_consistent)
+{
+	for (unsigned i = 0; ipcc_kernel_at(i); i++) {
+		const struct ipcc_kernel *k = ipcc_kernel_at(i);
+
+		CHECK(ipcc_kernel_find(k->name) == k);
+		CHECK(k->purpose && *k->purpose && k->unit && *k->unit);
+		CHECK(!isnan(k->expect.instructions) && k->expect.instructions >= 2);
+		CHECK(k->expect.branches >= 1);
+	}
+	CHECK(ipcc_kernel_find("no.such") == NULL);
+	CHECK_CMP(u64, ipcc_kernel_count(), >=, 40);
+	return TEST_OK;
+}
+
+/* The skid kernels' bodies are the model's input: they must parse, one source of truth. */
+TEST(skid_bodies_run_through_the_model)
+{
+	struct ipcc_model_profile p;
+	int n = 0;
+
+	ipcc_model_profile("zen3", &p);
+	for (unsigned i = 0; ipcc_kernel_at(i); i++) {
+		const struct ipcc_kernel *k = ipcc_kernel_at(i);
+		struct ipcc_model_program *prog;
+		struct ipcc_model_error err;
+		struct ipcc_model_opts o = { .iterations = 100, .warmup = 50 };
+		struct ipcc_model_result res;
+
+		if (!k->body)
+			continue;
+		if (ipcc_model_parse(k->body, &p, &prog, &err)) {
+			fprintf(stderr, "%s: %u:%u: %s\n", k->name, err.line, err.column,
+				err.message);
+			test_failures++;
+			continue;
+		}
+		CHECK_EQ(int, ipcc_model_run(prog, &p, &o, &res), 0);
+		/* ten bodies + the loop's 2 instructions per kernel iteration */
+		CHECK_EQ(u64, 10 * ipcc_model_program_size(prog) + 2,
+			 (uint64_t)k->expect.instructions);
+		ipcc_model_result_release(&res);
+		ipcc_model_program_free(prog);
+		n++;
+	}
+	CHECK_EQ(int, n, 5);
+	return TEST_OK;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The median of three tries, each at the core frequency measured just before it, after the
+ * core has been kept busy for 50 ms (an idle core starts slow, and a frequency measured then
+ * would make a kernel look faster than it is: the best try is not the right one here).
+ */
+static double median_value(const char *name, uint64_t size)
+{
+	struct ipcc_bench_opts o = { .size = size, .repeat = 5 };
+	struct ipcc_bench_point p;
+	uint64_t end = ipcc_now_ns() + 50000000;
+	double v[3];
+
+	while (ipcc_now_ns() < end)
+		ipcc_corefreq_khz(NULL);
+	for (int t = 0; t < 3; t++) {
+		if (ipcc_kernel_run(ipcc_kernel_find(name), &o, ipcc_corefreq_khz(NULL), &p) != 0)
+			return NAN;
+		v[t] = p.value;
+	}
+	qsort(v, 3, sizeof(v[0]), cmp);
+	return v[1];
+}
+
+TEST(latency_sweep_shows_the_cache_hierarchy)
+{
+	double l1 = median_value("latency", 16 << 10);
+	double l2 = median_value("latency", 256 << 10);
+	double dram = median_value("latency", 128 << 20);
+
+	printf("latency: 16 KiB %.2f ns, 256 KiB %.2f ns, 128 MiB %.2f ns\n", l1, l2, dram);
+	/* each level clearly slower than the one inside it */
+	CHECK_CMP(dbl, l2, >, 1.5 * l1);
+	CHECK_CMP(dbl, dram, >, 5 * l2);
+	return TEST_OK;
+}
+
+TEST(core_kernels_agree_with_the_core_frequency)
+{
+	/* one add per cycle is the clock module's own assumption: the kernel must agree */
+	double add = median_value("chain.add", 0);
+	double load = median_value("chain.load", 0);
+
+	printf("chain.add %.3f cycles/add, chain.load %.3f cycles/load\n", add, load);
+	CHECK_CMP(dbl, fabs(add - 1.0), <, 0.15);
+	CHECK_CMP(dbl, load, >=, 3.0); /* no core has an L1 hit under 3 cycles */
+	return TEST_OK;
+}
+
+TEST(bad_parameters_are_errors)
+{
+	struct ipcc_bench_opts o = { .size = 64, .repeat = 1 };
+	struct ipcc_bench_point p;
+
+	CHECK_EQ(int, ipcc_kernel_run(ipcc_kernel_find("latency"), &o, 1000000, &p), IPCC_EINVAL);
+	o.size = 1 << 20;
+	o.threads = 1000;
+	CHECK_EQ(int, ipcc_kernel_run(ipcc_kernel_find("bandwidth.triad"), &o, 1000000, &p),
+		 IPCC_EINVAL);
+	return TEST_OK;
+}
