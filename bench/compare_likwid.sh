@@ -8,7 +8,7 @@ command -v likwid-bench >/dev/null || { echo "likwid-bench not installed (apt-ge
 i=0 l= p=
 while [ $i -lt "$runs" ]; do
     l="$l $(likwid-bench -t stream -w S0:96MB:1 2>/dev/null | awk '/^MByte\/s/ { print $2 / 1000 }')"
-    p="$p $("$ipcc" bench bandwidth.triad --size 96M --format csv | awk -F, 'NR == 2 { print $5 }')"
+    p="$p $("$ipcc" bench bandwidth.triad --threads 1 --size 96M --format csv | awk -F, 'NR == 2 { print $6 }')"
     i=$((i + 1))
 done
 median() { printf '%s\n' $1 | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }

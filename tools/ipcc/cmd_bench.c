@@ -207,6 +207,7 @@ static void print_list(void)
 /* Every result of the run, for the printers. */
 struct result {
 	const struct ipcc_kernel *k;
+	unsigned threads; /* for threaded kernels */
 	struct ipcc_bench_point p[MAX_POINTS];
 	unsigned np;
 	char error[160];
@@ -234,18 +235,22 @@ static void print_text(const struct result *r, unsigned nr, uint64_t core_khz,
 {
 	printf("ipcc bench: core %" PRIu64 " kHz, TCFREQ %" PRIu64 " kHz\n\n", core_khz,
 	       ipcc_tcfreq_khz(NULL));
-	printf("%-26s %9s %10s %11s %10s %-18s %7s %4s\n", "kernel", "size", "ns/iter",
+	printf("%-30s %9s %10s %11s %10s %-18s %7s %4s\n", "kernel", "size", "ns/iter",
 	       "cycles/iter", "value", "unit", "spread", "reps");
 	for (unsigned i = 0; i < nr; i++) {
 		if (r[i].error[0]) {
-			printf("%-26s n/a: %s\n", r[i].k->name, r[i].error);
+			printf("%-30s n/a: %s\n", r[i].k->name, r[i].error);
 			continue;
 		}
 		for (unsigned j = 0; j < r[i].np; j++) {
 			const struct ipcc_bench_point *p = &r[i].p[j];
 			char sz[24];
 
-			printf("%-26s %9s %10.3f %11.2f %10.4g %-18s %6.1f%% %4u\n", r[i].k->name,
+			char name[48];
+
+			snprintf(name, sizeof(name), r[i].threads > 1 ? "%s x%u threads" : "%s",
+				 r[i].k->name, r[i].threads);
+			printf("%-30s %9s %10.3f %11.2f %10.4g %-18s %6.1f%% %4u\n", name,
 			       size_text(p->size_bytes, sz, sizeof(sz)), p->ns_per_iter,
 			       p->cycles_per_iter, p->value, r[i].k->unit, 100 * p->spread,
 			       p->reps);
@@ -293,6 +298,7 @@ static void print_json(const struct result *r, unsigned nr, uint64_t core_khz,
 		const struct ipcc_kernel_expect *e = &r[i].k->expect;
 
 		json_object_set_new(k, "name", json_string(r[i].k->name));
+		json_object_set_new(k, "threads", json_integer(r[i].threads));
 		json_object_set_new(k, "unit", json_string(r[i].k->unit));
 		json_object_set_new(
 		    k, "expected",
@@ -343,14 +349,14 @@ static void print_json(const struct result *r, unsigned nr, uint64_t core_khz,
 
 static void print_csv(const struct result *r, unsigned nr)
 {
-	printf("kernel,size_bytes,ns_per_iter,cycles_per_iter,value,unit,spread,reps\n");
+	printf("kernel,threads,size_bytes,ns_per_iter,cycles_per_iter,value,unit,spread,reps\n");
 	for (unsigned i = 0; i < nr; i++)
 		for (unsigned j = 0; j < r[i].np; j++) {
 			const struct ipcc_bench_point *p = &r[i].p[j];
 
-			printf("%s,%" PRIu64 ",%.6g,%.6g,%.6g,%s,%.4f,%u\n", r[i].k->name,
-			       p->size_bytes, p->ns_per_iter, p->cycles_per_iter, p->value,
-			       r[i].k->unit, p->spread, p->reps);
+			printf("%s,%u,%" PRIu64 ",%.6g,%.6g,%.6g,%s,%.4f,%u\n", r[i].k->name,
+			       r[i].threads, p->size_bytes, p->ns_per_iter, p->cycles_per_iter,
+			       p->value, r[i].k->unit, p->spread, p->reps);
 		}
 }
 
@@ -534,7 +540,7 @@ int cmd_bench(int argc, char **argv)
 			return cli_usage_error(
 			    "bench", "no kernel '%s' (ipcc bench --list lists them)", o.names[i]);
 	}
-	r = calloc(ipcc_kernel_count(), sizeof(*r));
+	r = calloc(2 * ipcc_kernel_count(), sizeof(*r));
 	if (!r)
 		return cli_error("bench", "out of memory");
 	ipcc_clock_init();
@@ -561,8 +567,16 @@ int cmd_bench(int argc, char **argv)
 			r[nr].p[0].size_bytes = kk->sized ? o.run.size : 0;
 			r[nr].np = 1;
 		}
+		r[nr].threads = kk->threaded ? (o.run.threads ? o.run.threads : 1) : 1;
 		total += r[nr].np;
 		nr++;
+		/* Bandwidth: one thread and, unless --threads says otherwise, all of them. */
+		if (kk->threaded && !o.run.threads && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+			r[nr] = r[nr - 1];
+			r[nr].threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+			total += r[nr].np;
+			nr++;
+		}
 	}
 	for (unsigned i = 0; i < nr; i++) {
 		for (unsigned j = 0; j < r[i].np; j++) {
@@ -571,6 +585,7 @@ int cmd_bench(int argc, char **argv)
 			int err;
 
 			run.size = r[i].p[j].size_bytes;
+			run.threads = r[i].threads;
 			core_khz = ipcc_corefreq_khz(NULL); /* now, not at the start */
 			if (progress)
 				fprintf(stderr, "\r[%u/%u] %-24s %-10s", ++done, total,
