@@ -86,6 +86,15 @@ static inline void test_register(const char *name, int (*fn)(void))
 		}                                                                              \
 	} while (0)
 
+/* A deterministic generator for property and mutation tests (an LCG): 0 <= result < n. */
+static inline unsigned test_rand(unsigned n)
+{
+	static uint64_t state = 12345;
+
+	state = state * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned)(state >> 33) % n;
+}
+
 #define SKIP(...)                    \
 	do {                         \
 		printf("skipped: "); \

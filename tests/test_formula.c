@@ -407,24 +407,16 @@ TEST(metric_file_errors_say_where)
 	return TEST_OK;
 }
 
-static uint64_t seed = 7;
-
-static unsigned rnd(unsigned n)
-{
-	seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-	return (unsigned)(seed >> 33) % n;
-}
-
 static void mutate(char *text, size_t cap, const char *alphabet)
 {
 	size_t len = strlen(text);
 
-	for (unsigned m = 1 + rnd(5); m > 0 && len > 0; m--) {
-		unsigned at = rnd((unsigned)len);
+	for (unsigned m = 1 + test_rand(5); m > 0 && len > 0; m--) {
+		unsigned at = test_rand((unsigned)len);
 
-		switch (rnd(3)) {
+		switch (test_rand(3)) {
 		case 0:
-			text[at] = alphabet[rnd((unsigned)strlen(alphabet))];
+			text[at] = alphabet[test_rand((unsigned)strlen(alphabet))];
 			break;
 		case 1:
 			memmove(text + at, text + at + 1, len - at);
@@ -433,7 +425,7 @@ static void mutate(char *text, size_t cap, const char *alphabet)
 		default:
 			if (len + 2 < cap) {
 				memmove(text + at + 1, text + at, len - at + 1);
-				text[at] = alphabet[rnd((unsigned)strlen(alphabet))];
+				text[at] = alphabet[test_rand((unsigned)strlen(alphabet))];
 				len++;
 			}
 		}

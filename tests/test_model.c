@@ -52,13 +52,6 @@ TEST(worked_example_exactly)
 }
 
 /* A random loop body from a fixed set of forms and registers. */
-static uint64_t seed = 12345;
-
-static unsigned rnd(unsigned n)
-{
-	seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-	return (unsigned)(seed >> 33) % n;
-}
 
 static void random_program(char *buf, size_t len, int n)
 {
@@ -81,9 +74,10 @@ static void random_program(char *buf, size_t len, int n)
 	size_t off = (size_t)snprintf(buf, len, "top:\n");
 
 	for (int i = 0; i < n && off < len; i++) {
-		const char *f = forms[rnd(sizeof(forms) / sizeof(forms[0]))];
+		const char *f = forms[test_rand(sizeof(forms) / sizeof(forms[0]))];
 
-		off += (size_t)snprintf(buf + off, len - off, f, regs[rnd(6)], regs[rnd(6)]);
+		off += (size_t)snprintf(buf + off, len - off, f, regs[test_rand(6)],
+					regs[test_rand(6)]);
 		off += (size_t)snprintf(buf + off, len - off, "\n");
 	}
 }
@@ -99,15 +93,15 @@ TEST(invariants_hold_on_random_programs)
 		struct ipcc_model_profile p;
 		struct ipcc_model_program *prog;
 		struct ipcc_model_error err;
-		struct ipcc_model_opts o = { .iterations = 1 + rnd(40), .trace = true };
+		struct ipcc_model_opts o = { .iterations = 1 + test_rand(40), .trace = true };
 		struct ipcc_model_result res;
 		uint64_t weights = 0;
 
-		random_program(text, sizeof(text), 1 + (int)rnd(12));
-		ipcc_model_profile(profiles[rnd(6)], &p);
-		if (rnd(3) == 0)
-			p.rob = 4 + rnd(40);
-		o.warmup = rnd((unsigned)o.iterations);
+		random_program(text, sizeof(text), 1 + (int)test_rand(12));
+		ipcc_model_profile(profiles[test_rand(6)], &p);
+		if (test_rand(3) == 0)
+			p.rob = 4 + test_rand(40);
+		o.warmup = test_rand((unsigned)o.iterations);
 		if (ipcc_model_parse(text, &p, &prog, &err) != 0) {
 			fprintf(stderr, "random program did not parse: %u:%u: %s\n%s", err.line,
 				err.column, err.message, text);
@@ -264,12 +258,12 @@ TEST(parser_survives_mutated_input)
 		struct ipcc_model_error err;
 
 		memcpy(text, base, sizeof(base));
-		for (unsigned m = 1 + rnd(6); m > 0; m--) {
-			unsigned at = rnd((unsigned)len);
+		for (unsigned m = 1 + test_rand(6); m > 0; m--) {
+			unsigned at = test_rand((unsigned)len);
 
-			switch (rnd(3)) {
+			switch (test_rand(3)) {
 			case 0: /* replace */
-				text[at] = alphabet[rnd(sizeof(alphabet) - 1)];
+				text[at] = alphabet[test_rand(sizeof(alphabet) - 1)];
 				break;
 			case 1: /* delete */
 				memmove(text + at, text + at + 1, len - at);
@@ -278,7 +272,7 @@ TEST(parser_survives_mutated_input)
 			default: /* insert */
 				if (len + 2 < sizeof(text)) {
 					memmove(text + at + 1, text + at, len - at + 1);
-					text[at] = alphabet[rnd(sizeof(alphabet) - 1)];
+					text[at] = alphabet[test_rand(sizeof(alphabet) - 1)];
 					len++;
 				}
 			}
