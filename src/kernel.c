@@ -26,6 +26,11 @@ static void *linux_mmap(size_t length, int fd)
 	return mmap(NULL, length, PROT_READ, MAP_SHARED, fd, 0);
 }
 
+static void *linux_mmap_ring(size_t length, int fd)
+{
+	return mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+}
+
 static uint64_t linux_rdpmc(uint32_t counter)
 {
 	return arch_rdpmc(counter);
@@ -36,6 +41,7 @@ const struct kernel_ops kernel_linux = {
 	.ioctl = linux_ioctl,
 	.read = read,
 	.mmap = linux_mmap,
+	.mmap_ring = linux_mmap_ring,
 	.munmap = munmap,
 	.close = close,
 	.rdpmc = linux_rdpmc,

@@ -1,12 +1,12 @@
 /*
  * kernel_int.h - the one seam between ipcc and the kernel's perf interface (private to src/).
  *
- * Every perf_event_open, ioctl, read, mmap, munmap and close of a perf event goes through
- * `kernel`, so the tests can put a fake kernel that follows the documented ABI in place of
- * the real one. Each operation behaves like the libc call it stands for: -1 (or MAP_FAILED)
- * with errno set on failure. `rdpmc` is the user-space counter read that the mmap page's
- * `index` refers to; the real one is the instruction (arch_int.h), which the counter read
- * path inlines when the real kernel is in use.
+ * Every perf_event_open, ioctl, read, mmap (of a page or a sample ring), munmap and close of
+ * a perf event goes through `kernel`, so the tests can put a fake kernel that follows the
+ * documented ABI in place of the real one. Each operation behaves like the libc call it
+ * stands for: -1 (or MAP_FAILED) with errno set on failure. `rdpmc` is the user-space
+ * counter read that the mmap page's `index` refers to; the real one is the instruction
+ * (arch_int.h), which the counter read path inlines when the real kernel is in use.
  */
 #ifndef IPCC_KERNEL_INT_H
 #define IPCC_KERNEL_INT_H
@@ -24,6 +24,8 @@ struct kernel_ops {
 	ssize_t (*read)(int fd, void *buf, size_t count);
 	/* mmap(NULL, length, PROT_READ, MAP_SHARED, fd, 0): how perf pages are mapped */
 	void *(*mmap)(size_t length, int fd);
+	/* mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0): a sample ring */
+	void *(*mmap_ring)(size_t length, int fd);
 	int (*munmap)(void *addr, size_t length);
 	int (*close)(int fd);
 	/* the counter the mmap page's index names (index - 1), as the rdpmc instruction reads it */

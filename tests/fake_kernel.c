@@ -47,8 +47,10 @@ static uint64_t hw_value(const struct fake_event *e)
 
 void fake_reset(void)
 {
-	for (int i = 0; i < FAKE_MAX_FDS; i++)
+	for (int i = 0; i < FAKE_MAX_FDS; i++) {
 		free(fake.ev[i].page);
+		free(fake.ev[i].ring);
+	}
 	memset(&fake, 0, sizeof(fake));
 	fake.has_pmu = true;
 	fake.paranoid = 2;
@@ -59,12 +61,14 @@ static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group
 	struct fake_event *e = NULL, *leader = NULL;
 	int i;
 
-	(void)pid, (void)cpu, (void)fl;
+	(void)pid, (void)fl;
 	if (attr->size != sizeof(*attr))
 		return errno = E2BIG, -1;
 	for (int f = 0; f < fake.nfail; f++)
 		if (fake.fail[f].type == attr->type && fake.fail[f].config == attr->config)
 			return errno = fake.fail[f].err, -1;
+	if (attr->freq && fake.max_sample_rate && attr->sample_freq > fake.max_sample_rate)
+		return errno = EINVAL, -1;
 	if (is_hw(attr) && !fake.has_pmu)
 		return errno = ENOENT, -1;
 	if (!attr->exclude_kernel && fake.paranoid > 1)
@@ -81,8 +85,10 @@ static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group
 		return errno = EMFILE, -1;
 	e = &fake.ev[i];
 	free(e->page);
+	free(e->ring);
 	memset(e, 0, sizeof(*e));
 	e->open = true;
+	e->cpu = cpu;
 	e->attr = *attr;
 	e->leader = group == -1 ? FAKE_FD_BASE + i : group;
 	e->enabled = !attr->disabled && (!leader || leader->enabled);
@@ -161,9 +167,34 @@ static void *fake_mmap(size_t len, int fd)
 	return e->page;
 }
 
+static void *fake_mmap_ring(size_t len, int fd)
+{
+	struct fake_event *e = get(fd);
+	size_t data = len - 4096;
+
+	/* One page, then a power of two of pages; per-task inherited events cannot map. */
+	if (!e || len < 2 * 4096 || data & (data - 1) || e->ring)
+		return errno = EINVAL, MAP_FAILED;
+	if (e->attr.inherit && e->cpu == -1)
+		return errno = EINVAL, MAP_FAILED;
+	e->ring = aligned_alloc(4096, len);
+	memset(e->ring, 0, len);
+	e->ring_len = len;
+	((struct perf_event_mmap_page *)e->ring)->data_offset = 4096;
+	((struct perf_event_mmap_page *)e->ring)->data_size = data;
+	fake.mapped_pages++;
+	return e->ring;
+}
+
 static int fake_munmap(void *addr, size_t len)
 {
-	(void)len;
+	for (int i = 0; i < FAKE_MAX_FDS; i++)
+		if (fake.ev[i].ring == addr && fake.ev[i].ring_len == len) {
+			free(fake.ev[i].ring);
+			fake.ev[i].ring = NULL;
+			fake.mapped_pages--;
+			return 0;
+		}
 	for (int i = 0; i < FAKE_MAX_FDS; i++)
 		if (fake.ev[i].page == addr && fake.ev[i].mapped) {
 			fake.ev[i].mapped = false;
@@ -210,6 +241,7 @@ const struct kernel_ops fake_ops = {
 	.ioctl = fake_ioctl,
 	.read = fake_read,
 	.mmap = fake_mmap,
+	.mmap_ring = fake_mmap_ring,
 	.munmap = fake_munmap,
 	.close = fake_close,
 	.rdpmc = fake_rdpmc,
@@ -260,4 +292,61 @@ void fake_schedule(int fd, bool on_pmu)
 	e->page->lock++;
 	e->page->index = on_pmu ? (uint32_t)(fd - FAKE_FD_BASE) + 1 : 0;
 	e->page->lock++;
+}
+
+struct perf_event_mmap_page *fake_ring_page(int fd)
+{
+	struct fake_event *e = get(fd);
+
+	return e ? (struct perf_event_mmap_page *)e->ring : NULL;
+}
+
+/* Copy a record in at data_head, wrapping; false (and nothing written) if it does not fit. */
+static bool ring_write(struct fake_event *e, const void *rec, size_t size)
+{
+	struct perf_event_mmap_page *pg = (struct perf_event_mmap_page *)e->ring;
+	unsigned char *data = e->ring + pg->data_offset;
+	uint64_t head = pg->data_head, tail = __atomic_load_n(&pg->data_tail, __ATOMIC_ACQUIRE);
+
+	if (head - tail + size > pg->data_size)
+		return false;
+	for (size_t i = 0; i < size; i++)
+		data[(head + i) & (pg->data_size - 1)] = ((const unsigned char *)rec)[i];
+	__atomic_store_n(&pg->data_head, head + size, __ATOMIC_RELEASE);
+	return true;
+}
+
+void fake_ring_put(int fd, const struct perf_event_header *rec)
+{
+	struct fake_event *e = get(fd);
+
+	if (e->ring_lost) {
+		struct {
+			struct perf_event_header h;
+			uint64_t id, lost;
+		} lost = { { PERF_RECORD_LOST, 0, sizeof(lost) }, 0, e->ring_lost };
+
+		if (!ring_write(e, &lost, sizeof(lost))) {
+			e->ring_lost++;
+			return;
+		}
+		e->ring_lost = 0;
+	}
+	if (!ring_write(e, rec, rec->size))
+		e->ring_lost++;
+}
+
+void fake_ring_sample(int fd, uint64_t ip, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu)
+{
+	struct {
+		struct perf_event_header h;
+		uint64_t ip;
+		uint32_t pid, tid;
+		uint64_t time;
+		uint32_t cpu, res;
+	} r = {
+		{ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(r) }, ip, pid, tid, time, cpu, 0
+	};
+
+	fake_ring_put(fd, &r.h);
 }

@@ -12,7 +12,11 @@
  *   every change to the page bumps `lock` by 2, as the kernel's update does;
  * - read() returns {value, time_enabled, time_running}; 0 bytes for a pinned group the
  *   "kernel" could not schedule;
- * - fake_rdpmc can update the page under a reader (the lock changes mid-read).
+ * - fake_rdpmc can update the page under a reader (the lock changes mid-read);
+ * - a sampling event's ring (mmap_ring) is written as the kernel writes it: records at
+ *   data_head, wrapping around the end of the data area, never over data_tail; a record
+ *   that does not fit is lost and a PERF_RECORD_LOST with the count goes in first when
+ *   there is room again. A per-task (cpu -1) inherited event cannot be mapped.
  */
 #ifndef IPCC_FAKE_KERNEL_H
 #define IPCC_FAKE_KERNEL_H
@@ -36,7 +40,11 @@ struct fake_event {
 	uint64_t enabled_ns, running_ns;
 	struct perf_event_mmap_page *page; /* allocated on open; mapped by mmap */
 	bool mapped;
-	bool unschedulable; /* read() returns 0 bytes */
+	bool unschedulable;  /* read() returns 0 bytes */
+	int cpu;	     /* as opened: -1 is per task */
+	unsigned char *ring; /* the sample ring, when mapped: page 0, then the data */
+	size_t ring_len;
+	uint64_t ring_lost; /* records lost since the last PERF_RECORD_LOST */
 };
 
 struct fake_kernel {
@@ -48,7 +56,8 @@ struct fake_kernel {
 		int err;
 	} fail[8]; /* perf_event_open of this event fails with err */
 	int nfail;
-	int lock_bumps; /* the next N rdpmc calls find the page updated under them */
+	uint64_t max_sample_rate; /* a higher sample_freq fails with EINVAL; 0: no limit */
+	int lock_bumps;		  /* the next N rdpmc calls find the page updated under them */
 	unsigned rdpmc_calls, read_calls;
 	int open_fds, mapped_pages;
 	struct fake_event ev[FAKE_MAX_FDS];
@@ -74,5 +83,14 @@ void fake_time(int fd, uint64_t enabled_ns, uint64_t running_ns);
 
 /* Take the event off the PMU (page index 0) or put it back. */
 void fake_schedule(int fd, bool on_pmu);
+
+/* Write one record (its header's size says how long) into event fd's sample ring. */
+void fake_ring_put(int fd, const struct perf_event_header *rec);
+
+/* Write a PERF_RECORD_SAMPLE of sample_type IP | TID | TIME | CPU, from user mode. */
+void fake_ring_sample(int fd, uint64_t ip, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu);
+
+/* Event fd's sample ring page (NULL if not mapped). */
+struct perf_event_mmap_page *fake_ring_page(int fd);
 
 #endif
