@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "ipcc/error.h"
 #include "ipcc/model.h"
@@ -319,6 +320,46 @@ TEST(profiles_and_overrides)
 		ipcc_model_result_release(&res);
 		ipcc_model_program_free(prog);
 	}
+	return TEST_OK;
+}
+
+/* auto: the closest built-in profile to the CPU /proc/cpuinfo describes. */
+TEST(auto_profile_follows_the_cpu)
+{
+	static const struct {
+		const char *cpuinfo, *profile;
+	} cases[] = {
+		{ "vendor_id : AuthenticAMD\ncpu family : 25\nmodel : 1\n", "zen3" },
+		{ "vendor_id : AuthenticAMD\ncpu family : 25\nmodel : 17\n", "zen4" },
+		{ "vendor_id : AuthenticAMD\ncpu family : 26\nmodel : 2\n", "zen4" },
+		{ "vendor_id : GenuineIntel\ncpu family : 6\nmodel : 85\n", "skylake" },
+		{ "vendor_id : GenuineIntel\ncpu family : 6\nmodel : 143\n", "icelake" },
+		{ "CPU implementer : 0x41\nCPU part : 0xd49\n", "neoverse-n2" },
+		{ "vendor_id : AuthenticAMD\ncpu family : 23\nmodel : 49\n", NULL },
+	};
+	char path[] = "/tmp/ipcc-cpuinfo-XXXXXX";
+	int fd = mkstemp(path);
+	struct ipcc_model_profile p;
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return TEST_OK;
+	close(fd);
+	setenv("IPCC_PROC_CPUINFO", path, 1);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = fopen(path, "w");
+
+		fputs(cases[i].cpuinfo, f);
+		fclose(f);
+		if (cases[i].profile) {
+			CHECK_EQ(int, ipcc_model_profile("auto", &p), 0);
+			CHECK_STR(p.name, cases[i].profile);
+		} else {
+			CHECK_EQ(int, ipcc_model_profile("auto", &p), IPCC_ENOTSUP);
+		}
+	}
+	unsetenv("IPCC_PROC_CPUINFO");
+	unlink(path);
 	return TEST_OK;
 }
 

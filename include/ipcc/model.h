@@ -41,7 +41,8 @@ struct ipcc_model_profile {
 
 /*
  * Fill `p` with the built-in profile `name` (skylake, icelake, zen3, zen4, neoverse-n2,
- * and `test` with W = R = 4 and no ROB limit, for worked examples). IPCC_EINVAL if unknown.
+ * and `test` with W = R = 4 and no ROB limit, for worked examples), or `auto`: the one
+ * closest to this CPU (IPCC_ENOTSUP when none is). IPCC_EINVAL if unknown.
  */
 int ipcc_model_profile(const char *name, struct ipcc_model_profile *p);
 

@@ -57,6 +57,8 @@ int cmd_sim(int argc, char **argv);
 extern const char cmd_sim_help[];
 int cmd_metrics(int argc, char **argv);
 extern const char cmd_metrics_help[];
+int cmd_skid(int argc, char **argv);
+extern const char cmd_skid_help[];
 int cmd_bench(int argc, char **argv);
 extern const char cmd_bench_help[];
 

@@ -25,7 +25,8 @@ const char cmd_sim_help[] =
     "slot counters and their split.\n"
     "\n"
     "options:\n"
-    "  --profile P         skylake (default), icelake, zen3, zen4, neoverse-n2 or test\n"
+    "  --profile P         skylake (default), icelake, zen3, zen4, neoverse-n2, test, or\n"
+    "                      auto (the one closest to this CPU)\n"
     "  --iterations N      run the block N times (default 1000)\n"
     "  --warmup N          leave the first N out of the summary (default: half)\n"
     "  --width N           override the profile: micro-ops allocated per cycle\n"
@@ -134,10 +135,13 @@ static int parse(int argc, char **argv, struct sim_opts *o)
 						      : "one input file, not %d",
 				       argc - optind);
 	o->file = argv[optind];
-	if (ipcc_model_profile(profile, &o->prof))
+	ret = ipcc_model_profile(profile, &o->prof);
+	if (ret == IPCC_ENOTSUP)
+		return cli_usage_error("sim", "%s", ipcc_last_error());
+	if (ret)
 		return cli_usage_error("sim",
 				       "unknown profile '%s' (expected skylake, icelake, "
-				       "zen3, zen4, neoverse-n2, test)",
+				       "zen3, zen4, neoverse-n2, test, auto)",
 				       profile);
 	ov[0].field = &o->prof.width;
 	ov[1].field = &o->prof.retire;

@@ -29,6 +29,8 @@ static const struct cli_command commands[] = {
 	  cmd_metrics_help },
 	{ "bench", cmd_bench, "run microkernels: latency, bandwidth, penalties, FMA peak, skid",
 	  cmd_bench_help },
+	{ "skid", cmd_skid, "sample the skid kernels and compare with the pipeline model",
+	  cmd_skid_help },
 	{ "help", cmd_help, "show help for ipcc or one of its commands", help_help },
 };
 
