@@ -38,6 +38,7 @@ bench: deps all
 	./$(BUILD)/bench/counters
 	./$(BUILD)/bench/model
 	./bench/stat_overhead.sh ./$(BUILD)/ipcc
+	./bench/record_overhead.sh ./$(BUILD)/ipcc ./$(BUILD)/tests/cli/hot_loop
 
 # The fuzzers (model parser, metric language, metric files) under ASan+UBSan, 60 s each.
 fuzz: deps

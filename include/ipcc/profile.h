@@ -1,0 +1,87 @@
+/*
+ * profile.h - profile files: what `ipcc record` writes and `ipcc annotate` reads, and the
+ * symbols and lines that samples resolve to.
+ *
+ * A profile file is little-endian, versioned, and documented in docs/internals/sample.md:
+ *   header  "IPCCPROF" (8 bytes), u32 version (1), u32 reserved (0)
+ *   records u32 type, u32 size (of the whole record, a multiple of 8), then the body:
+ *     1 MMAP    u32 pid, u32 reserved, u64 addr, u64 len, u64 pgoff, file name, NUL-padded
+ *     2 SAMPLE  u64 ip, u64 time_ns, u32 pid, u32 tid, u32 cpu, u32 user (0 or 1)
+ *     3 SUMMARY u64 samples, lost, throttles, period, freq, then the event name, NUL-padded
+ * Unknown record types are skipped by their size, so a reader of version 1 can read files
+ * with more record types; a new layout of an existing type is a new version.
+ *
+ * The caller owns a profile and frees it with ipcc_profile_free().
+ */
+#ifndef IPCC_PROFILE_H
+#define IPCC_PROFILE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ipcc/sample.h"
+
+#define IPCC_PROFILE_VERSION 1
+
+struct ipcc_profile_mmap {
+	uint32_t pid;
+	uint64_t addr, len, pgoff;
+	char *filename;
+};
+
+struct ipcc_profile_summary {
+	uint64_t samples, lost, throttles;
+	uint64_t period, freq; /* as asked for: one of them is 0 */
+	char event[64];
+};
+
+struct ipcc_profile {
+	struct ipcc_profile_mmap *mmaps;
+	size_t nmmaps;
+	struct ipcc_sample *samples;
+	size_t nsamples;
+	struct ipcc_profile_summary summary;
+	int has_summary;
+};
+
+/* Writing: the header, then records as they come. Each returns 0 or IPCC_ESYS. */
+int ipcc_profile_write_header(FILE *f);
+int ipcc_profile_write_mmap(FILE *f, const struct ipcc_sample_mmap *m);
+int ipcc_profile_write_sample(FILE *f, const struct ipcc_sample *s);
+int ipcc_profile_write_summary(FILE *f, const struct ipcc_profile_summary *s);
+
+/*
+ * Read a whole profile from `data` (size bytes). A truncated or corrupt file is IPCC_EINVAL
+ * with the offset and the reason in ipcc_last_error(); *out is then NULL.
+ */
+int ipcc_profile_parse(const void *data, size_t size, struct ipcc_profile **out);
+
+/* Read the file at `path`. */
+int ipcc_profile_load(const char *path, struct ipcc_profile **out);
+
+void ipcc_profile_free(struct ipcc_profile *p);
+
+/* Where an address is: the mapping's file, the function (or NULL), the offset in the file. */
+struct ipcc_symbol {
+	const char *file;     /* NULL: in no recorded mapping */
+	const char *function; /* NULL: no symbol covers it */
+	uint64_t func_start;  /* the function's address in the file's own (ELF) addresses */
+	uint64_t func_size;
+	uint64_t elf_addr; /* the sample's address in the file's own addresses */
+};
+
+struct ipcc_symbols;
+
+/* Symbols for the profile's mappings, read from each file's ELF symbol tables (libelf). */
+int ipcc_symbols_new(const struct ipcc_profile *p, struct ipcc_symbols **out);
+void ipcc_symbols_free(struct ipcc_symbols *s);
+
+/* Resolve sample s's IP. */
+void ipcc_symbols_resolve(struct ipcc_symbols *s, const struct ipcc_sample *smp,
+			  struct ipcc_symbol *out);
+
+/* Copy len bytes of `file`'s code at its own address elf_addr into buf. */
+int ipcc_symbols_read(struct ipcc_symbols *s, const char *file, uint64_t elf_addr, void *buf,
+		      size_t len);
+
+#endif

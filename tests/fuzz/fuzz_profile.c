@@ -1,0 +1,32 @@
+/*
+ * fuzz_profile.c - a libFuzzer target for the profile file reader: any bytes in, a profile
+ * or an error out, never a crash or a read outside the input. CTest runs it for a bounded
+ * time in the sanitizer build (fuzz.profile).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipcc/profile.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ipcc_profile *p;
+	/* Most inputs should get past the magic and the version. */
+	uint8_t *buf = malloc(size + 16);
+
+	if (!buf)
+		return 0;
+	memcpy(buf, "IPCCPROF\1\0\0\0\0\0\0\0", 16);
+	memcpy(buf + 16, data, size);
+	if (ipcc_profile_parse(buf, size + 16, &p) == 0) {
+		for (size_t i = 0; i < p->nmmaps; i++)
+			if (strlen(p->mmaps[i].filename) > size)
+				abort();
+		ipcc_profile_free(p);
+	}
+	free(buf);
+	return 0;
+}
