@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ipcc/error.h"
+#include "ipcc/model.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -79,4 +81,21 @@ int cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t mi
 		    min, max, arg);
 	*out = v;
 	return 0;
+}
+
+int cli_parse_profile(const char *cmd, const char *name, struct ipcc_model_profile *out)
+{
+	char list[160] = "";
+	int ret = ipcc_model_profile(name, out);
+
+	if (ret == IPCC_ENOTSUP)
+		return cli_usage_error(cmd, "%s", ipcc_last_error());
+	if (!ret)
+		return 0;
+	for (int i = 0; ipcc_model_profiles[i]; i++) {
+		strncat(list, ipcc_model_profiles[i], sizeof(list) - strlen(list) - 1);
+		strncat(list, ", ", sizeof(list) - strlen(list) - 1);
+	}
+	strncat(list, "auto", sizeof(list) - strlen(list) - 1);
+	return cli_usage_error(cmd, "unknown profile '%s' (expected %s)", name, list);
 }

@@ -49,6 +49,14 @@ int cli_parse_format(const char *cmd, const char *arg, unsigned allowed, enum cl
 int cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max,
 		  uint64_t *out);
 
+struct ipcc_model_profile;
+
+/*
+ * Look up a pipeline-model profile by name (or "auto") for --profile; EXIT_USAGE with the
+ * known names, or why auto found none, on failure.
+ */
+int cli_parse_profile(const char *cmd, const char *name, struct ipcc_model_profile *out);
+
 int cmd_calibrate(int argc, char **argv);
 extern const char cmd_calibrate_help[];
 int cmd_stat(int argc, char **argv);

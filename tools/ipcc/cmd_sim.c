@@ -135,14 +135,9 @@ static int parse(int argc, char **argv, struct sim_opts *o)
 						      : "one input file, not %d",
 				       argc - optind);
 	o->file = argv[optind];
-	ret = ipcc_model_profile(profile, &o->prof);
-	if (ret == IPCC_ENOTSUP)
-		return cli_usage_error("sim", "%s", ipcc_last_error());
+	ret = cli_parse_profile("sim", profile, &o->prof);
 	if (ret)
-		return cli_usage_error("sim",
-				       "unknown profile '%s' (expected skylake, icelake, "
-				       "zen3, zen4, neoverse-n2, test, auto)",
-				       profile);
+		return ret;
 	ov[0].field = &o->prof.width;
 	ov[1].field = &o->prof.retire;
 	ov[2].field = &o->prof.rob;

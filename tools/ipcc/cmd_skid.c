@@ -93,14 +93,9 @@ static int parse(int argc, char **argv, struct skid_opts *o)
 		if (ret)
 			return ret;
 	}
-	ret = ipcc_model_profile(profile, &o->prof);
-	if (ret == IPCC_ENOTSUP)
-		return cli_usage_error("skid", "%s", ipcc_last_error());
+	ret = cli_parse_profile("skid", profile, &o->prof);
 	if (ret)
-		return cli_usage_error("skid",
-				       "unknown profile '%s' (expected auto, skylake, icelake, "
-				       "zen3, zen4, neoverse-n2, test)",
-				       profile);
+		return ret;
 	o->names = argv + optind;
 	o->nnames = argc - optind;
 	return 0;
