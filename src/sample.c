@@ -22,7 +22,6 @@
 #include "kernel_int.h"
 #include "pmu_int.h"
 
-#define DEFAULT_FREQ	   4000
 #define DEFAULT_RING_PAGES 64
 #define MAX_RINGS	   1024
 
@@ -147,7 +146,7 @@ int ipcc_sampler_new(const struct ipcc_sampler_opts *o, struct ipcc_sampler **ou
 		attr.sample_period = o->period;
 	} else {
 		attr.freq = 1;
-		attr.sample_freq = o->freq ? o->freq : DEFAULT_FREQ;
+		attr.sample_freq = o->freq ? o->freq : IPCC_SAMPLE_DEFAULT_FREQ;
 	}
 	attr.disabled = 1;
 	attr.enable_on_exec = o->enable_on_exec;

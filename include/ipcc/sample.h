@@ -20,6 +20,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* Samples per second when neither a period nor a rate is asked for (perf record's too). */
+#define IPCC_SAMPLE_DEFAULT_FREQ 4000
+
 struct ipcc_sampler_opts {
 	/*
 	 * NULL or "task-clock" (software, ns on a CPU), "cpu-clock" (software, wall ns),
@@ -27,7 +30,7 @@ struct ipcc_sampler_opts {
 	 */
 	const char *event;
 	uint64_t period;     /* events between samples (ns for the clocks); 0: use freq */
-	uint64_t freq;	     /* samples per second when period is 0; 0: 4000 */
+	uint64_t freq;	     /* samples per second when period is 0; 0: the default */
 	pid_t pid;	     /* 0: the calling thread; otherwise that task */
 	bool inherit;	     /* the task's threads and children too: one ring per CPU */
 	bool enable_on_exec; /* start when the task calls exec (otherwise: disabled) */

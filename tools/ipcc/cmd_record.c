@@ -208,7 +208,7 @@ int cmd_record(int argc, char **argv)
 					     .period = o.s.period,
 					     .freq = o.s.period ? 0
 						     : o.s.freq ? o.s.freq
-								: 4000 };
+								: IPCC_SAMPLE_DEFAULT_FREQ };
 	snprintf(sum.event, sizeof(sum.event), "%s", o.s.event ? o.s.event : "task-clock");
 	if (!sink.err)
 		sink.err = ipcc_profile_write_summary(sink.f, &sum);
