@@ -95,6 +95,48 @@ static inline unsigned test_rand(unsigned n)
 	return (unsigned)(state >> 33) % n;
 }
 
+/*
+ * The path of the test data file `name` (tests/data/NAME). The data is looked for where it
+ * is at run time, not only where it was at build time, so that test programs copied to
+ * another machine (../shared/tools/device-bundle) and run from a checkout's root find it:
+ * $IPCC_TEST_DATA if set, else the source tree's tests/data as built, else ./tests/data.
+ * A missing folder is a failure that says where it looked, never a silent skip.
+ */
+static inline const char *test_data(const char *name)
+{
+	static char bufs[4][1024];
+	static unsigned next;
+	static const char *dir;
+	char *buf = bufs[next++ % 4];
+
+	if (!dir) {
+		const char *env = getenv("IPCC_TEST_DATA");
+		const char *tries[] = { env, IPCC_TEST_DATA, "tests/data" };
+		FILE *probe;
+
+		for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]) && !dir; i++) {
+			char path[1024];
+
+			if (!tries[i] || !*tries[i])
+				continue;
+			snprintf(path, sizeof(path), "%s/recipes.txt", tries[i]);
+			if ((probe = fopen(path, "r")) != NULL) {
+				fclose(probe);
+				dir = tries[i];
+			}
+		}
+		if (!dir) {
+			fprintf(stderr,
+				"test.h: no test data: not in $IPCC_TEST_DATA, %s or ./tests/data "
+				"(run from the checkout's root, or set IPCC_TEST_DATA)\n",
+				IPCC_TEST_DATA);
+			exit(1);
+		}
+	}
+	snprintf(buf, sizeof(bufs[0]), "%s/%s", dir, name);
+	return buf;
+}
+
 #define SKIP(...)                    \
 	do {                         \
 		printf("skipped: "); \

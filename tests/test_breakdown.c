@@ -26,7 +26,7 @@ static uint32_t parse_flags(const char *s)
 
 TEST(breakdown_matches_data_file)
 {
-	FILE *f = fopen(IPCC_TEST_DATA "/breakdown.txt", "r");
+	FILE *f = fopen(test_data("breakdown.txt"), "r");
 	char line[512];
 	int lineno = 0, rows = 0;
 

@@ -471,15 +471,15 @@ TEST(props_read_from_cpuinfo)
 #if !defined(__x86_64__)
 	SKIP("the TSC flags exist on x86 only");
 #endif
-	setenv("IPCC_PROC_CPUINFO", IPCC_TEST_DATA "/cpuinfo-zen3-kvm.txt", 1);
+	setenv("IPCC_PROC_CPUINFO", test_data("cpuinfo-zen3-kvm.txt"), 1);
 	CHECK_EQ(int, ipcc_clock_props(&p), 0);
 	CHECK(p.known && p.constant && p.nonstop);
 
-	setenv("IPCC_PROC_CPUINFO", IPCC_TEST_DATA "/cpuinfo-no-invariant-tsc.txt", 1);
+	setenv("IPCC_PROC_CPUINFO", test_data("cpuinfo-no-invariant-tsc.txt"), 1);
 	CHECK_EQ(int, ipcc_clock_props(&p), 0);
 	CHECK(p.known && p.constant && !p.nonstop);
 
-	setenv("IPCC_PROC_CPUINFO", IPCC_TEST_DATA "/no-such-file", 1);
+	setenv("IPCC_PROC_CPUINFO", test_data("no-such-file"), 1);
 	CHECK_EQ(int, ipcc_clock_props(&p), IPCC_ESYS);
 	CHECK(!p.known);
 	unsetenv("IPCC_PROC_CPUINFO");

@@ -20,7 +20,7 @@
 static const struct kernel_ops *use_fake(const char *pmu)
 {
 	setenv("LIBPFM_FORCE_PMU", pmu, 1);
-	setenv("IPCC_SYSFS_ROOT", IPCC_TEST_DATA "/sysfs-cpu-pmu", 1);
+	setenv("IPCC_SYSFS_ROOT", test_data("sysfs-cpu-pmu"), 1);
 	unsetenv("IPCC_RECIPE");
 	pmu_reset();
 	fake_reset();
@@ -50,7 +50,7 @@ static uint64_t config_of(const char *recipe, const char *event)
 TEST(every_recipe_end_to_end_on_the_fake_kernel)
 {
 	struct recipe_case cases[32];
-	int n = recipe_cases_load(IPCC_TEST_DATA "/recipes.txt", cases, 32), ran = 0;
+	int n = recipe_cases_load(test_data("recipes.txt"), cases, 32), ran = 0;
 
 	for (int k = 0; k < n; k++) {
 		const struct recipe_case *c = &cases[k];
@@ -257,7 +257,7 @@ TEST(open_errors_name_the_reason)
 	const char *why;
 
 	/* No PMU at all, and sysfs has no core PMU device either. */
-	setenv("IPCC_SYSFS_ROOT", IPCC_TEST_DATA "/sysfs-no-pmu", 1);
+	setenv("IPCC_SYSFS_ROOT", test_data("sysfs-no-pmu"), 1);
 	fake.has_pmu = false;
 	CHECK_EQ(int, ipcc_counters_open(&o, &set), 0);
 	CHECK(ipcc_counters_backend(set) == IPCC_BACKEND_TIME);
@@ -298,7 +298,7 @@ TEST(open_errors_name_the_reason)
 
 	/* Kernel-mode counting at perf_event_paranoid 2. */
 	fake_reset();
-	setenv("IPCC_PROCFS_ROOT", IPCC_TEST_DATA "/procfs-paranoid-2", 1);
+	setenv("IPCC_PROCFS_ROOT", test_data("procfs-paranoid-2"), 1);
 	o.backend = IPCC_BACKEND_PERF;
 	o.kernel = true;
 	CHECK_EQ(int, ipcc_counters_open(&o, &set), 0);

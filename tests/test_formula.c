@@ -46,7 +46,7 @@ static void bind(struct ipcc_counts *c, char *words)
 
 TEST(language_cases_from_data_file)
 {
-	FILE *f = fopen(IPCC_TEST_DATA "/formula.txt", "r");
+	FILE *f = fopen(test_data("formula.txt"), "r");
 	char line[1024];
 	int lineno = 0, cases = 0;
 
@@ -147,7 +147,7 @@ static const struct ipcc_metric_value *find(const struct ipcc_metric_value *v, u
 
 TEST(every_shipped_metric_worked_by_hand)
 {
-	FILE *f = fopen(IPCC_TEST_DATA "/metric-cases.txt", "r");
+	FILE *f = fopen(test_data("metric-cases.txt"), "r");
 	char line[2048];
 	int lineno = 0, cases = 0;
 
@@ -227,7 +227,7 @@ TEST(smt_split_parts_sum_to_core_time)
 TEST(topdown_files_agree_with_the_recipes)
 {
 	struct recipe_case cases[32];
-	int n = recipe_cases_load(IPCC_TEST_DATA "/recipes.txt", cases, 32), checked = 0;
+	int n = recipe_cases_load(test_data("recipes.txt"), cases, 32), checked = 0;
 
 	for (int k = 0; k < n; k++) {
 		const struct recipe_case *rc = &cases[k];
@@ -286,7 +286,7 @@ TEST(counts_from_perf_stat_csv_and_ipcc_stat_json)
 	struct ipcc_metric_value v[8];
 	const struct ipcc_metric_value *m;
 
-	CHECK_EQ(int, ipcc_counts_load(c, IPCC_TEST_DATA "/counts/perf-stat-skx.csv", &err), 0);
+	CHECK_EQ(int, ipcc_counts_load(c, test_data("counts/perf-stat-skx.csv"), &err), 0);
 	CHECK_CMP(dbl, ipcc_counts_get(c, "cpu_clk_unhalted.thread"), ==, 1000); /* any case */
 	CHECK_CMP(dbl, ipcc_counts_get(c, "RS_EVENTS.EMPTY_CYCLES"), ==, 250);	 /* :u dropped */
 	CHECK(ipcc_counts_has(c, "RESOURCE_STALLS.SB") &&
@@ -304,7 +304,7 @@ TEST(counts_from_perf_stat_csv_and_ipcc_stat_json)
 	ipcc_counts_free(c);
 
 	c = ipcc_counts_new();
-	CHECK_EQ(int, ipcc_counts_load(c, IPCC_TEST_DATA "/counts/ipcc-stat.json", &err), 0);
+	CHECK_EQ(int, ipcc_counts_load(c, test_data("counts/ipcc-stat.json"), &err), 0);
 	CHECK_CMP(dbl, ipcc_counts_get(c, "slots_total"), ==, 4000);
 	CHECK_CMP(dbl, ipcc_counts_get(c, "BR_MISP_RETIRED.ALL_BRANCHES"), ==, 42); /* . is : */
 	CHECK_CMP(dbl, ipcc_counts_get(c, "tsc_ticks"), ==, 2000000);
@@ -313,9 +313,9 @@ TEST(counts_from_perf_stat_csv_and_ipcc_stat_json)
 
 	/* bad files say where */
 	c = ipcc_counts_new();
-	CHECK_EQ(int, ipcc_counts_load(c, IPCC_TEST_DATA "/formula.txt", &err), IPCC_EINVAL);
+	CHECK_EQ(int, ipcc_counts_load(c, test_data("formula.txt"), &err), IPCC_EINVAL);
 	CHECK(err.line >= 1 && err.message[0]);
-	CHECK_EQ(int, ipcc_counts_load(c, IPCC_TEST_DATA "/no-such-file", &err), IPCC_ESYS);
+	CHECK_EQ(int, ipcc_counts_load(c, test_data("no-such-file"), &err), IPCC_ESYS);
 	ipcc_counts_free(c);
 	return TEST_OK;
 }

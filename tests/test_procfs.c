@@ -11,7 +11,7 @@ TEST(reads_first_field_of_recorded_cpuinfo)
 {
 	char buf[64];
 
-	setenv("IPCC_PROC_CPUINFO", IPCC_TEST_DATA "/cpuinfo-zen3-kvm.txt", 1);
+	setenv("IPCC_PROC_CPUINFO", test_data("cpuinfo-zen3-kvm.txt"), 1);
 	CHECK_EQ(int, procfs_cpuinfo_field("vendor_id", buf, sizeof(buf)), 0);
 	CHECK_STR(buf, "AuthenticAMD");
 	CHECK_EQ(int, procfs_cpuinfo_field("cpu MHz", buf, sizeof(buf)), 0);
@@ -32,9 +32,9 @@ TEST(missing_field_and_missing_file_are_errors)
 {
 	char buf[64];
 
-	setenv("IPCC_PROC_CPUINFO", IPCC_TEST_DATA "/cpuinfo-zen3-kvm.txt", 1);
+	setenv("IPCC_PROC_CPUINFO", test_data("cpuinfo-zen3-kvm.txt"), 1);
 	CHECK_EQ(int, procfs_cpuinfo_field("no such field", buf, sizeof(buf)), IPCC_ENOTSUP);
-	setenv("IPCC_PROC_CPUINFO", IPCC_TEST_DATA "/no-such-file", 1);
+	setenv("IPCC_PROC_CPUINFO", test_data("no-such-file"), 1);
 	CHECK_EQ(int, procfs_cpuinfo_field("vendor_id", buf, sizeof(buf)), IPCC_ESYS);
 	CHECK(strstr(ipcc_last_error(), "no-such-file") != NULL);
 	unsetenv("IPCC_PROC_CPUINFO");

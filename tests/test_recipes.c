@@ -18,7 +18,7 @@ static int event_index(const struct recipe *r, const char *name)
 TEST(slot_counters_match_worked_examples)
 {
 	struct recipe_case cases[32];
-	int n = recipe_cases_load(IPCC_TEST_DATA "/recipes.txt", cases, 32);
+	int n = recipe_cases_load(test_data("recipes.txt"), cases, 32);
 
 	CHECK_CMP(int, n, >=, 10);
 	for (int k = 0; k < n; k++) {

@@ -306,7 +306,7 @@ TEST(a_rate_above_the_kernel_limit_is_named)
 	fake_reset();
 	fake.max_sample_rate = 1000;
 	kernel_set(&fake_ops);
-	setenv("IPCC_PROCFS_ROOT", IPCC_TEST_DATA "/procfs-max-rate-1000", 1);
+	setenv("IPCC_PROCFS_ROOT", test_data("procfs-max-rate-1000"), 1);
 	CHECK_EQ(u64, ipcc_sample_max_rate(), 1000);
 	CHECK_EQ(int, ipcc_sampler_new(&o, &s), IPCC_EINVAL);
 	CHECK(s == NULL);
