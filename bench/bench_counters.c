@@ -12,6 +12,8 @@
  * Each figure: ticks per call, the median over many rounds of 64 calls, every method timed
  * in turn within each round, minus the cost of timing an empty batch.
  * On a machine with a PMU the real rdpmc path would replace the fake; this machine has none.
+ *
+ *   counters [ROUNDS]     rounds to take the median of (2001; the test suite runs it short)
  */
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -27,8 +29,8 @@
 #include "ipcc/region.h"
 #include "pmu_int.h"
 
-#define ROUNDS 2001
-#define PER    64
+#define MAX_ROUNDS 2001
+#define PER	   64
 
 enum { M_READ, M_RAW, M_GROUP_READ, M_REGION, M_RDTSC_PAIR, M_EMPTY, NM };
 
@@ -97,9 +99,9 @@ static int open_group(void)
 	return leader;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	static double t[NM][ROUNDS];
+	static double t[NM][MAX_ROUNDS];
 	static const char *const names[NM] = { "ipcc_read() (fake kernel, 7 events)",
 					       "raw: rdtsc + 7 x rdpmc (fake)",
 					       "read() of a 7-event group (real kernel)",
@@ -108,7 +110,12 @@ int main(void)
 					       "empty" };
 	struct ipcc_counters_opts o = { .backend = IPCC_BACKEND_PERF };
 	double med[NM];
+	int rounds = argc > 1 ? atoi(argv[1]) : MAX_ROUNDS;
 
+	if (rounds < 1 || rounds > MAX_ROUNDS) {
+		fprintf(stderr, "usage: counters [ROUNDS, 1 to %d]\n", MAX_ROUNDS);
+		return 2;
+	}
 	ipcc_clock_init();
 	group_fd = open_group();
 	setenv("LIBPFM_FORCE_PMU", "skl", 1);
@@ -120,7 +127,7 @@ int main(void)
 		fprintf(stderr, "bench: cannot open the fake counter set: %s\n", ipcc_last_error());
 		return 1;
 	}
-	for (int r = 0; r < ROUNDS; r++)
+	for (int r = 0; r < rounds; r++)
 		for (int m = 0; m < NM; m++) {
 			uint64_t t0, t1;
 
@@ -132,10 +139,10 @@ int main(void)
 			t[m][r] = (double)(t1 - t0);
 		}
 	for (int m = 0; m < NM; m++) {
-		qsort(t[m], ROUNDS, sizeof(double), cmp);
-		med[m] = t[m][ROUNDS / 2];
+		qsort(t[m], (size_t)rounds, sizeof(double), cmp);
+		med[m] = t[m][rounds / 2];
 	}
-	printf("ticks per call, median of %d rounds of %d calls (TCFREQ %llu kHz)\n", ROUNDS, PER,
+	printf("ticks per call, median of %d rounds of %d calls (TCFREQ %llu kHz)\n", rounds, PER,
 	       (unsigned long long)ipcc_tcfreq_khz(NULL));
 	for (int m = 0; m < M_EMPTY; m++) {
 		if (m == M_GROUP_READ && group_fd < 0) {
