@@ -20,6 +20,7 @@
 
 #include "arch_int.h"
 #include "error_int.h"
+#include "ipcc/cpu.h"
 #include "ipcc/clock.h"
 #include "ipcc/counters.h"
 #include "kernel_int.h"
@@ -42,6 +43,8 @@ struct ipcc_counter_set {
 	struct ipcc_counters_opts opts;
 	enum ipcc_backend backend;
 	const struct recipe *recipe;
+	const struct recipe *cpu_recipe; /* this CPU's, counting or not */
+	char cpu[128];			 /* ipcc_cpu_describe() */
 	unsigned width;
 	struct event ev[IPCC_MAX_EVENTS];
 	unsigned nev;
@@ -170,8 +173,21 @@ static int encode(struct ipcc_counter_set *set, struct event *e, const char *nam
 		  uint64_t vendor_config, bool kmode, struct perf_event_attr *attr)
 {
 	if (pmu_encode(name, kmode, attr)) {
-		snprintf(e->absent, sizeof(e->absent), "%s", ipcc_last_error());
-		return -1;
+		if (!vendor_config) {
+			snprintf(e->absent, sizeof(e->absent), "%s", ipcc_last_error());
+			return -1;
+		}
+		/* A table older than the core: the vendor's raw encoding stands alone. */
+		if (!kmode)
+			note(set, "%s; using the vendor's encoding %#llx", ipcc_last_error(),
+			     (unsigned long long)vendor_config);
+		memset(attr, 0, sizeof(*attr));
+		attr->size = sizeof(*attr);
+		attr->type = PERF_TYPE_RAW;
+		attr->config = vendor_config;
+		attr->exclude_kernel = !kmode;
+		attr->exclude_user = kmode;
+		return 0;
 	}
 	if (vendor_config && attr->type == PERF_TYPE_RAW && attr->config != vendor_config) {
 		if (!kmode)
@@ -185,23 +201,51 @@ static int encode(struct ipcc_counter_set *set, struct event *e, const char *nam
 	return 0;
 }
 
+/* This CPU and its recipe, from the CPU table alone: no libpfm4, so it costs ~nothing. */
+static void describe_cpu(struct ipcc_counter_set *set)
+{
+	struct ipcc_cpu cpu;
+
+	if (ipcc_cpu_identify(&cpu) != 0) {
+		snprintf(set->cpu, sizeof(set->cpu), "unknown CPU");
+		return;
+	}
+	ipcc_cpu_describe(&cpu, set->cpu, sizeof(set->cpu));
+	set->cpu_recipe = recipe_for_pmu(cpu.pmu);
+}
+
+/*
+ * The recipe: IPCC_RECIPE's; with LIBPFM_FORCE_PMU set, the forced PMU's; else the one for
+ * the core the CPU table names (libpfm4 may be older than the CPU); else libpfm4's detected
+ * PMU's; else the kernel's generic events.
+ */
 static const struct recipe *pick_recipe(struct ipcc_counter_set *set)
 {
 	const char *forced = getenv("IPCC_RECIPE");
+	const char *pfm_forced = getenv("LIBPFM_FORCE_PMU");
 	const char *pmu = pmu_detected();
-	const struct recipe *r;
+	const struct recipe *r = NULL;
+	struct ipcc_cpu cpu;
+	char what[128] = "this CPU";
 
+	if (*pmu_table_note())
+		note(set, "%s", pmu_table_note());
 	if (forced && *forced) {
 		r = recipe_by_name(forced);
 		if (r)
 			return r;
 		note(set, "IPCC_RECIPE=%s names no recipe: ignored", forced);
 	}
-	r = recipe_for_pmu(pmu);
+	if (!(pfm_forced && *pfm_forced) && ipcc_cpu_identify(&cpu) == 0) {
+		ipcc_cpu_describe(&cpu, what, sizeof(what));
+		r = recipe_for_pmu(cpu.pmu);
+	}
+	if (!r)
+		r = recipe_for_pmu(pmu);
 	if (!r) {
 		r = recipe_by_name("generic");
-		note(set, "no recipe for %s: only the kernel's generic events",
-		     *pmu ? pmu : "this CPU (libpfm4 detects no core PMU)");
+		note(set, "no recipe for %s%s%s: only the kernel's generic events", what,
+		     *pmu ? ", libpfm4 PMU " : " (libpfm4 detects no core PMU)", pmu);
 	}
 	return r;
 }
@@ -606,6 +650,7 @@ int ipcc_counters_open(const struct ipcc_counters_opts *opts, struct ipcc_counte
 	memset(set->counter_ev, -1, sizeof(set->counter_ev));
 	memset(set->extra_ev, -1, sizeof(set->extra_ev));
 
+	describe_cpu(set);
 	set->backend = opts->backend == IPCC_BACKEND_TIME ? IPCC_BACKEND_TIME : IPCC_BACKEND_PERF;
 	/* auto, and sysfs shows no core PMU: skip libpfm4 and the opens (~1 ms) that would fail. */
 	if (opts->backend == IPCC_BACKEND_AUTO && !pmu_sysfs_present()) {
@@ -803,6 +848,16 @@ void ipcc_interval_add(struct ipcc_interval *sum, const struct ipcc_interval *iv
 enum ipcc_backend ipcc_counters_backend(const struct ipcc_counter_set *set)
 {
 	return set->backend;
+}
+
+const char *ipcc_counters_cpu(const struct ipcc_counter_set *set)
+{
+	return set->cpu;
+}
+
+const char *ipcc_counters_cpu_recipe(const struct ipcc_counter_set *set)
+{
+	return set->cpu_recipe ? set->cpu_recipe->name : NULL;
 }
 
 const char *ipcc_counters_recipe(const struct ipcc_counter_set *set)

@@ -11,32 +11,25 @@
 #include <string.h>
 
 #include "error_int.h"
+#include "ipcc/cpu.h"
 #include "pmu_int.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static bool initialised;
 static int pfm_status;
 static char detected[64];
+static char table_note[512];
 
-/* Initialise libpfm4 once; the caller holds `lock`. */
-static void pmu_init_locked(void)
+/*
+ * The present core PMU, or with `forced` that one. (After pfm_terminate() libpfm4 4.13 still
+ * marks earlier forced PMUs present, so asking it for "the" present one is not enough.)
+ */
+static void find_present(const char *forced)
 {
 	pfm_pmu_info_t info;
 	int i;
 
-	if (initialised)
-		return;
-	initialised = true;
 	detected[0] = '\0';
-	pfm_status = pfm_initialize();
-	if (pfm_status != PFM_SUCCESS)
-		return;
-	/*
-	 * With LIBPFM_FORCE_PMU set, that PMU. (After pfm_terminate() libpfm4 4.13 still
-	 * marks earlier forced PMUs present, so asking it for "the" present one is not enough.)
-	 */
-	const char *forced = getenv("LIBPFM_FORCE_PMU");
-
 	pfm_for_all_pmus(i)
 	{
 		memset(&info, 0, sizeof(info));
@@ -49,6 +42,47 @@ static void pmu_init_locked(void)
 		snprintf(detected, sizeof(detected), "%s", info.name);
 		break;
 	}
+}
+
+/*
+ * Initialise libpfm4 once; the caller holds `lock`. Where libpfm4 detects no core PMU (its
+ * tables are older than the CPU, or it does not recognise a guest's CPU), it is forced, as
+ * LIBPFM_FORCE_PMU does, to the table the CPU table names, so that event names can still be
+ * looked up and encoded; table_note says so.
+ */
+static void pmu_init_locked(void)
+{
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
+	struct ipcc_cpu cpu;
+	char what[128];
+
+	if (initialised)
+		return;
+	initialised = true;
+	table_note[0] = '\0';
+	pfm_status = pfm_initialize();
+	if (pfm_status != PFM_SUCCESS)
+		return;
+	find_present(forced);
+	if (*detected || (forced && *forced) || ipcc_cpu_identify(&cpu) != 0 || !*cpu.pfm_table)
+		return;
+	/* libpfm4 reads LIBPFM_FORCE_PMU in pfm_initialize() only; set it for that call. */
+	pfm_terminate();
+	setenv("LIBPFM_FORCE_PMU", cpu.pfm_table, 1);
+	pfm_status = pfm_initialize();
+	unsetenv("LIBPFM_FORCE_PMU");
+	if (pfm_status != PFM_SUCCESS)
+		return;
+	find_present(cpu.pfm_table);
+	if (!*detected)
+		return;
+	ipcc_cpu_describe(&cpu, what, sizeof(what));
+	snprintf(table_note, sizeof(table_note),
+		 "libpfm4 %s detects no core PMU on %s: event names are looked up in its %s "
+		 "table%s%s",
+		 pmu_libpfm_version(), what, detected,
+		 strcmp(detected, cpu.pmu) ? ", the closest" : "",
+		 strcmp(detected, cpu.pmu) ? " it has" : "");
 }
 
 static void pmu_init(void)
@@ -71,6 +105,12 @@ const char *pmu_detected(void)
 {
 	pmu_init();
 	return detected;
+}
+
+const char *pmu_table_note(void)
+{
+	pmu_init();
+	return table_note;
 }
 
 const char *pmu_libpfm_version(void)

@@ -13,8 +13,15 @@
 
 struct perf_event_attr;
 
-/* libpfm4's detected core PMU ("amd64_fam19h_zen3", "skl"), or "" when it finds none. */
+/*
+ * libpfm4's detected core PMU ("amd64_fam19h_zen3", "skl"), or "" when it finds none. Where
+ * libpfm4 detects none by itself, it is forced to the table that ipcc_cpu_identify() names
+ * for this CPU (4.13 knows no Zen 5: "amd64_fam19h_zen4"), and pmu_table_note() says so.
+ */
 const char *pmu_detected(void);
+
+/* Why pmu_detected() is a table libpfm4 was forced to; "" when it detected it itself. */
+const char *pmu_table_note(void);
 
 /*
  * Forget libpfm4's state, so the next call initialises it again (and reads LIBPFM_FORCE_PMU

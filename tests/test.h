@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define TEST_OK	       0
 #define TEST_SKIPPED   77
@@ -135,6 +136,56 @@ static inline const char *test_data(const char *name)
 	}
 	snprintf(buf, sizeof(bufs[0]), "%s/%s", dir, name);
 	return buf;
+}
+
+/*
+ * Describe a CPU through a written /proc/cpuinfo: `spec` is "vendor family model" (decimal,
+ * as the kernel prints x86) or "implementer part" (Arm, 0x...). Sets IPCC_PROC_CPUINFO to
+ * a file that test_cpuinfo_done() removes.
+ */
+static char test_cpuinfo_path[64];
+
+static inline void test_cpuinfo(const char *spec)
+{
+	char a[32] = "", b[32] = "", c[32] = "";
+	FILE *f;
+
+	if (!*test_cpuinfo_path) {
+		int fd;
+
+		snprintf(test_cpuinfo_path, sizeof(test_cpuinfo_path), "/tmp/ipcc-cpuinfo-XXXXXX");
+		fd = mkstemp(test_cpuinfo_path);
+		if (fd < 0) {
+			perror("test.h: mkstemp");
+			exit(1);
+		}
+		close(fd);
+	}
+	f = fopen(test_cpuinfo_path, "w");
+	if (!f) {
+		perror(test_cpuinfo_path);
+		exit(1);
+	}
+	if (sscanf(spec, "%31s %31s %31s", a, b, c) == 3)
+		fprintf(f,
+			"processor\t: 0\nvendor_id\t: %s\ncpu family\t: %s\nmodel\t\t: %s\n"
+			"model name\t: test\n",
+			a, b, c);
+	else
+		fprintf(f,
+			"processor\t: 0\nCPU implementer\t: %s\nCPU architecture: 8\n"
+			"CPU part\t: %s\n",
+			a, b);
+	fclose(f);
+	setenv("IPCC_PROC_CPUINFO", test_cpuinfo_path, 1);
+}
+
+static inline void test_cpuinfo_done(void)
+{
+	unsetenv("IPCC_PROC_CPUINFO");
+	if (*test_cpuinfo_path)
+		unlink(test_cpuinfo_path);
+	test_cpuinfo_path[0] = '\0';
 }
 
 #define SKIP(...)                    \

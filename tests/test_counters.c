@@ -102,6 +102,43 @@ TEST(every_recipe_end_to_end_on_the_fake_kernel)
 	return TEST_OK;
 }
 
+/*
+ * The CPU table picks the recipe, whatever libpfm4 detects: its 4.13 tables know neither
+ * Zen 5 nor Emerald Rapids. Every event still goes to the kernel in the vendor's encoding.
+ */
+TEST(recipe_follows_the_cpu_table)
+{
+	static const struct {
+		const char *cpu, *recipe;
+	} cases[] = {
+		{ "AuthenticAMD 26 2", "amd-zen5" },   { "GenuineIntel 6 207", "intel-spr" },
+		{ "GenuineIntel 6 143", "intel-spr" }, { "AuthenticAMD 25 1", "amd-zen3" },
+		{ "AuthenticAMD 25 17", "amd-zen4" },  { "GenuineIntel 6 85", "intel-skl" },
+		{ "GenuineIntel 6 63", "intel-snb" },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const struct kernel_ops *old = use_fake("");
+		const struct recipe *r = recipe_by_name(cases[k].recipe);
+		struct ipcc_counter_set *set;
+
+		unsetenv("LIBPFM_FORCE_PMU");
+		test_cpuinfo(cases[k].cpu);
+		pmu_reset();
+		CHECK_EQ(int, ipcc_counters_open(&self_perf, &set), 0);
+		if (set) {
+			CHECK_STR(ipcc_counters_recipe(set), cases[k].recipe);
+			CHECK_STR(ipcc_counters_cpu_recipe(set), cases[k].recipe);
+			for (unsigned i = 0; r && i < r->nev; i++)
+				CHECK(fake_fd(PERF_TYPE_RAW, r->ev[i].config) >= 0);
+			ipcc_counters_free(set);
+		}
+		test_cpuinfo_done();
+		use_real(old);
+	}
+	return TEST_OK;
+}
+
 TEST(libpfm_misencoding_is_corrected_and_said)
 {
 	const struct kernel_ops *old = use_fake("icl");

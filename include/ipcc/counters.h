@@ -127,7 +127,16 @@ void ipcc_interval_add(struct ipcc_interval *sum, const struct ipcc_interval *iv
 /* The backend the set ended up with (never AUTO). */
 enum ipcc_backend ipcc_counters_backend(const struct ipcc_counter_set *set);
 
-/* The recipe's name ("amd-zen3"), or NULL when the set has none. */
+/* The CPU, as ipcc_cpu_describe() writes it ("AMD family 0x1a model 0x2 (Zen 5)"). */
+const char *ipcc_counters_cpu(const struct ipcc_counter_set *set);
+
+/*
+ * The recipe the CPU table names for this CPU, whether or not the set counts with it (a
+ * machine without a PMU still has one); NULL when the table has none.
+ */
+const char *ipcc_counters_cpu_recipe(const struct ipcc_counter_set *set);
+
+/* The recipe's name ("amd-zen3"), or NULL when the set counts with none. */
 const char *ipcc_counters_recipe(const struct ipcc_counter_set *set);
 
 /* When the recipe's slot counters are an approximation, why; otherwise NULL. */

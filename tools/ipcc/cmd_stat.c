@@ -397,6 +397,7 @@ int cmd_stat(int argc, char **argv)
 	r.argc = o.argc;
 	r.pid = o.pid;
 	r.per_thread = o.per_thread;
+	r.backend_asked = o.backend;
 	install_forwarding(true);
 	if (o.pid) {
 		ret = watch_pid(&o, &r);

@@ -25,9 +25,10 @@ struct stat_run {
 struct stat_result {
 	char **argv; /* the command (argc words), or NULL with -p */
 	int argc;
-	pid_t pid;		      /* -p */
-	struct ipcc_counter_set *set; /* the last run's set: backend, recipe, reasons */
-	struct stat_run *run;	      /* nruns runs */
+	pid_t pid;			 /* -p */
+	struct ipcc_counter_set *set;	 /* the last run's set: backend, recipe, reasons */
+	enum ipcc_backend backend_asked; /* --backend */
+	struct stat_run *run;		 /* nruns runs */
 	unsigned nruns;
 	struct ipcc_freq tc, core;
 	int interrupted;	  /* the signal that cut the run short, or 0 */

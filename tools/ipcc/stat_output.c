@@ -214,8 +214,15 @@ static void print_text(FILE *out, const struct stat_result *r, const struct view
 			fprintf(out, " %s", r->argv[i]);
 		fprintf(out, r->nruns > 1 ? "  (%u runs: median, min, max)\n" : "\n", r->nruns);
 	}
-	fprintf(out, "  backend %s, recipe %s\n\n",
-		ipcc_backend_name(ipcc_counters_backend(r->set)), recipe ? recipe : "none");
+	fprintf(out, "  backend %s, recipe %s", ipcc_backend_name(ipcc_counters_backend(r->set)),
+		recipe ? recipe : "none");
+	/* Fell back to time: name the recipe this CPU would count with, and the CPU. */
+	if (!recipe && r->backend_asked != IPCC_BACKEND_TIME)
+		fprintf(out, " (this CPU's is %s: %s)",
+			ipcc_counters_cpu_recipe(r->set) ? ipcc_counters_cpu_recipe(r->set)
+							 : "none",
+			ipcc_counters_cpu(r->set));
+	fputs("\n\n", out);
 
 	text_value(out, "elapsed", &v->elapsed, "ns", r->nruns);
 	fprintf(out, "  %-24s %18" PRIu64 " kHz  %s, +-%.1f ppm\n", "TCFREQ", r->tc.khz,
@@ -362,6 +369,11 @@ static void print_json(FILE *out, const struct stat_result *r, const struct view
 	json_object_set_new(root, "pid", r->watched ? json_integer(r->pid) : json_null());
 	json_object_set_new(root, "backend",
 			    json_string(ipcc_backend_name(ipcc_counters_backend(r->set))));
+	json_object_set_new(root, "cpu", json_string(ipcc_counters_cpu(r->set)));
+	json_object_set_new(root, "cpu_recipe",
+			    ipcc_counters_cpu_recipe(r->set)
+				? json_string(ipcc_counters_cpu_recipe(r->set))
+				: json_null());
 	json_object_set_new(root, "recipe", recipe ? json_string(recipe) : json_null());
 	approx = ipcc_counters_approximation(r->set);
 	json_object_set_new(root, "approximation", approx ? json_string(approx) : json_null());
