@@ -10,6 +10,7 @@
 #include <linux/perf_event.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
 #include <string.h>
 #include <time.h>
@@ -21,8 +22,10 @@
 
 struct ipcc_tc_conv ipcc_clock_conv;
 
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic bool init_done;
 static int init_result;
+static bool fresh; /* calibrate even where the cache has a figure (ipcc calibrate) */
 static struct ipcc_freq tcfreq;
 
 static const struct {
@@ -38,6 +41,7 @@ static const struct {
 	[IPCC_FREQ_CALIBRATED] = { "calibrated", "calibrated against CLOCK_MONOTONIC_RAW" },
 	[IPCC_FREQ_PMU_CYCLES] = { "pmu-cycles", "PMU cycles / reference cycles" },
 	[IPCC_FREQ_ADD_CHAIN] = { "add-chain", "a chain of dependent adds, one per cycle" },
+	[IPCC_FREQ_CACHED] = { "cached", "calibrated earlier in this boot (the cache file)" },
 };
 
 const char *ipcc_freq_source_name(enum ipcc_freq_source source)
@@ -193,42 +197,96 @@ static int tcfreq_calibrate(struct ipcc_freq *out)
 	return 0;
 }
 
-static void clock_init_once(void)
+/* Set TCFREQ and the tick conversion from f. */
+static int clock_set(struct ipcc_freq *f, uint64_t start)
+{
+	/* 1e12 / (rate in mHz) ns per tick keeps the rate to 1 part in 10^12. */
+	uint64_t mhz = (uint64_t)(f->hz * 1000.0 + 0.5);
+	int ret = ipcc_tc_conv_init(&ipcc_clock_conv, 1000000000000ull, mhz);
+
+	if (ret == 0) {
+		f->cost_ns = raw_ns() - start;
+		tcfreq = *f;
+	}
+	return ret;
+}
+
+/*
+ * TCFREQ from a source that needs no waiting: the kernel's perf page, CPUID, or a figure
+ * calibrated earlier in this boot (unless a fresh one was asked for).
+ */
+static int tcfreq_quick(struct ipcc_freq *f)
+{
+	int ret = tcfreq_from_kernel(f);
+
+	if (ret || f->ppm > CLOCK_TARGET_PPM)
+		ret = clock_arch_tcfreq(f);
+	if ((ret || f->ppm > CLOCK_TARGET_PPM) && !fresh)
+		ret = clock_cache_read(f);
+	if (!ret && f->ppm > CLOCK_TARGET_PPM && f->source != IPCC_FREQ_CACHED)
+		ret = IPCC_ENOTSUP;
+	return ret;
+}
+
+/* Initialise once: quick sources, then (unless quick_only) a calibration, kept for the boot. */
+static int clock_init_locked(bool quick_only)
 {
 	uint64_t start = raw_ns();
 	struct ipcc_freq f = { 0 };
 	int ret;
 
-	ret = tcfreq_from_kernel(&f);
-	if (ret || f.ppm > CLOCK_TARGET_PPM)
-		ret = clock_arch_tcfreq(&f);
-	if (ret || f.ppm > CLOCK_TARGET_PPM)
+	if (atomic_load_explicit(&init_done, memory_order_acquire))
+		return init_result;
+	ret = tcfreq_quick(&f);
+	if (ret && quick_only)
+		return IPCC_ENOTSUP;
+	if (ret) {
 		ret = tcfreq_calibrate(&f);
-	if (ret == 0) {
-		/* 1e12 / (rate in mHz) ns per tick keeps the rate to 1 part in 10^12. */
-		uint64_t mhz = (uint64_t)(f.hz * 1000.0 + 0.5);
-
-		ret = ipcc_tc_conv_init(&ipcc_clock_conv, 1000000000000ull, mhz);
+		if (!ret)
+			clock_cache_write(&f);
 	}
-	if (ret == 0) {
-		f.cost_ns = raw_ns() - start;
-		tcfreq = f;
-	}
+	if (!ret)
+		ret = clock_set(&f, start);
 	init_result = ret;
+	atomic_store_explicit(&init_done, true, memory_order_release);
+	return ret;
+}
+
+static int clock_init(bool quick_only)
+{
+	int ret;
+
+	if (atomic_load_explicit(&init_done, memory_order_acquire))
+		return init_result;
+	pthread_mutex_lock(&init_lock);
+	ret = clock_init_locked(quick_only);
+	pthread_mutex_unlock(&init_lock);
+	return ret;
 }
 
 int ipcc_clock_init(void)
 {
-	pthread_once(&init_once, clock_init_once);
-	if (init_result)
-		return err_set(init_result, "the time counter's frequency is unknown");
-	return 0;
+	int ret = clock_init(false);
+
+	return ret ? err_set(ret, "the time counter's frequency is unknown") : 0;
 }
 
-/*
- * Programs that use the time counter get it initialised before main(), unless they define
- * ipcc_clock_manual_init (see clock.h).
- */
+int ipcc_clock_init_quick(void)
+{
+	int ret = clock_init(true);
+
+	if (ret == IPCC_ENOTSUP && !atomic_load_explicit(&init_done, memory_order_acquire))
+		return err_set(ret, "TCFREQ needs calibrating: no exact source, nothing cached");
+	return ret ? err_set(ret, "the time counter's frequency is unknown") : 0;
+}
+
+void ipcc_clock_fresh(void)
+{
+	pthread_mutex_lock(&init_lock);
+	fresh = true;
+	pthread_mutex_unlock(&init_lock);
+}
+
 extern const int ipcc_clock_manual_init __attribute__((weak));
 
 __attribute__((constructor)) static void clock_autoinit(void)
@@ -256,14 +314,14 @@ int ipcc_clock_props(struct ipcc_clock_props *props)
 	return clock_arch_props(props);
 }
 
-uint64_t clock_chain_ticks(uint64_t blocks, unsigned tries)
+uint64_t clock_chain_ticks(void (*chain)(uint64_t), uint64_t blocks, unsigned tries)
 {
 	uint64_t best = UINT64_MAX;
 
 	for (unsigned i = 0; i < tries; i++) {
 		uint64_t t0 = ipcc_ticks_ordered();
 
-		clock_arch_add_chain(blocks);
+		chain(blocks);
 		uint64_t t1 = ipcc_ticks_ordered();
 
 		if (t1 - t0 < best)
@@ -332,42 +390,94 @@ out:
 }
 
 /*
- * Adds per tick from the difference of two chain lengths, which cancels the fixed cost of
- * the reads around them; each length is the fastest of a few tries, which discards tries
- * that an interrupt stretched. The uncertainty is how far the two best tries disagree.
+ * Cycles per tick of a chain of `latency`-cycle instructions, from the difference of two
+ * chain lengths, which cancels the fixed cost of the reads around them; each length is the
+ * fastest of a few tries, which discards tries that an interrupt stretched. Two estimates:
+ * the higher is kept, and how far they disagree is its uncertainty.
  */
-static int corefreq_chain(struct ipcc_freq *out)
+static int chain_hz(void (*chain)(uint64_t), unsigned latency, double *hz, double *ppm)
 {
-	/* 20480 adds between the lengths: a read's ~25-tick jitter is ~0.1% of the difference. */
-	const uint64_t short_blocks = 32, long_blocks = 352;
-	uint64_t start = raw_ns();
+	/* ~22000 cycles between the lengths: a read's ~25-tick jitter is ~0.1% of it. */
+	const uint64_t short_blocks = 32 / latency, long_blocks = 352 / latency;
 	double est[2];
 
-	clock_arch_add_chain(short_blocks); /* warm up */
+	chain(short_blocks); /* warm up */
 	for (int i = 0; i < 2; i++) {
-		uint64_t ts = clock_chain_ticks(short_blocks, 3);
-		uint64_t tl = clock_chain_ticks(long_blocks, 3);
+		uint64_t ts = clock_chain_ticks(chain, short_blocks, 3);
+		uint64_t tl = clock_chain_ticks(chain, long_blocks, 3);
 
 		if (tl <= ts)
-			return err_set(IPCC_ENOTSUP,
-				       "the add chain did not take longer when longer");
-		est[i] = (double)((long_blocks - short_blocks) * CLOCK_CHAIN_BLOCK) * tcfreq.hz /
-			 (double)(tl - ts);
+			return err_set(IPCC_ENOTSUP, "the chain did not take longer when longer");
+		est[i] = (double)((long_blocks - short_blocks) * CLOCK_CHAIN_BLOCK * latency) *
+			 tcfreq.hz / (double)(tl - ts);
 	}
-	out->hz = est[0] > est[1] ? est[0] : est[1];
+	*hz = est[0] > est[1] ? est[0] : est[1];
+	*ppm = fabs(est[0] - est[1]) / *hz * 1e6 + tcfreq.ppm;
+	return 0;
+}
+
+/*
+ * The add chain: register-register adds, one cycle each on every core, no renamer can fold
+ * them. With `check`, the same figure from the imul chain (another latency class), kept
+ * beside it: a disagreement says that one of the two latencies is not what we assume.
+ */
+static int corefreq_chain(struct ipcc_freq *out, bool check)
+{
+	uint64_t start = raw_ns();
+	double hz, ppm, check_hz, check_ppm;
+	int ret = chain_hz(clock_arch_add_chain, 1, &out->hz, &out->ppm);
+
+	if (ret)
+		return ret;
+	out->check_hz = 0;
+	/*
+	 * A preempted or interrupted measurement can make the two disagree once; a latency that
+	 * is not what we assume makes them disagree every time. Up to three pairs: the closest.
+	 */
+	for (int i = 0; check && clock_arch_check_latency && i < 3; i++) {
+		if (i > 0 && chain_hz(clock_arch_add_chain, 1, &hz, &ppm) != 0)
+			break;
+		if (chain_hz(clock_arch_check_chain, clock_arch_check_latency, &check_hz,
+			     &check_ppm) != 0)
+			break;
+		if (i == 0)
+			hz = out->hz, ppm = out->ppm;
+		if (out->check_hz == 0 ||
+		    fabs(check_hz - hz) / hz < fabs(out->check_hz - out->hz) / out->hz) {
+			out->hz = hz, out->ppm = ppm;
+			out->check_hz = check_hz;
+		}
+		if (!ipcc_freq_disagrees(out))
+			break;
+	}
 	out->khz = (uint64_t)(out->hz / 1000.0 + 0.5);
 	out->source = IPCC_FREQ_ADD_CHAIN;
-	out->ppm = fabs(est[0] - est[1]) / out->hz * 1e6 + tcfreq.ppm;
 	out->cost_ns = raw_ns() - start;
 	return 0;
 }
 
+int clock_corefreq(struct ipcc_freq *out, bool check)
+{
+	int ret = ipcc_clock_init();
+
+	*out = (struct ipcc_freq){ 0 };
+	if (!ret && corefreq_pmu(out) != 0)
+		ret = corefreq_chain(out, check);
+	if (ret)
+		*out = (struct ipcc_freq){ 0 };
+	return ret;
+}
+
+bool ipcc_freq_disagrees(const struct ipcc_freq *f)
+{
+	return f->check_hz > 0 && fabs(f->check_hz - f->hz) > 0.02 * f->hz;
+}
+
 uint64_t ipcc_corefreq_khz(struct ipcc_freq *detail)
 {
-	struct ipcc_freq f = { 0 };
+	struct ipcc_freq f;
 
-	if (ipcc_clock_init() == 0 && corefreq_pmu(&f) != 0 && corefreq_chain(&f) != 0)
-		f = (struct ipcc_freq){ 0 };
+	clock_corefreq(&f, true);
 	if (detail)
 		*detail = f;
 	return f.khz;

@@ -9,6 +9,7 @@
 #define IPCC_CLOCK_INT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ipcc/clock.h"
@@ -22,6 +23,9 @@ struct perf_event_mmap_page;
 #define CLOCK_CAL_GOAL_PPM 10.0
 #define CLOCK_CAL_MIN_NS   2000000ull
 #define CLOCK_CAL_MAX_NS   200000000ull
+
+/* A cached calibration with a larger uncertainty than this is not trusted. */
+#define CLOCK_CACHE_MAX_PPM 1000.0
 
 /* Adds per block of clock_arch_add_chain(). */
 #define CLOCK_CHAIN_BLOCK 64
@@ -41,6 +45,30 @@ int clock_arch_tcfreq(struct ipcc_freq *out);
  * `blocks`.
  */
 void clock_arch_add_chain(uint64_t blocks);
+
+/*
+ * The cross-check: `blocks` blocks of CLOCK_CHAIN_BLOCK dependent instructions of another
+ * latency class, clock_arch_check_latency cycles each (0: this architecture has none that
+ * every core agrees on, and the frequency is not cross-checked).
+ */
+extern const unsigned clock_arch_check_latency;
+void clock_arch_check_chain(uint64_t blocks);
+
+/*
+ * What a cached TCFREQ is valid for besides the boot: on x86-64 the CPUID vendor, leaf 1's
+ * signature (family, model, stepping) and leaf 80000007h's invariant-TSC bit.
+ */
+void clock_arch_signature(char *buf, size_t len);
+
+/*
+ * The per-boot TCFREQ cache (clock_cache.c): read a figure kept for this boot and CPU
+ * (source IPCC_FREQ_CACHED), or keep one. The directory is $IPCC_CACHE_DIR ("" or "off":
+ * none), else $XDG_CACHE_HOME/ipcc, else ~/.cache/ipcc; the boot id is read under
+ * $IPCC_PROCFS_ROOT. clock_cache_parse checks one line against a key (for tests).
+ */
+int clock_cache_read(struct ipcc_freq *out);
+void clock_cache_write(const struct ipcc_freq *f);
+int clock_cache_parse(const char *line, const char *key, struct ipcc_freq *out);
 
 /* The kernel's view of the tick counter (x86: /proc/cpuinfo flags). */
 int clock_arch_props(struct ipcc_clock_props *props);
@@ -78,9 +106,15 @@ int clock_tcfreq_from_perf_page(const struct perf_event_mmap_page *page, struct 
 double clock_tcfreq_hz(void);
 
 /*
- * The minimum over `tries` of the ticks taken by clock_arch_add_chain(blocks), measured with
- * ordered reads around it.
+ * The minimum over `tries` of the ticks taken by chain(blocks) (clock_arch_add_chain or
+ * clock_arch_check_chain), measured with ordered reads around it.
  */
-uint64_t clock_chain_ticks(uint64_t blocks, unsigned tries);
+uint64_t clock_chain_ticks(void (*chain)(uint64_t), uint64_t blocks, unsigned tries);
+
+/*
+ * The core frequency now, measured as ipcc_corefreq_khz() does: PMU cycles where the kernel
+ * offers them, else the add chain, cross-checked (check == true) by the other chain.
+ */
+int clock_corefreq(struct ipcc_freq *out, bool check);
 
 #endif

@@ -3,6 +3,7 @@
  * add chain for the core frequency, and the TSC read methods for ipcc calibrate.
  */
 #include <cpuid.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "clock_int.h"
@@ -39,25 +40,69 @@ int clock_arch_tcfreq(struct ipcc_freq *out)
 }
 
 /*
- * Register contract: %0 is the chain (one add per cycle, each depending on the last), %1 the
- * block count; the dec/jnz pair runs on another port in the shadow of the chain.
+ * Register contract: %0 is the chain (one add per cycle, each depending on the last), %2 a
+ * register holding 1, %1 the block count; the dec/jnz pair runs on another port in the
+ * shadow of the chain. Register-register on purpose: Golden Cove's renamer folds an add of
+ * an immediate into the next one and runs a chain of them at 2-3 adds per cycle.
  */
 void clock_arch_add_chain(uint64_t blocks)
 {
-	uint64_t x = 0;
+	uint64_t x = 0, one = 1;
 
 	if (!blocks)
 		return;
 	__asm__ volatile("1:\n\t"
 			 ".rept 64\n\t"
-			 "add $1, %0\n\t"
+			 "add %2, %0\n\t"
+			 ".endr\n\t"
+			 "dec %1\n\t"
+			 "jnz 1b"
+			 : "+r"(x), "+r"(blocks)
+			 : "r"(one)
+			 : "cc");
+	_Static_assert(CLOCK_CHAIN_BLOCK == 64, "the .rept count above is the block size");
+}
+
+/*
+ * The cross-check: 32-bit imul, 3 cycles on every Intel core since Nehalem and every Zen
+ * (Intel's optimisation manual, AMD's software optimisation guides; 64-bit imul is slower on
+ * some Atom-class cores). Same contract as the add chain.
+ */
+const unsigned clock_arch_check_latency = 3;
+
+void clock_arch_check_chain(uint64_t blocks)
+{
+	uint32_t x = 3;
+
+	if (!blocks)
+		return;
+	__asm__ volatile("1:\n\t"
+			 ".rept 64\n\t"
+			 "imul %0, %0\n\t"
 			 ".endr\n\t"
 			 "dec %1\n\t"
 			 "jnz 1b"
 			 : "+r"(x), "+r"(blocks)
 			 :
 			 : "cc");
-	_Static_assert(CLOCK_CHAIN_BLOCK == 64, "the .rept count above is the block size");
+}
+
+void clock_arch_signature(char *buf, size_t len)
+{
+	unsigned a = 0, b = 0, c = 0, d = 0, sig, inv = 0;
+	char vendor[13];
+
+	__cpuid(0, a, b, c, d);
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &d, 4);
+	memcpy(vendor + 8, &c, 4);
+	vendor[12] = '\0';
+	__cpuid(1, sig, b, c, d);
+	if (__get_cpuid_max(0x80000000, NULL) >= 0x80000007) {
+		__cpuid(0x80000007, a, b, c, d);
+		inv = (d >> 8) & 1;
+	}
+	snprintf(buf, len, "%s-%08x-invtsc%u", vendor, sig, inv);
 }
 
 int clock_arch_props(struct ipcc_clock_props *props)

@@ -20,8 +20,13 @@
  * (a constructor in the library) and on first use of any non-inline function here. It never
  * prints. Everything returned here lives in caller storage; nothing needs freeing.
  *
- * A program that must choose when the search happens (it can take ~8 ms where TCFREQ has to
- * be calibrated; ipcc stat does it while the measured command runs) defines
+ * Where TCFREQ has to be calibrated (no exact source: many guests), the figure is kept for
+ * the rest of the boot in a cache file ($IPCC_CACHE_DIR, else $XDG_CACHE_HOME/ipcc, else
+ * ~/.cache/ipcc; IPCC_CACHE_DIR=off keeps none), keyed by the boot id and the CPU's
+ * signature, so that only the first process of a boot pays the ~10 ms (source "cached").
+ *
+ * A program that must choose when the search happens (ipcc stat calibrates while the
+ * measured command runs) defines
  *     const int ipcc_clock_manual_init = 1;
  * and calls ipcc_clock_init() before its first ipcc_now_ns(). Raw ticks need no
  * initialisation.
@@ -42,7 +47,8 @@ enum ipcc_freq_source {
 	IPCC_FREQ_CNTFRQ,     /* arm64 cntfrq_el0 */
 	IPCC_FREQ_CALIBRATED, /* timed against CLOCK_MONOTONIC_RAW */
 	IPCC_FREQ_PMU_CYCLES, /* core: cycles / reference cycles from the PMU */
-	IPCC_FREQ_ADD_CHAIN   /* core: a chain of dependent adds timed by the time counter */
+	IPCC_FREQ_ADD_CHAIN,  /* core: a chain of dependent adds timed by the time counter */
+	IPCC_FREQ_CACHED      /* calibrated earlier in this boot, on this CPU (the cache file) */
 };
 
 /* A frequency, with its provenance. */
@@ -52,7 +58,16 @@ struct ipcc_freq {
 	enum ipcc_freq_source source;
 	double ppm;	  /* uncertainty of the figure, parts per million */
 	uint64_t cost_ns; /* how long finding the figure took */
+	/*
+	 * Core frequency from the add chain: the same figure from a chain of another latency
+	 * class (imul, 3 cycles), in Hz; 0 where it was not cross-checked (the PMU's figure,
+	 * arm64).
+	 */
+	double check_hz;
 };
+
+/* Whether a core frequency's cross-check disagrees with it by more than 2%. */
+bool ipcc_freq_disagrees(const struct ipcc_freq *f);
 
 /* A short stable name for a source, e.g. "cpuid-15h", "calibrated". */
 const char *ipcc_freq_source_name(enum ipcc_freq_source source);
@@ -142,6 +157,16 @@ static inline uint64_t ipcc_now_ns_ordered(void)
 int ipcc_clock_init(void);
 
 /*
+ * Initialise only if that needs no waiting (an exact source, or a figure cached in this
+ * boot): 0 when the clock is ready, IPCC_ENOTSUP when only a calibration would do (then
+ * ipcc_clock_init() calibrates).
+ */
+int ipcc_clock_init_quick(void);
+
+/* Make the coming initialisation calibrate afresh, ignoring the cache (ipcc calibrate). */
+void ipcc_clock_fresh(void);
+
+/*
  * TCFREQ in kHz (0 if unknown). If `detail` is not NULL it receives the full figure:
  * source, unrounded Hz, uncertainty and the time that finding it took.
  */
@@ -149,8 +174,9 @@ uint64_t ipcc_tcfreq_khz(struct ipcc_freq *detail);
 
 /*
  * The core's frequency now, in kHz (0 if it could not be measured): cycles / reference
- * cycles from the PMU when there is one, otherwise a dependent add chain timed by the time
- * counter. Measures afresh on every call; costs tens of microseconds.
+ * cycles from the PMU when there is one, otherwise a chain of dependent register-register
+ * adds timed by the time counter, cross-checked by a chain of imuls (detail->check_hz; see
+ * ipcc_freq_disagrees). Measures afresh on every call; costs about 100 microseconds.
  */
 uint64_t ipcc_corefreq_khz(struct ipcc_freq *detail);
 

@@ -5,8 +5,10 @@
 # (empty when that file does not exist) and its exit status with EXIT. With --shape, every
 # number is replaced by N and runs of spaces by one space before comparing, for outputs
 # whose layout is fixed but whose figures are measured; where a frequency figure came from
-# (calibrated here, CPUID or the PMU elsewhere) is masked too. IPCC_UPDATE_GOLDEN=1 rewrites the
-# golden files instead of comparing.
+# (calibrated here, CPUID or the PMU elsewhere) is masked too, and when the core frequency was
+# measured (after the run only where TCFREQ had to be calibrated first) and the verdict of its
+# cross-check (test_clock checks that, best of several tries). IPCC_UPDATE_GOLDEN=1 rewrites
+# the golden files instead of comparing.
 set -u
 shape=0
 if [ "$1" = "--shape" ]; then shape=1; shift; fi
@@ -21,7 +23,9 @@ got=$?
 if [ $shape = 1 ]; then
     for f in out err; do
         sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g' "$tmp/$f" |
-            sed -E 's/ppm .* \(took/ppm SOURCE (took/; s/kHz [a-z0-9-]+,/kHz SOURCE,/' >"$tmp/$f.n" &&
+            sed -E 's/ppm .* \(took/ppm SOURCE (took/; s/kHz [a-z0-9-]+,/kHz SOURCE,/' |
+            sed -E 's/measured (while the command ran|after the run)/measured WHEN/' |
+            sed -E 's/: (agrees|DISAGREES [^,]*), N% apart/: VERDICT, N% apart/' >"$tmp/$f.n" &&
             mv "$tmp/$f.n" "$tmp/$f"
     done
 fi

@@ -4,6 +4,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -129,6 +130,18 @@ static void print_text(const struct calibration *cal, const struct calibrate_opt
 		printf("  %-20s n/a\n", "invariant");
 	printf("\ncore\n");
 	print_freq("frequency", &cal->core);
+	if (cal->core.check_hz > 0)
+		printf("  %-20s %.0f kHz   imul chain, 3 cycles each: %s, %.2f%% apart\n",
+		       "cross-check", cal->core.check_hz / 1e3,
+		       ipcc_freq_disagrees(&cal->core) ? "DISAGREES (one of the two latencies is "
+							 "not what ipcc assumes here)"
+						       : "agrees",
+		       100 * fabs(cal->core.check_hz - cal->core.hz) / cal->core.hz);
+	else
+		printf("  %-20s n/a (%s)\n", "cross-check",
+		       cal->core.source == IPCC_FREQ_PMU_CYCLES
+			   ? "the PMU's cycles need none"
+			   : "no chain of another latency class is the same on every core here");
 
 	printf("\nread cost, per read (%" PRIu64 " rounds of %d back-to-back reads each)\n",
 	       o->batches, READS_PER_BATCH);
@@ -208,6 +221,11 @@ static int print_json(const struct calibration *cal)
 	json_object_set_new(root, "core_ppm",
 			    cal->core.khz ? json_real(cal->core.ppm) : json_null());
 	json_object_set_new(root, "core_cost_ns", json_integer((json_int_t)cal->core.cost_ns));
+	json_object_set_new(root, "core_check_khz",
+			    cal->core.check_hz > 0 ? json_real(cal->core.check_hz / 1e3)
+						   : json_null());
+	json_object_set_new(root, "core_check_disagrees",
+			    json_boolean(ipcc_freq_disagrees(&cal->core)));
 
 	for (int m = 0; m < IPCC_READ_NMETHODS; m++) {
 		const struct ipcc_read_cost *c = cost_of(cal, (enum ipcc_read_method)m);
@@ -253,6 +271,7 @@ int cmd_calibrate(int argc, char **argv)
 	ret = parse(argc, argv, &o);
 	if (ret)
 		return ret;
+	ipcc_clock_fresh(); /* always measured afresh, and the boot's cache refreshed */
 	if (ipcc_clock_init() != 0)
 		return cli_error("calibrate", "the time counter's frequency is unknown: %s",
 				 ipcc_last_error());

@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,8 +189,15 @@ static uint64_t timeval_ns(struct timeval tv)
  */
 #define STAT_NOT_RUN 127
 
+static void *calibrate(void *arg)
+{
+	(void)arg;
+	ipcc_clock_init();
+	return NULL;
+}
+
 static int run_once(const struct stat_opts *o, const char *regions_file,
-		    struct ipcc_counter_set **set_out, struct stat_run *res)
+		    struct ipcc_counter_set **set_out, struct stat_run *res, struct ipcc_freq *core)
 {
 	struct ipcc_counters_opts co = {
 		.backend = o->backend,
@@ -203,7 +211,9 @@ static int run_once(const struct stat_opts *o, const char *regions_file,
 	struct ipcc_reading a, b;
 	struct rusage ru;
 	int go[2], err[2], status, exec_errno, ret;
-	uint64_t t0;
+	pthread_t calibrator;
+	bool calibrating = false;
+	uint64_t t0, t1;
 	ssize_t n;
 	pid_t pid;
 
@@ -248,13 +258,25 @@ static int run_once(const struct stat_opts *o, const char *regions_file,
 	if (write(go[1], "x", 1) != 1)
 		kill(pid, SIGKILL);
 	close(go[1]);
-	/* Find TCFREQ (maybe calibrating for ms) while the command runs, not before. */
-	ipcc_clock_init();
+	/*
+	 * While the command runs: TCFREQ, where it must be calibrated (the first ipcc of a boot
+	 * on a guest without an exact source), in a thread of its own, so that the command's
+	 * end is seen when it happens; and the core frequency (~100 us of this CPU).
+	 */
+	if (ipcc_clock_init_quick() != 0)
+		calibrating = pthread_create(&calibrator, NULL, calibrate, NULL) == 0;
+	if (!core->khz && !calibrating)
+		ipcc_corefreq_khz(core);
 	n = read(err[0], &exec_errno, sizeof(exec_errno));
 	close(err[0]);
 	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
-	res->elapsed_ns = ipcc_ticks_to_ns(ipcc_ticks() - t0);
+	t1 = ipcc_ticks();
+	if (calibrating)
+		pthread_join(calibrator, NULL);
+	else
+		ipcc_clock_init(); /* no thread: calibrate here */
+	res->elapsed_ns = ipcc_ticks_to_ns(t1 - t0);
 	child_pid = 0;
 	if (n == (ssize_t)sizeof(exec_errno)) {
 		fprintf(stderr, "ipcc stat: cannot run '%s': %s\n", o->argv[0],
@@ -405,7 +427,8 @@ int cmd_stat(int argc, char **argv)
 		for (uint64_t i = 0; i < o.repeat && !interrupted; i++) {
 			struct ipcc_counter_set *set = NULL;
 
-			ret = run_once(&o, o.regions ? regions_file : NULL, &set, &r.run[i]);
+			ret =
+			    run_once(&o, o.regions ? regions_file : NULL, &set, &r.run[i], &r.core);
 			if (ret) {
 				ipcc_counters_free(set);
 				break;
@@ -418,7 +441,11 @@ int cmd_stat(int argc, char **argv)
 	install_forwarding(false);
 	if (r.nruns > 0) {
 		ipcc_tcfreq_khz(&r.tc);
-		ipcc_corefreq_khz(&r.core);
+		/* Only where the first run had to calibrate TCFREQ: never the common case. */
+		if (!r.core.khz) {
+			ipcc_corefreq_khz(&r.core);
+			r.core_after = true;
+		}
 		r.interrupted = interrupted;
 		r.regions_file = o.regions ? regions_file : NULL;
 		stat_print(out, o.format, &r);

@@ -31,6 +31,7 @@ struct stat_result {
 	struct stat_run *run;		 /* nruns runs */
 	unsigned nruns;
 	struct ipcc_freq tc, core;
+	bool core_after;	  /* the core frequency was measured after the run, not during it */
 	int interrupted;	  /* the signal that cut the run short, or 0 */
 	const char *regions_file; /* IPCC_OUTPUT of the command, with --regions */
 	/* -p: one set and interval per thread */

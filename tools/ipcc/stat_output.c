@@ -227,10 +227,17 @@ static void print_text(FILE *out, const struct stat_result *r, const struct view
 	text_value(out, "elapsed", &v->elapsed, "ns", r->nruns);
 	fprintf(out, "  %-24s %18" PRIu64 " kHz  %s, +-%.1f ppm\n", "TCFREQ", r->tc.khz,
 		ipcc_freq_source_name(r->tc.source), r->tc.ppm);
-	if (r->core.khz)
-		fprintf(out, "  %-24s %18" PRIu64 " kHz  %s, measured after the run\n",
-			"core frequency", r->core.khz, ipcc_freq_source_name(r->core.source));
-	else
+	if (r->core.khz) {
+		fprintf(out, "  %-24s %18" PRIu64 " kHz  %s, measured %s\n", "core frequency",
+			r->core.khz, ipcc_freq_source_name(r->core.source),
+			r->core_after ? "after the run" : "while the command ran");
+		if (ipcc_freq_disagrees(&r->core))
+			fprintf(out,
+				"  %-24s %18.0f kHz  imul chain: DISAGREES by %.1f%% (a latency "
+				"is not what ipcc assumes on this core)\n",
+				"", r->core.check_hz / 1e3,
+				100 * fabs(r->core.check_hz - r->core.hz) / r->core.hz);
+	} else
 		fprintf(out, "  %-24s %18s\n", "core frequency", "n/a");
 	text_value(out, "user time", &v->user, "ns", r->nruns);
 	text_value(out, "system time", &v->sys, "ns", r->nruns);
@@ -384,6 +391,10 @@ static void print_json(FILE *out, const struct stat_result *r, const struct view
 			    json_string(ipcc_freq_source_name(r->tc.source)));
 	json_object_set_new(root, "core_khz",
 			    r->core.khz ? json_integer((json_int_t)r->core.khz) : json_null());
+	json_object_set_new(root, "core_source",
+			    json_string(ipcc_freq_source_name(r->core.source)));
+	json_object_set_new(root, "core_check_khz",
+			    r->core.check_hz > 0 ? json_real(r->core.check_hz / 1e3) : json_null());
 	json_object_set_new(root, "user_ns", jagg(&v->user));
 	json_object_set_new(root, "sys_ns", jagg(&v->sys));
 
