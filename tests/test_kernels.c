@@ -163,9 +163,8 @@ static int cmp(const void *a, const void *b)
 }
 
 /*
- * The median of three tries, each at the core frequency measured just before it, after the
- * core has been kept busy for 50 ms (an idle core starts slow, and a frequency measured then
- * would make a kernel look faster than it is: the best try is not the right one here).
+ * The median of three tries, each with the core frequency measured around its own runs,
+ * after the core has been kept busy for 50 ms (an idle core starts slow).
  */
 static double median_value(const char *name, uint64_t size)
 {
@@ -177,7 +176,7 @@ static double median_value(const char *name, uint64_t size)
 	while (ipcc_now_ns() < end)
 		ipcc_corefreq_khz(NULL);
 	for (int t = 0; t < 3; t++) {
-		if (ipcc_kernel_run(ipcc_kernel_find(name), &o, ipcc_corefreq_khz(NULL), &p) != 0)
+		if (ipcc_kernel_run(ipcc_kernel_find(name), &o, 0, &p) != 0)
 			return NAN;
 		v[t] = p.value;
 	}
@@ -198,15 +197,52 @@ TEST(latency_sweep_shows_the_cache_hierarchy)
 	return TEST_OK;
 }
 
+/*
+ * Cycles per op, the fewest of three tries of nine runs each, the core frequency measured
+ * around every run. The fewest: an interrupt or a busy SMT sibling mostly adds cycles (on the
+ * loaded 2-CPU guest, single runs of chain.add took 9, 10.7 or 17 cycles an iteration
+ * instead of 8, unpreempted), while a wrong frequency or latency would move them all.
+ */
+static double best_cycles_per_op(const char *name, double ops)
+{
+	struct ipcc_bench_opts o = { .repeat = 9 };
+	struct ipcc_bench_point p;
+	uint64_t end = ipcc_now_ns() + 50000000;
+	double best = INFINITY;
+
+	while (ipcc_now_ns() < end)
+		ipcc_corefreq_khz(NULL);
+	for (int t = 0; t < 3; t++) {
+		if (ipcc_kernel_run(ipcc_kernel_find(name), &o, 0, &p) != 0)
+			return NAN;
+		if (p.cycles_best / ops < best)
+			best = p.cycles_best / ops;
+	}
+	return best;
+}
+
 TEST(core_kernels_agree_with_the_core_frequency)
 {
 	/* one add per cycle is the clock module's own assumption: the kernel must agree */
-	double add = median_value("chain.add", 0);
-	double load = median_value("chain.load", 0);
+	double add = best_cycles_per_op("chain.add", 8);
+	double mul = best_cycles_per_op("chain.mul", 8);
+	double imm = best_cycles_per_op("chain.add_imm", 8);
+	double load = best_cycles_per_op("chain.load", 8);
 
-	printf("chain.add %.3f cycles/add, chain.load %.3f cycles/load\n", add, load);
-	CHECK_CMP(dbl, fabs(add - 1.0), <, 0.15);
-	CHECK_CMP(dbl, load, >=, 3.0); /* no core has an L1 hit under 3 cycles */
+	printf("chain.add %.3f cycles/add, chain.mul %.3f cycles/multiply, chain.add_imm %.3f "
+	       "cycles/add, chain.load %.3f cycles/load\n",
+	       add, mul, imm, load);
+	/*
+	 * On a quiet machine all three are within 0.01 of 1, 3 and 1 (ipcc bench: 1.000, 3.00).
+	 * The bounds are wider because a sibling busy all through a run stretches the kernel and
+	 * the frequency chains unevenly: 1.08 and 2.94 were seen with both CPUs compiling. A
+	 * chain the renamer shortens (the old add-immediate: 0.3-0.5 on Golden Cove) or a wrong
+	 * frequency (3-4x on Emerald Rapids) is far outside them.
+	 */
+	CHECK_CMP(dbl, fabs(add - 1.0), <, 0.10);
+	CHECK_CMP(dbl, fabs(mul - 3.0), <, 0.30); /* imul r64: 3 cycles on every big x86 core */
+	CHECK_CMP(dbl, imm, <, 1.10);		  /* 1, or less where the renamer folds */
+	CHECK_CMP(dbl, load, >=, 3.0);		  /* no core has an L1 hit under 3 cycles */
 	return TEST_OK;
 }
 

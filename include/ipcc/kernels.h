@@ -47,15 +47,18 @@ struct ipcc_bench_point {
 	uint64_t iterations;	/* per measurement */
 	unsigned reps;		/* measurements taken */
 	double ns_per_iter;	/* median */
-	double cycles_per_iter; /* ns x the core frequency */
+	double cycles_per_iter; /* median over reps of ns x the core frequency around each */
+	double cycles_best;	/* the fewest of any rep: a busy SMT sibling only adds */
+	double core_khz;	/* median core frequency around the reps */
 	double spread;		/* (p90 - p10) / median of ns_per_iter */
 	double value;		/* the derived figure, in the kernel's unit */
 };
 
 /*
  * Measure kernel k: warm up, then repeat a timed run (the fixed cost of timing one, measured
- * on an empty kernel, taken off) until the median is stable, at the core frequency
- * `core_khz`. IPCC_ENOTSUP when this machine cannot run it (no AVX2/FMA, more threads than
+ * on an empty kernel, taken off) until the median is stable. With core_khz 0 the core
+ * frequency is measured between every two runs and each run's cycles use the frequency
+ * around it (see docs/internals/bench.md); otherwise core_khz is taken as given. IPCC_ENOTSUP when this machine cannot run it (no AVX2/FMA, more threads than
  * CPUs), IPCC_EINVAL for a bad size.
  */
 int ipcc_kernel_run(const struct ipcc_kernel *k, const struct ipcc_bench_opts *o, uint64_t core_khz,

@@ -35,8 +35,26 @@ KERNEL empty
 	xor eax, eax
 	ret
 
-/* chain.add: 8 dependent single-cycle adds.  10 instructions, 1 branch. */
+/*
+ * chain.add: 8 dependent register-register adds, one cycle each on every core.  10
+ * instructions, 1 branch.
+ */
 KERNEL chain_add
+	xor eax, eax
+	mov edx, 1
+1:	.rept 8
+	add rax, rdx
+	.endr
+	sub rdi, 1
+	jnz 1b
+	ret
+
+/*
+ * chain.add_imm: 8 dependent adds of an immediate. Golden Cove's renamer folds such adds
+ * into one another and runs the chain at 2-3 per cycle; elsewhere 1.  10 instructions,
+ * 1 branch.
+ */
+KERNEL chain_add_imm
 	xor eax, eax
 1:	.rept 8
 	add rax, 1

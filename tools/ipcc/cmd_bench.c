@@ -230,11 +230,17 @@ static const char *size_text(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
-static void print_text(const struct result *r, unsigned nr, uint64_t core_khz,
+static void print_text(const struct result *r, unsigned nr, const struct ipcc_freq *core,
 		       const char *no_validation)
 {
-	printf("ipcc bench: core %" PRIu64 " kHz, TCFREQ %" PRIu64 " kHz\n\n", core_khz,
-	       ipcc_tcfreq_khz(NULL));
+	printf("ipcc bench: core %" PRIu64 " kHz at the start (%s; each kernel's cycles use the "
+	       "frequency measured around its own runs), TCFREQ %" PRIu64 " kHz\n",
+	       core->khz, ipcc_freq_source_name(core->source), ipcc_tcfreq_khz(NULL));
+	if (ipcc_freq_disagrees(core))
+		printf("warning: the imul chain says %.0f kHz, %+.1f%% off the add chain: one of "
+		       "the two latencies is not what ipcc assumes on this core\n",
+		       core->check_hz / 1e3, 100 * (core->check_hz - core->hz) / core->hz);
+	putchar('\n');
 	printf("%-30s %9s %10s %11s %10s %-18s %7s %4s\n", "kernel", "size", "ns/iter",
 	       "cycles/iter", "value", "unit", "spread", "reps");
 	for (unsigned i = 0; i < nr; i++) {
@@ -286,12 +292,15 @@ static json_t *jnum(double v)
 	return isnan(v) ? json_null() : json_real(v);
 }
 
-static void print_json(const struct result *r, unsigned nr, uint64_t core_khz,
+static void print_json(const struct result *r, unsigned nr, const struct ipcc_freq *core,
 		       const char *no_validation)
 {
 	json_t *root = json_object(), *ks = json_array();
 
-	json_object_set_new(root, "core_khz", json_integer((json_int_t)core_khz));
+	json_object_set_new(root, "core_khz", json_integer((json_int_t)core->khz));
+	json_object_set_new(root, "core_source", json_string(ipcc_freq_source_name(core->source)));
+	json_object_set_new(root, "core_check_khz",
+			    core->check_hz > 0 ? json_real(core->check_hz / 1e3) : json_null());
 	json_object_set_new(root, "tcfreq_khz", json_integer((json_int_t)ipcc_tcfreq_khz(NULL)));
 	for (unsigned i = 0; i < nr; i++) {
 		json_t *k = json_object(), *pts = json_array();
@@ -308,12 +317,12 @@ static void print_json(const struct result *r, unsigned nr, uint64_t core_khz,
 		for (unsigned j = 0; j < r[i].np; j++) {
 			const struct ipcc_bench_point *p = &r[i].p[j];
 
-			json_array_append_new(pts,
-					      json_pack("{s:I,s:f,s:f,s:o,s:f,s:i}", "size_bytes",
-							(json_int_t)p->size_bytes, "ns_per_iter",
-							p->ns_per_iter, "cycles_per_iter",
-							p->cycles_per_iter, "value", jnum(p->value),
-							"spread", p->spread, "reps", (int)p->reps));
+			json_array_append_new(
+			    pts, json_pack("{s:I,s:f,s:f,s:f,s:o,s:f,s:i}", "size_bytes",
+					   (json_int_t)p->size_bytes, "ns_per_iter", p->ns_per_iter,
+					   "cycles_per_iter", p->cycles_per_iter, "core_khz",
+					   p->core_khz, "value", jnum(p->value), "spread",
+					   p->spread, "reps", (int)p->reps));
 		}
 		json_object_set_new(k, "points", pts);
 		json_object_set_new(k, "error",
@@ -511,7 +520,7 @@ int cmd_bench(int argc, char **argv)
 	struct bench_opts o = { 0 };
 	struct result *r;
 	unsigned nr = 0, total = 0, done = 0;
-	uint64_t core_khz;
+	struct ipcc_freq core;
 	bool progress = isatty(2);
 	char why[256];
 	int ret = EXIT_OK;
@@ -546,7 +555,7 @@ int cmd_bench(int argc, char **argv)
 	ipcc_clock_init();
 	/* A core that was idle runs slow for a while (McCalpin: warm up first). */
 	warm_up();
-	core_khz = ipcc_corefreq_khz(NULL);
+	ipcc_corefreq_khz(&core);
 	for (unsigned k = 0; ipcc_kernel_at(k); k++) {
 		const struct ipcc_kernel *kk = ipcc_kernel_at(k);
 		bool want = o.nnames == 0;
@@ -586,11 +595,10 @@ int cmd_bench(int argc, char **argv)
 
 			run.size = r[i].p[j].size_bytes;
 			run.threads = r[i].threads;
-			core_khz = ipcc_corefreq_khz(NULL); /* now, not at the start */
 			if (progress)
 				fprintf(stderr, "\r[%u/%u] %-24s %-10s", ++done, total,
 					r[i].k->name, size_text(run.size, sz, sizeof(sz)));
-			err = ipcc_kernel_run(r[i].k, &run, core_khz, &r[i].p[j]);
+			err = ipcc_kernel_run(r[i].k, &run, 0, &r[i].p[j]);
 			if (err) {
 				snprintf(r[i].error, sizeof(r[i].error), "%s", ipcc_last_error());
 				if (err == IPCC_EINVAL) {
@@ -620,11 +628,11 @@ int cmd_bench(int argc, char **argv)
 	if (progress)
 		fprintf(stderr, "\r%60s\r", "");
 	if (o.format == FORMAT_JSON)
-		print_json(r, nr, core_khz, why);
+		print_json(r, nr, &core, why);
 	else if (o.format == FORMAT_CSV)
 		print_csv(r, nr);
 	else
-		print_text(r, nr, core_khz, why);
+		print_text(r, nr, &core, why);
 	if (o.svg)
 		ret = write_svg(o.svg, r, nr);
 	for (unsigned i = 0; i < nr && !ret; i++)
