@@ -54,10 +54,58 @@ enum unknown_mode { UNKNOWN_ADDRESS, UNKNOWN_LINE, UNKNOWN_FILE };
 
 struct annotate_opts {
 	const char *input, *symbol, *svg;
+	char range_file[4096]; /* --symbol FILE+0xSTART-0xEND: FILE, or "" */
+	uint64_t lo, hi;
 	uint64_t top;
 	enum unknown_mode unknown;
 	bool folded, footprint, raw_names;
 };
+
+static const char *base(const char *path)
+{
+	const char *s = path ? strrchr(path, '/') : NULL;
+
+	return s ? s + 1 : path ? path : "?";
+}
+
+/*
+ * Whether `path` is the file `name` stands for: the same path, the same file name, or a file
+ * name that starts with name and a dot (liblzma.so.5 for liblzma.so.5.4.1).
+ */
+static bool names_file(const char *name, const char *path)
+{
+	const char *b = base(path);
+	size_t n = strlen(name);
+
+	return !strcmp(name, path) || !strcmp(name, b) || (!strncmp(name, b, n) && b[n] == '.');
+}
+
+/* Parse a hexadecimal number with an optional 0x at *s, up to stop; false if malformed. */
+static bool parse_hex(const char *s, const char *stop, uint64_t *out)
+{
+	char *end;
+
+	if (stop - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (s == stop || *s == '-' || *s == '+' || *s == ' ')
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 16);
+	return end == stop && !errno;
+}
+
+/* Split FILE+0xSTART-0xEND; false if arg does not have that shape. */
+static bool parse_range(const char *arg, char *file, size_t len, uint64_t *lo, uint64_t *hi)
+{
+	const char *plus = strrchr(arg, '+'), *dash = plus ? strchr(plus, '-') : NULL;
+
+	if (!plus || plus == arg || !dash || (size_t)(plus - arg) >= len ||
+	    !parse_hex(plus + 1, dash, lo) || !parse_hex(dash + 1, dash + strlen(dash), hi))
+		return false;
+	memcpy(file, arg, (size_t)(plus - arg));
+	file[plus - arg] = '\0';
+	return true;
+}
 
 static int parse(int argc, char **argv, struct annotate_opts *o)
 {
@@ -128,6 +176,13 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 				       "--symbol, --folded and --footprint: one at a time");
 	if (o->svg && !o->footprint)
 		return cli_usage_error("annotate", "--svg plots the footprint: add --footprint");
+	if (o->symbol &&
+	    parse_range(o->symbol, o->range_file, sizeof(o->range_file), &o->lo, &o->hi) &&
+	    (o->hi <= o->lo || o->hi - o->lo > (1u << 24)))
+		return cli_usage_error("annotate",
+				       "--symbol %s: the range must end after it starts and span "
+				       "at most 16 MiB",
+				       o->symbol);
 	return 0;
 }
 
@@ -145,13 +200,6 @@ static int by_samples(const void *a, const void *b)
 	const struct bucket *x = a, *y = b;
 
 	return x->samples > y->samples ? -1 : x->samples < y->samples;
-}
-
-static const char *base(const char *path)
-{
-	const char *s = path ? strrchr(path, '/') : NULL;
-
-	return s ? s + 1 : path ? path : "?";
 }
 
 static int by_place(const void *a, const void *b)
@@ -306,45 +354,6 @@ static int write_svg(const char *path, const struct ipcc_profile *p, const struc
 	return EXIT_OK;
 }
 
-/*
- * Whether `path` is the file `name` stands for: the same path, the same file name, or a file
- * name that starts with name and a dot (liblzma.so.5 for liblzma.so.5.4.1).
- */
-static bool names_file(const char *name, const char *path)
-{
-	const char *b = base(path);
-	size_t n = strlen(name);
-
-	return !strcmp(name, path) || !strcmp(name, b) || (!strncmp(name, b, n) && b[n] == '.');
-}
-
-/* Parse a hexadecimal number with an optional 0x at *s, up to stop; false if malformed. */
-static bool parse_hex(const char *s, const char *stop, uint64_t *out)
-{
-	char *end;
-
-	if (stop - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2;
-	if (s == stop || *s == '-' || *s == '+' || *s == ' ')
-		return false;
-	errno = 0;
-	*out = strtoull(s, &end, 16);
-	return end == stop && !errno;
-}
-
-/* Split FILE+0xSTART-0xEND; false if arg does not have that shape. */
-static bool parse_range(const char *arg, char *file, size_t len, uint64_t *lo, uint64_t *hi)
-{
-	const char *plus = strrchr(arg, '+'), *dash = plus ? strchr(plus, '-') : NULL;
-
-	if (!plus || plus == arg || !dash || (size_t)(plus - arg) >= len ||
-	    !parse_hex(plus + 1, dash, lo) || !parse_hex(dash + 1, dash + strlen(dash), hi))
-		return false;
-	memcpy(file, arg, (size_t)(plus - arg));
-	file[plus - arg] = '\0';
-	return true;
-}
-
 static int by_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -410,28 +419,20 @@ static int print_symbol(const struct annotate_opts *o, const struct ipcc_profile
 	const struct ipcc_symbol *f = NULL;
 	uint64_t *at = calloc(p->nsamples + 1, sizeof(*at));
 	size_t n = 0;
-	char file[4096];
-	uint64_t lo, hi;
 	int ret;
 
 	if (!at)
 		return cli_error("annotate", "out of memory");
-	if (parse_range(o->symbol, file, sizeof(file), &lo, &hi)) {
-		if (hi <= lo || hi - lo > (1u << 24)) {
-			free(at);
-			return cli_usage_error("annotate",
-					       "--symbol %s: the range must end after it starts, "
-					       "and be at most 16 MiB",
-					       o->symbol);
-		}
+	if (o->range_file[0]) {
 		for (size_t i = 0; i < p->nsamples; i++)
 			if (sym[i].file && (!f || sym[i].file == f->file) &&
-			    names_file(file, sym[i].file) && sym[i].elf_addr >= lo &&
-			    sym[i].elf_addr < hi) {
+			    names_file(o->range_file, sym[i].file) && sym[i].elf_addr >= o->lo &&
+			    sym[i].elf_addr < o->hi) {
 				f = &sym[i];
 				at[n++] = sym[i].elf_addr;
 			}
-		ret = f ? print_code(o, p, syms, o->symbol, f->file, lo, hi - lo, at, n, false)
+		ret = f ? print_code(o, p, syms, o->symbol, f->file, o->lo, o->hi - o->lo, at, n,
+				     false)
 			: cli_error("annotate", "no samples in '%s'", o->symbol);
 		free(at);
 		return ret;
