@@ -1,22 +1,34 @@
 /*
  * symbols.c - samples to functions: the recorded mappings, each file's ELF program headers
- * (file offset to the file's own addresses) and its function symbols (.symtab, else
- * .dynsym), read with libelf.
+ * (file offset to the file's own addresses) and its function symbols, read with libelf.
+ *
+ * Symbols come from the file's .symtab; a stripped file's from its separate debug file when
+ * one is installed (found as gdb and perf find it: by the NT_GNU_BUILD_ID note under
+ * <root>/.build-id/, else by .gnu_debuglink beside the file, in its .debug/ folder or under
+ * <root>/<its folder>/; <root> is $IPCC_DEBUG_ROOT or /usr/lib/debug), else from its .dynsym.
+ * Functions are STT_FUNC and STT_GNU_IFUNC symbols, local ones included; one of size 0 ends
+ * where the next begins. Of several at one address, the one perf would name is kept.
  */
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <libiberty/demangle.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "error_int.h"
 #include "ipcc/profile.h"
 
+#define DEBUG_ROOT "/usr/lib/debug"
+
 struct func {
 	uint64_t start, size;
 	char *name;
+	char *demangled; /* NULL until asked for; then name itself when not a mangled name */
+	unsigned char bind;
 };
 
 struct segment {
@@ -24,7 +36,7 @@ struct segment {
 };
 
 struct object {
-	const char *path; /* the profile's string */
+	const char *path; /* the profile's string; NULL if the file cannot be read as ELF */
 	struct func *funcs;
 	size_t nfuncs;
 	struct segment seg[16];
@@ -33,14 +45,52 @@ struct object {
 
 struct ipcc_symbols {
 	const struct ipcc_profile *prof;
-	struct object *obj; /* one per mapping, in the profile's order; path NULL if unreadable */
+	struct object *obj; /* per mapping; only a file's first mapping's is filled */
+	size_t *first;	    /* per mapping: the index of the first mapping of the same file */
 };
 
+/* What ties a file to its separate debug file. */
+struct elf_ids {
+	unsigned char build_id[64];
+	size_t build_id_len;
+	char debuglink[256]; /* "" if none */
+	uint32_t crc;
+};
+
+/* By address, then the one perf would name last: the best of several at one address. */
 static int by_start(const void *a, const void *b)
 {
 	const struct func *x = a, *y = b;
 
 	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/*
+ * Whether x names an address better than y (perf's choose_best_symbol()): a sized symbol, a
+ * non-weak one, a global one, fewer leading underscores, a longer name.
+ */
+static bool better(const struct func *x, const struct func *y)
+{
+	size_t ux = underscores(x->name), uy = underscores(y->name);
+
+	if (!x->size != !y->size)
+		return x->size != 0;
+	if ((x->bind == STB_WEAK) != (y->bind == STB_WEAK))
+		return y->bind == STB_WEAK;
+	if ((x->bind == STB_GLOBAL) != (y->bind == STB_GLOBAL))
+		return x->bind == STB_GLOBAL;
+	if (ux != uy)
+		return ux < uy;
+	return strlen(x->name) > strlen(y->name);
 }
 
 /* Read one section's function symbols into o (appending). */
@@ -59,31 +109,216 @@ static void read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct obje
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym sym;
 		const char *name;
+		int type;
 
-		if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    !sym.st_size || sym.st_shndx == SHN_UNDEF)
+		if (!gelf_getsym(data, (int)i, &sym))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF)
 			continue;
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
-		if (!name || !(f[o->nfuncs].name = strdup(name)))
+		if (!name || !*name || !(f[o->nfuncs].name = strdup(name)))
 			continue;
 		f[o->nfuncs].start = sym.st_value;
 		f[o->nfuncs].size = sym.st_size;
+		f[o->nfuncs].demangled = NULL;
+		f[o->nfuncs].bind = (unsigned char)GELF_ST_BIND(sym.st_info);
 		o->nfuncs++;
 	}
+}
+
+/* Read the symbol tables of type `type` of elf into o; whether it has one. */
+static bool read_symtabs(Elf *elf, Elf64_Word type, struct object *o)
+{
+	Elf_Scn *scn = NULL;
+	bool found = false;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type) {
+			read_symtab(elf, scn, &sh, o);
+			found = true;
+		}
+	}
+	return found;
+}
+
+/* Sort, keep the best name of each address, and end each size-0 function at the next. */
+static void tidy_funcs(struct object *o)
+{
+	size_t n = 0;
+
+	qsort(o->funcs, o->nfuncs, sizeof(*o->funcs), by_start);
+	for (size_t i = 0; i < o->nfuncs; i++) {
+		struct func *f = &o->funcs[i];
+
+		if (n && o->funcs[n - 1].start == f->start) {
+			struct func *kept = &o->funcs[n - 1];
+
+			if (better(f, kept)) {
+				free(kept->name);
+				*kept = *f;
+			} else {
+				free(f->name);
+			}
+		} else {
+			o->funcs[n++] = *f;
+		}
+	}
+	o->nfuncs = n;
+	for (size_t i = 0; i < n; i++) {
+		struct func *f = &o->funcs[i];
+
+		if (f->size)
+			continue;
+		if (i + 1 < n) {
+			f->size = o->funcs[i + 1].start - f->start;
+			continue;
+		}
+		for (size_t k = 0; k < o->nseg; k++)
+			if (f->start >= o->seg[k].vaddr &&
+			    f->start - o->seg[k].vaddr < o->seg[k].filesz)
+				f->size = o->seg[k].vaddr + o->seg[k].filesz - f->start;
+	}
+}
+
+/* The build ID note and the .gnu_debuglink section, where the file has them. */
+static void read_ids(Elf *elf, struct elf_ids *id)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	memset(id, 0, sizeof(*id));
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    !(data = elf_getdata(scn, NULL)) || !data->d_buf)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (sh.sh_type == SHT_NOTE) {
+			GElf_Nhdr nh;
+			size_t off = 0, name_off, desc_off;
+
+			while ((off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0)
+				if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+				    !memcmp((const char *)data->d_buf + name_off, "GNU", 4) &&
+				    nh.n_descsz <= sizeof(id->build_id)) {
+					memcpy(id->build_id, (const char *)data->d_buf + desc_off,
+					       nh.n_descsz);
+					id->build_id_len = nh.n_descsz;
+				}
+		} else if (name && !strcmp(name, ".gnu_debuglink")) {
+			/* The file name, NUL, padding to 4 bytes, then its CRC-32. */
+			size_t len = strnlen(data->d_buf, data->d_size);
+			size_t crc_off = (len + 4) & ~(size_t)3;
+
+			if (len < sizeof(id->debuglink) && crc_off + 4 <= data->d_size) {
+				memcpy(id->debuglink, data->d_buf, len);
+				id->debuglink[len] = '\0';
+				memcpy(&id->crc, (const char *)data->d_buf + crc_off, 4);
+			}
+		}
+	}
+}
+
+/* The CRC-32 of the whole file at fd (the one .gnu_debuglink records), or ~crc on failure. */
+static uint32_t file_crc(int fd, uint32_t want)
+{
+	unsigned char buf[65536];
+	uLong crc = crc32(0L, Z_NULL, 0);
+	ssize_t got;
+
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return ~want;
+	while ((got = read(fd, buf, sizeof(buf))) > 0)
+		crc = crc32(crc, buf, (uInt)got);
+	return got < 0 ? ~want : (uint32_t)crc;
+}
+
+/*
+ * Read the function symbols of the debug file at path into o, if it is the debug file of
+ * the file with ids `id` (the same build ID, or without one the CRC .gnu_debuglink gives)
+ * and has a .symtab. Whether it was.
+ */
+static bool load_debug_file(struct object *o, const char *path, const struct elf_ids *id)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	bool ok = false;
+
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF) {
+		struct elf_ids dbg;
+
+		read_ids(elf, &dbg);
+		if (id->build_id_len)
+			ok = dbg.build_id_len == id->build_id_len &&
+			     !memcmp(dbg.build_id, id->build_id, id->build_id_len);
+		else
+			ok = file_crc(fd, id->crc) == id->crc;
+		ok = ok && read_symtabs(elf, SHT_SYMTAB, o);
+	}
+	elf_end(elf);
+	close(fd);
+	return ok;
+}
+
+/* Find the separate debug file of the file at path (with ids id) and read its symbols. */
+static bool load_debug_symbols(struct object *o, const char *path, const struct elf_ids *id)
+{
+	const char *root = getenv("IPCC_DEBUG_ROOT");
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash ? (int)(slash - path) : 0;
+	char try[4096];
+
+	if (!root || !*root)
+		root = DEBUG_ROOT;
+	if (id->build_id_len >= 2) {
+		int n = snprintf(try, sizeof(try), "%s/.build-id/%02x/", root, id->build_id[0]);
+
+		for (size_t i = 1; i < id->build_id_len && n > 0 && (size_t)n < sizeof(try); i++)
+			n += snprintf(try + n, sizeof(try) - (size_t)n, "%02x", id->build_id[i]);
+		if (n > 0 && (size_t)n < sizeof(try) &&
+		    (size_t)snprintf(try + n, sizeof(try) - (size_t)n, ".debug") <
+			sizeof(try) - (size_t)n &&
+		    load_debug_file(o, try, id))
+			return true;
+	}
+	if (!id->debuglink[0] || !slash)
+		return false;
+	if ((size_t)snprintf(try, sizeof(try), "%.*s/%s", dirlen, path, id->debuglink) <
+		sizeof(try) &&
+	    strcmp(try, path) != 0 && load_debug_file(o, try, id))
+		return true;
+	if ((size_t)snprintf(try, sizeof(try), "%.*s/.debug/%s", dirlen, path, id->debuglink) <
+		sizeof(try) &&
+	    load_debug_file(o, try, id))
+		return true;
+	return (size_t)snprintf(try, sizeof(try), "%s%.*s/%s", root, dirlen, path, id->debuglink) <
+		   sizeof(try) &&
+	       load_debug_file(o, try, id);
 }
 
 static void load_object(struct object *o, const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	Elf *elf;
-	Elf_Scn *scn = NULL;
 	size_t nph = 0;
-	bool symtab = false;
 
 	if (fd < 0)
 		return;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (elf && elf_kind(elf) == ELF_K_ELF) {
+		struct elf_ids id;
+
 		o->path = path;
 		if (elf_getphdrnum(elf, &nph) == 0)
 			for (size_t i = 0; i < nph && o->nseg < 16; i++) {
@@ -94,22 +329,11 @@ static void load_object(struct object *o, const char *path)
 					    (struct segment){ ph.p_offset, ph.p_vaddr,
 							      ph.p_filesz };
 			}
-		while ((scn = elf_nextscn(elf, scn))) {
-			GElf_Shdr sh;
-
-			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
-				read_symtab(elf, scn, &sh, o);
-				symtab = true;
-			}
-		}
-		/* A stripped file still has its dynamic symbols. */
-		while (!symtab && (scn = elf_nextscn(elf, scn))) {
-			GElf_Shdr sh;
-
-			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM)
-				read_symtab(elf, scn, &sh, o);
-		}
-		qsort(o->funcs, o->nfuncs, sizeof(*o->funcs), by_start);
+		read_ids(elf, &id);
+		/* A stripped file: its debug file's symbols, else its dynamic ones. */
+		if (!read_symtabs(elf, SHT_SYMTAB, o) && !load_debug_symbols(o, path, &id))
+			read_symtabs(elf, SHT_DYNSYM, o);
+		tidy_funcs(o);
 	}
 	elf_end(elf);
 	close(fd);
@@ -120,27 +344,29 @@ int ipcc_symbols_new(const struct ipcc_profile *p, struct ipcc_symbols **out)
 	struct ipcc_symbols *s = calloc(1, sizeof(*s));
 
 	*out = NULL;
-	if (!s || !(s->obj = calloc(p->nmmaps + 1, sizeof(*s->obj)))) {
+	if (!s || !(s->obj = calloc(p->nmmaps + 1, sizeof(*s->obj))) ||
+	    !(s->first = calloc(p->nmmaps + 1, sizeof(*s->first)))) {
+		if (s)
+			free(s->obj);
 		free(s);
 		return err_set(IPCC_ENOMEM, "symbols");
 	}
 	s->prof = p;
 	if (elf_version(EV_CURRENT) == EV_NONE) {
+		free(s->first);
 		free(s->obj);
 		free(s);
 		return err_set(IPCC_ENOTSUP, "libelf: %s", elf_errmsg(-1));
 	}
 	for (size_t i = 0; i < p->nmmaps; i++) {
-		/* A file mapped several times (one per segment) is read once. */
+		/* A file mapped several times (one per segment, or per process) is read once. */
 		size_t j;
 
 		for (j = 0; j < i; j++)
-			if (!strcmp(p->mmaps[j].filename, p->mmaps[i].filename))
+			if (s->first[j] == j && !strcmp(p->mmaps[j].filename, p->mmaps[i].filename))
 				break;
-		if (j < i)
-			s->obj[i] = s->obj[j], s->obj[i].funcs = NULL, s->obj[i].nfuncs = 0,
-			s->obj[i].path = s->obj[j].path ? p->mmaps[i].filename : NULL;
-		else
+		s->first[i] = j;
+		if (j == i)
 			load_object(&s->obj[i], p->mmaps[i].filename);
 	}
 	*out = s;
@@ -152,21 +378,27 @@ void ipcc_symbols_free(struct ipcc_symbols *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->prof->nmmaps; i++) {
-		for (size_t k = 0; k < s->obj[i].nfuncs; k++)
+		for (size_t k = 0; k < s->obj[i].nfuncs; k++) {
+			if (s->obj[i].funcs[k].demangled != s->obj[i].funcs[k].name)
+				free(s->obj[i].funcs[k].demangled);
 			free(s->obj[i].funcs[k].name);
+		}
 		free(s->obj[i].funcs);
 	}
+	free(s->first);
 	free(s->obj);
 	free(s);
 }
 
-/* The object whose functions a mapping's file has (the first mapping of that file). */
-static const struct object *funcs_of(const struct ipcc_symbols *s, size_t i)
+/* The C++ (or Rust) name a mangled one stands for, or the name itself. */
+static const char *demangled(struct func *f)
 {
-	for (size_t j = 0; j <= i; j++)
-		if (!strcmp(s->prof->mmaps[j].filename, s->prof->mmaps[i].filename))
-			return &s->obj[j];
-	return &s->obj[i];
+	if (!f->demangled) {
+		f->demangled = cplus_demangle(f->name, DMGL_PARAMS | DMGL_ANSI);
+		if (!f->demangled)
+			f->demangled = f->name;
+	}
+	return f->demangled;
 }
 
 void ipcc_symbols_resolve(struct ipcc_symbols *s, const struct ipcc_sample *smp,
@@ -186,9 +418,10 @@ void ipcc_symbols_resolve(struct ipcc_symbols *s, const struct ipcc_sample *smp,
 	}
 	if (best == p->nmmaps)
 		return;
-	out->file = p->mmaps[best].filename;
+	/* One string per file, whichever mapping the sample is in. */
+	out->file = p->mmaps[s->first[best]].filename;
 	{
-		const struct object *o = funcs_of(s, best);
+		struct object *o = &s->obj[s->first[best]];
 		uint64_t off = smp->ip - p->mmaps[best].addr + p->mmaps[best].pgoff;
 		size_t lo = 0, hi = o->nfuncs;
 
@@ -209,6 +442,7 @@ void ipcc_symbols_resolve(struct ipcc_symbols *s, const struct ipcc_sample *smp,
 		}
 		if (lo && out->elf_addr - o->funcs[lo - 1].start < o->funcs[lo - 1].size) {
 			out->function = o->funcs[lo - 1].name;
+			out->demangled = demangled(&o->funcs[lo - 1]);
 			out->func_start = o->funcs[lo - 1].start;
 			out->func_size = o->funcs[lo - 1].size;
 		}
@@ -219,7 +453,7 @@ int ipcc_symbols_read(struct ipcc_symbols *s, const char *file, uint64_t elf_add
 		      size_t len)
 {
 	for (size_t i = 0; i < s->prof->nmmaps; i++) {
-		const struct object *o = funcs_of(s, i);
+		const struct object *o = &s->obj[s->first[i]];
 		FILE *f;
 
 		if (strcmp(s->prof->mmaps[i].filename, file) != 0)

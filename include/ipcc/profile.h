@@ -61,18 +61,27 @@ int ipcc_profile_load(const char *path, struct ipcc_profile **out);
 
 void ipcc_profile_free(struct ipcc_profile *p);
 
-/* Where an address is: the mapping's file, the function (or NULL), the offset in the file. */
+/*
+ * Where an address is: the mapping's file, the function (or NULL), the offset in the file.
+ * The strings belong to the profile and the symbols; `file` is the same pointer for every
+ * mapping of one file, and `function` the same for every address in one function.
+ */
 struct ipcc_symbol {
-	const char *file;     /* NULL: in no recorded mapping */
-	const char *function; /* NULL: no symbol covers it */
-	uint64_t func_start;  /* the function's address in the file's own (ELF) addresses */
+	const char *file;      /* NULL: in no recorded mapping */
+	const char *function;  /* as in the symbol table (mangled); NULL: no symbol covers it */
+	const char *demangled; /* function as C++ or Rust writes it, else function itself */
+	uint64_t func_start;   /* the function's address in the file's own (ELF) addresses */
 	uint64_t func_size;
 	uint64_t elf_addr; /* the sample's address in the file's own addresses */
 };
 
 struct ipcc_symbols;
 
-/* Symbols for the profile's mappings, read from each file's ELF symbol tables (libelf). */
+/*
+ * Symbols for the profile's mappings, read from each file's ELF symbol tables (libelf): its
+ * .symtab; if it has none, its separate debug file's (by build ID under
+ * $IPCC_DEBUG_ROOT/.build-id/, default /usr/lib/debug, or by .gnu_debuglink); else its .dynsym.
+ */
 int ipcc_symbols_new(const struct ipcc_profile *p, struct ipcc_symbols **out);
 void ipcc_symbols_free(struct ipcc_symbols *s);
 

@@ -18,14 +18,28 @@ const char cmd_annotate_help[] =
     "usage: ipcc annotate [options]\n"
     "\n"
     "Read a profile written by 'ipcc record' and show where the samples landed: functions,\n"
-    "hottest first, with their share of the samples (symbols from each file's ELF symbol\n"
-    "tables); or one function's instructions with their disassembly and samples; or one\n"
-    "line per function for flame-graph tools; or the active code footprint.\n"
+    "hottest first, with their share of the samples; or one function's (or one address\n"
+    "range's) instructions with their disassembly and samples; or one line per function for\n"
+    "flame-graph tools; or the active code footprint.\n"
+    "\n"
+    "Symbols come from each file's ELF symbol table; a stripped file's from its separate\n"
+    "debug file where one is installed (by build ID under $IPCC_DEBUG_ROOT/.build-id/,\n"
+    "default /usr/lib/debug, or by .gnu_debuglink), else from its dynamic symbols. Code that\n"
+    "no symbol covers is shown as FILE+0xADDR: the address in the file's own (ELF) addresses,\n"
+    "as perf report shows it.\n"
     "\n"
     "options:\n"
     "  -i, --input FILE    the profile (default ipcc.profile)\n"
     "      --top N         show the N hottest functions (default 20)\n"
-    "      --symbol NAME   show function NAME instruction by instruction\n"
+    "      --symbol NAME   show function NAME (mangled or not) instruction by instruction\n"
+    "      --symbol FILE+0xSTART-0xEND\n"
+    "                      the same for the code of FILE (a name, or the start of one:\n"
+    "                      liblzma.so.5 for liblzma.so.5.4.1) at hexadecimal addresses\n"
+    "                      [START, END)\n"
+    "      --unknown MODE  samples in code no symbol covers, per 'address' (default:\n"
+    "                      FILE+0xADDR), per 64-byte 'line' (FILE+0xSTART-0xEND, as\n"
+    "                      --symbol takes it) or per 'file' (one [unknown] row each)\n"
+    "      --no-demangle   show C++ and Rust names as the symbol table has them\n"
     "      --folded        'file;function count' lines, hottest first\n"
     "      --footprint     how many 64-byte code lines (bytes, functions) hold 50%, 75%,\n"
     "                      90% and 99% of the samples\n"
@@ -36,15 +50,66 @@ const char cmd_annotate_help[] =
     "Exit status: 0 success, 1 the profile cannot be read or NAME has no samples, 2 bad\n"
     "usage.\n";
 
+enum unknown_mode { UNKNOWN_ADDRESS, UNKNOWN_LINE, UNKNOWN_FILE };
+
 struct annotate_opts {
 	const char *input, *symbol, *svg;
+	char range_file[4096]; /* --symbol FILE+0xSTART-0xEND: FILE, or "" */
+	uint64_t lo, hi;
 	uint64_t top;
-	bool folded, footprint;
+	enum unknown_mode unknown;
+	bool folded, footprint, raw_names;
 };
+
+static const char *base(const char *path)
+{
+	const char *s = path ? strrchr(path, '/') : NULL;
+
+	return s ? s + 1 : path ? path : "?";
+}
+
+/*
+ * Whether `path` is the file `name` stands for: the same path, the same file name, or a file
+ * name that starts with name and a dot (liblzma.so.5 for liblzma.so.5.4.1).
+ */
+static bool names_file(const char *name, const char *path)
+{
+	const char *b = base(path);
+	size_t n = strlen(name);
+
+	return !strcmp(name, path) || !strcmp(name, b) || (!strncmp(name, b, n) && b[n] == '.');
+}
+
+/* Parse a hexadecimal number with an optional 0x at *s, up to stop; false if malformed. */
+static bool parse_hex(const char *s, const char *stop, uint64_t *out)
+{
+	char *end;
+
+	if (stop - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (s == stop || *s == '-' || *s == '+' || *s == ' ')
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 16);
+	return end == stop && !errno;
+}
+
+/* Split FILE+0xSTART-0xEND; false if arg does not have that shape. */
+static bool parse_range(const char *arg, char *file, size_t len, uint64_t *lo, uint64_t *hi)
+{
+	const char *plus = strrchr(arg, '+'), *dash = plus ? strchr(plus, '-') : NULL;
+
+	if (!plus || plus == arg || !dash || (size_t)(plus - arg) >= len ||
+	    !parse_hex(plus + 1, dash, lo) || !parse_hex(dash + 1, dash + strlen(dash), hi))
+		return false;
+	memcpy(file, arg, (size_t)(plus - arg));
+	file[plus - arg] = '\0';
+	return true;
+}
 
 static int parse(int argc, char **argv, struct annotate_opts *o)
 {
-	enum { O_TOP = 256, O_SYMBOL, O_FOLDED, O_FOOTPRINT, O_SVG };
+	enum { O_TOP = 256, O_SYMBOL, O_FOLDED, O_FOOTPRINT, O_SVG, O_UNKNOWN, O_NO_DEMANGLE };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "top", required_argument, NULL, O_TOP },
@@ -52,6 +117,8 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 		{ "folded", no_argument, NULL, O_FOLDED },
 		{ "footprint", no_argument, NULL, O_FOOTPRINT },
 		{ "svg", required_argument, NULL, O_SVG },
+		{ "unknown", required_argument, NULL, O_UNKNOWN },
+		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, ret = 0;
@@ -80,6 +147,22 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 		case O_SVG:
 			o->svg = optarg;
 			break;
+		case O_UNKNOWN:
+			if (!strcmp(optarg, "address"))
+				o->unknown = UNKNOWN_ADDRESS;
+			else if (!strcmp(optarg, "line"))
+				o->unknown = UNKNOWN_LINE;
+			else if (!strcmp(optarg, "file"))
+				o->unknown = UNKNOWN_FILE;
+			else
+				return cli_usage_error("annotate",
+						       "--unknown takes address, line or file, not "
+						       "'%s'",
+						       optarg);
+			break;
+		case O_NO_DEMANGLE:
+			o->raw_names = true;
+			break;
 		default:
 			return cli_bad_option("annotate", c, argv);
 		}
@@ -93,13 +176,21 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 				       "--symbol, --folded and --footprint: one at a time");
 	if (o->svg && !o->footprint)
 		return cli_usage_error("annotate", "--svg plots the footprint: add --footprint");
+	if (o->symbol &&
+	    parse_range(o->symbol, o->range_file, sizeof(o->range_file), &o->lo, &o->hi) &&
+	    (o->hi <= o->lo || o->hi - o->lo > (1u << 24)))
+		return cli_usage_error("annotate",
+				       "--symbol %s: the range must end after it starts and span "
+				       "at most 16 MiB",
+				       o->symbol);
 	return 0;
 }
 
-/* A group of samples: a function, or a 64-byte line. */
+/* A group of samples: a function, an address or 64-byte line no symbol covers, or a line. */
 struct bucket {
 	const char *file, *function;
-	uint64_t key; /* function start, or line address */
+	const char *name; /* the function's name as shown */
+	uint64_t key;	  /* function start, address or line address */
 	uint64_t size;
 	uint64_t samples;
 };
@@ -109,13 +200,6 @@ static int by_samples(const void *a, const void *b)
 	const struct bucket *x = a, *y = b;
 
 	return x->samples > y->samples ? -1 : x->samples < y->samples;
-}
-
-static const char *base(const char *path)
-{
-	const char *s = path ? strrchr(path, '/') : NULL;
-
-	return s ? s + 1 : path ? path : "?";
 }
 
 static int by_place(const void *a, const void *b)
@@ -131,21 +215,34 @@ static int by_place(const void *a, const void *b)
 
 /*
  * Group the resolved samples by function (or by 64-byte line), hottest first: one bucket
- * per sample, sorted by place, then runs merged. O(n log n).
+ * per sample, sorted by place, then runs merged. O(n log n). Samples in a file where no
+ * function covers them are grouped as `unknown` says.
  */
-static size_t group(const struct ipcc_profile *p, const struct ipcc_symbol *sym, bool lines,
-		    struct bucket *b)
+static size_t group(const struct annotate_opts *o, const struct ipcc_profile *p,
+		    const struct ipcc_symbol *sym, bool lines, struct bucket *b)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < p->nsamples; i++) {
 		const struct ipcc_symbol *y = &sym[i];
+		struct bucket *k = &b[i];
 
-		b[i] = (struct bucket){ y->file, y->function,
-					lines	      ? y->elf_addr & ~63ull
-					: y->function ? y->func_start
-						      : 0,
-					lines ? 64 : y->func_size, 1 };
+		*k = (struct bucket){
+			y->file, y->function,  o->raw_names ? y->function : y->demangled,
+			0,	 y->func_size, 1
+		};
+		if (lines) {
+			k->key = y->elf_addr & ~63ull;
+			k->size = 64;
+		} else if (y->function) {
+			k->key = y->func_start;
+		} else if (y->file && o->unknown == UNKNOWN_ADDRESS) {
+			k->key = y->elf_addr;
+			k->size = 1;
+		} else if (y->file && o->unknown == UNKNOWN_LINE) {
+			k->key = y->elf_addr & ~63ull;
+			k->size = 64;
+		}
 	}
 	qsort(b, p->nsamples, sizeof(*b), by_place);
 	for (size_t i = 0; i < p->nsamples; i++) {
@@ -158,20 +255,41 @@ static size_t group(const struct ipcc_profile *p, const struct ipcc_symbol *sym,
 	return n;
 }
 
-static void print_functions(const struct ipcc_profile *p, struct bucket *b, size_t n, uint64_t top)
+/* A bucket's name: the function's, FILE+0xADDR, FILE+0xSTART-0xEND, or [unknown]. */
+static const char *label(const struct annotate_opts *o, const struct bucket *b, char *buf,
+			 size_t len)
 {
-	printf("%10s %8s  %-40s %s\n", "samples", "share", "function", "file");
-	for (size_t i = 0; i < n && i < top; i++)
-		printf("%10" PRIu64 " %7.2f%%  %-40s %s\n", b[i].samples,
-		       100.0 * (double)b[i].samples / (double)p->nsamples,
-		       b[i].function ? b[i].function : "[unknown]", base(b[i].file));
+	if (b->name)
+		return b->name;
+	if (!b->file || o->unknown == UNKNOWN_FILE)
+		return "[unknown]";
+	if (o->unknown == UNKNOWN_LINE)
+		snprintf(buf, len, "%s+%#" PRIx64 "-%#" PRIx64, base(b->file), b->key,
+			 b->key + b->size);
+	else
+		snprintf(buf, len, "%s+%#" PRIx64, base(b->file), b->key);
+	return buf;
 }
 
-static void print_folded(struct bucket *b, size_t n)
+static void print_functions(const struct annotate_opts *o, const struct ipcc_profile *p,
+			    struct bucket *b, size_t n)
 {
+	char buf[512];
+
+	printf("%10s %8s  %-40s %s\n", "samples", "share", "function", "file");
+	for (size_t i = 0; i < n && i < o->top; i++)
+		printf("%10" PRIu64 " %7.2f%%  %-40s %s\n", b[i].samples,
+		       100.0 * (double)b[i].samples / (double)p->nsamples,
+		       label(o, &b[i], buf, sizeof(buf)), base(b[i].file));
+}
+
+static void print_folded(const struct annotate_opts *o, struct bucket *b, size_t n)
+{
+	char buf[512];
+
 	for (size_t i = 0; i < n; i++)
-		printf("%s;%s %" PRIu64 "\n", base(b[i].file),
-		       b[i].function ? b[i].function : "[unknown]", b[i].samples);
+		printf("%s;%s %" PRIu64 "\n", base(b[i].file), label(o, &b[i], buf, sizeof(buf)),
+		       b[i].samples);
 }
 
 /* Levinthal's active binary size: the hottest lines that hold each share of the samples. */
@@ -236,25 +354,28 @@ static int write_svg(const char *path, const struct ipcc_profile *p, const struc
 	return EXIT_OK;
 }
 
-static int print_symbol(const struct annotate_opts *o, const struct ipcc_profile *p,
-			struct ipcc_symbols *syms, const struct ipcc_symbol *sym)
+static int by_u64(const void *a, const void *b)
 {
-	const struct ipcc_symbol *f = NULL;
-	uint64_t total = 0;
-	unsigned char *code;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Disassemble `file`'s code at [start, start + size) and print each instruction with the
+ * samples at it; `at` holds the addresses of the n samples in that range.
+ */
+static int print_code(const struct annotate_opts *o, const struct ipcc_profile *p,
+		      struct ipcc_symbols *syms, const char *title, const char *file,
+		      uint64_t start, uint64_t size, uint64_t *at, size_t n, bool offsets)
+{
+	unsigned char *code = malloc(size ? size : 1);
 	cs_insn *insn = NULL;
-	size_t ninsn;
+	size_t ninsn, next = 0;
+	uint64_t placed = 0;
 	csh cs;
 
-	for (size_t i = 0; i < p->nsamples; i++)
-		if (sym[i].function && !strcmp(sym[i].function, o->symbol)) {
-			f = &sym[i];
-			total++;
-		}
-	if (!f)
-		return cli_error("annotate", "no samples in a function named '%s'", o->symbol);
-	code = malloc(f->func_size ? f->func_size : 1);
-	if (!code || ipcc_symbols_read(syms, f->file, f->func_start, code, f->func_size)) {
+	if (!code || ipcc_symbols_read(syms, file, start, code, size)) {
 		free(code);
 		return cli_error("annotate", "%s: %s", o->symbol, ipcc_last_error());
 	}
@@ -262,24 +383,71 @@ static int print_symbol(const struct annotate_opts *o, const struct ipcc_profile
 		free(code);
 		return cli_error("annotate", "Capstone cannot disassemble x86-64");
 	}
-	ninsn = cs_disasm(cs, code, f->func_size, f->func_start, 0, &insn);
-	printf("%s (%s): %" PRIu64 " samples, %.2f%% of %zu\n", o->symbol, base(f->file), total,
-	       100.0 * (double)total / (double)p->nsamples, p->nsamples);
-	printf("%10s %8s  %8s  %s\n", "samples", "share", "offset", "instruction");
+	qsort(at, n, sizeof(*at), by_u64);
+	ninsn = cs_disasm(cs, code, size, start, 0, &insn);
+	printf("%s (%s): %zu samples, %.2f%% of %zu\n", title, base(file), n,
+	       100.0 * (double)n / (double)p->nsamples, p->nsamples);
+	printf("%10s %8s  %8s  %s\n", "samples", "share", offsets ? "offset" : "address",
+	       "instruction");
 	for (size_t k = 0; k < ninsn; k++) {
 		uint64_t c = 0;
 
-		for (size_t i = 0; i < p->nsamples; i++)
-			c += sym[i].function == f->function && sym[i].file == f->file &&
-			     sym[i].elf_addr == insn[k].address;
+		while (next < n && at[next] < insn[k].address)
+			next++;
+		while (next < n && at[next] == insn[k].address)
+			c++, next++;
+		placed += c;
 		printf("%10" PRIu64 " %7.2f%%  %8" PRIx64 "  %s %s\n", c,
-		       total ? 100.0 * (double)c / (double)total : 0.0,
-		       insn[k].address - f->func_start, insn[k].mnemonic, insn[k].op_str);
+		       n ? 100.0 * (double)c / (double)n : 0.0,
+		       offsets ? insn[k].address - start : insn[k].address, insn[k].mnemonic,
+		       insn[k].op_str);
 	}
+	if (placed < n)
+		printf("%10" PRIu64 " %7.2f%%  (not at the start of an instruction above: does the "
+		       "range start inside one?)\n",
+		       n - placed, 100.0 * (double)(n - placed) / (double)n);
 	cs_free(insn, ninsn);
 	cs_close(&cs);
 	free(code);
 	return EXIT_OK;
+}
+
+/* --symbol: one function, by name (as shown or as in the symbol table), or an address range. */
+static int print_symbol(const struct annotate_opts *o, const struct ipcc_profile *p,
+			struct ipcc_symbols *syms, const struct ipcc_symbol *sym)
+{
+	const struct ipcc_symbol *f = NULL;
+	uint64_t *at = calloc(p->nsamples + 1, sizeof(*at));
+	size_t n = 0;
+	int ret;
+
+	if (!at)
+		return cli_error("annotate", "out of memory");
+	if (o->range_file[0]) {
+		for (size_t i = 0; i < p->nsamples; i++)
+			if (sym[i].file && (!f || sym[i].file == f->file) &&
+			    names_file(o->range_file, sym[i].file) && sym[i].elf_addr >= o->lo &&
+			    sym[i].elf_addr < o->hi) {
+				f = &sym[i];
+				at[n++] = sym[i].elf_addr;
+			}
+		ret = f ? print_code(o, p, syms, o->symbol, f->file, o->lo, o->hi - o->lo, at, n,
+				     false)
+			: cli_error("annotate", "no samples in '%s'", o->symbol);
+		free(at);
+		return ret;
+	}
+	for (size_t i = 0; i < p->nsamples; i++)
+		if (sym[i].function && (!f || sym[i].function == f->function) &&
+		    (!strcmp(sym[i].function, o->symbol) || !strcmp(sym[i].demangled, o->symbol))) {
+			f = &sym[i];
+			at[n++] = sym[i].elf_addr;
+		}
+	ret = f ? print_code(o, p, syms, o->raw_names ? f->function : f->demangled, f->file,
+			     f->func_start, f->func_size, at, n, true)
+		: cli_error("annotate", "no samples in a function named '%s'", o->symbol);
+	free(at);
+	return ret;
 }
 
 int cmd_annotate(int argc, char **argv)
@@ -319,16 +487,16 @@ int cmd_annotate(int argc, char **argv)
 	if (o.symbol) {
 		ret = print_symbol(&o, p, syms, sym);
 	} else if (o.footprint) {
-		n = group(p, sym, true, b);
+		n = group(&o, p, sym, true, b);
 		print_footprint(p, b, n);
 		if (o.svg)
 			ret = write_svg(o.svg, p, b, n);
 	} else {
-		n = group(p, sym, false, b);
+		n = group(&o, p, sym, false, b);
 		if (o.folded)
-			print_folded(b, n);
+			print_folded(&o, b, n);
 		else
-			print_functions(p, b, n, o.top);
+			print_functions(&o, p, b, n);
 	}
 out:
 	free(b);
