@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 
 #include "error_int.h"
 #include "ipcc/cpu.h"
@@ -195,6 +196,71 @@ int pmu_paranoid(void)
 	return level;
 }
 
+/* Copy the text of the last line of `log` that holds `key` (from key on) into out. */
+static bool last_line_with(const char *log, const char *key, char *out, size_t len)
+{
+	const char *hit = NULL, *p = log;
+
+	while ((p = strstr(p, key)) != NULL)
+		hit = p++;
+	if (!hit)
+		return false;
+	snprintf(out, len, "%.*s", (int)strcspn(hit, "\n"), hit);
+	return true;
+}
+
+/* syslog(2)'s actions; glibc's <sys/klog.h> names none of them. */
+#define SYSLOG_ACTION_READ_ALL	  3
+#define SYSLOG_ACTION_SIZE_BUFFER 10
+
+int pmu_kernel_log_line(char *out, size_t len)
+{
+	static const char *const keys[] = { "Performance Events:", "hw perfevents:" };
+	const char *file = getenv("IPCC_KMSG");
+	char *log = NULL;
+	int ret = -1, n = 0;
+
+	if (file && *file) {
+		FILE *f = fopen(file, "r");
+		long size;
+
+		if (f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 &&
+		    fseek(f, 0, SEEK_SET) == 0 && (log = malloc((size_t)size + 1)) != NULL)
+			n = (int)fread(log, 1, (size_t)size, f);
+		if (f)
+			fclose(f);
+	} else {
+		/* Needs CAP_SYSLOG where kernel.dmesg_restrict is 1: then there is no quote. */
+		int size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0);
+
+		if (size > 0 && (log = malloc((size_t)size + 1)) != NULL)
+			n = klogctl(SYSLOG_ACTION_READ_ALL, log, size);
+	}
+	if (log && n > 0) {
+		log[n] = '\0';
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && ret; i++)
+			if (last_line_with(log, keys[i], out, len))
+				ret = 0;
+	}
+	free(log);
+	return ret;
+}
+
+/* The reason for a machine without a core PMU, quoting the kernel where its log says why. */
+static void no_pmu_reason(char *buf, size_t len)
+{
+	char line[200];
+
+	if (pmu_kernel_log_line(line, sizeof(line)) == 0)
+		snprintf(buf, len,
+			 "no hardware PMU: the kernel has no core PMU device; its log says '%s'",
+			 line);
+	else
+		snprintf(buf, len,
+			 "no hardware PMU: the kernel has no core PMU device (a virtual machine "
+			 "without a virtual PMU?)");
+}
+
 void pmu_open_reason(int err, const char *event, bool kernel, char *buf, size_t len)
 {
 	int paranoid;
@@ -203,11 +269,7 @@ void pmu_open_reason(int err, const char *event, bool kernel, char *buf, size_t 
 	case ENOENT:
 	case ENODEV:
 		if (!pmu_sysfs_present()) {
-			snprintf(
-			    buf, len,
-			    "no hardware PMU: the kernel has no core PMU device (a virtual "
-			    "machine without a virtual PMU? its log says 'PMU not available due "
-			    "to virtualization')");
+			no_pmu_reason(buf, len);
 			return;
 		}
 		snprintf(buf, len, "the kernel does not know event %s on this PMU (%s)", event,

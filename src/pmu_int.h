@@ -41,10 +41,18 @@ int pmu_encode(const char *name, bool kernel, struct perf_event_attr *attr);
 
 /*
  * Why no hardware PMU is usable, when the kernel says so with `err` (an errno from
- * perf_event_open of a hardware event): "no hardware PMU: ...", "perf_event_paranoid is 3:
- * ...". Written to buf.
+ * perf_event_open of a hardware event): "no hardware PMU: ..." (quoting the kernel log's
+ * line about it where the log can be read), "perf_event_paranoid is 3: ...". Written to buf.
  */
 void pmu_open_reason(int err, const char *event, bool kernel, char *buf, size_t len);
+
+/*
+ * The kernel log's last line about the core PMU ("Performance Events: ..." on x86, "hw
+ * perfevents: ..." on Arm), from that text on, into out. Reads the file IPCC_KMSG names
+ * instead of the log when set (for tests). -1 when the log cannot be read (no CAP_SYSLOG
+ * under kernel.dmesg_restrict) or holds no such line.
+ */
+int pmu_kernel_log_line(char *out, size_t len);
 
 /* Whether sysfs shows a core PMU device (cpu, cpu_core, cpu_atom, armv8_pmuv3*). */
 bool pmu_sysfs_present(void);

@@ -139,6 +139,39 @@ TEST(recipe_follows_the_cpu_table)
 	return TEST_OK;
 }
 
+/* No PMU: the reason quotes the kernel's own line where its log has one, and only then. */
+TEST(no_pmu_reason_quotes_the_kernel_log)
+{
+	static const struct {
+		const char *log, *quote;
+	} cases[] = {
+		{ "kmsg-amd-kvm.txt", "its log says 'Performance Events: PMU not available due to "
+				      "virtualization, using software events only.'" },
+		{ "kmsg-intel-kvm.txt",
+		  "its log says 'Performance Events: unsupported CPU family 6 "
+		  "model 207 no PMU driver, software events only.'" },
+		{ "kmsg-no-pmu-line.txt", NULL },
+		{ "no-such-log", NULL },
+	};
+	char why[256];
+
+	setenv("IPCC_SYSFS_ROOT", test_data("sysfs-no-pmu"), 1);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		setenv("IPCC_KMSG", test_data(cases[i].log), 1);
+		pmu_open_reason(ENOENT, "cycles", false, why, sizeof(why));
+		CHECK(strncmp(why, "no hardware PMU: ", 17) == 0);
+		if (cases[i].quote)
+			CHECK(strstr(why, cases[i].quote) != NULL);
+		else
+			CHECK(strstr(why, "log") == NULL && strstr(why, "'") == NULL);
+		if (test_failures)
+			fprintf(stderr, "  %s: %s\n", cases[i].log, why);
+	}
+	unsetenv("IPCC_KMSG");
+	unsetenv("IPCC_SYSFS_ROOT");
+	return TEST_OK;
+}
+
 TEST(libpfm_misencoding_is_corrected_and_said)
 {
 	const struct kernel_ops *old = use_fake("icl");
