@@ -14,6 +14,8 @@
  *       <event alias="a">CPU_CLK_UNHALTED.THREAD</event>
  *       <formula>(d/b)</formula>
  *     </metric>
+ * An <event> may name other names of the same count, `also="cycles cpu-cycles"`: when the
+ * counts lack the event's own name, the first of those they hold is used.
  * A file holds any number of them (parsed with expat). Metrics with unit "cycles" or
  * "fraction" (of the cycles of the tree's root) form the cycle tree.
  *

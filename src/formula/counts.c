@@ -199,6 +199,17 @@ static int load_csv(struct ipcc_counts *c, char *text, const char *path,
 		}
 		if (ipcc_counts_set(c, field[2], v))
 			return IPCC_ENOMEM;
+		/* also without the PMU of perf's "cpu_atom/EVENT/" (a hybrid CPU's events) */
+		len = strlen(field[2]);
+		if (len > 2 && field[2][len - 1] == '/' &&
+		    strchr(field[2], '/') < field[2] + len - 1) {
+			char *inner = strchr(field[2], '/') + 1;
+
+			field[2][len - 1] = '\0';
+			if (*inner && !ipcc_counts_has(c, inner) && ipcc_counts_set(c, inner, v))
+				return IPCC_ENOMEM;
+			field[2] = inner;
+		}
 		/* also without a :u / :k / :uk modifier */
 		len = strlen(field[2]);
 		for (const char *m = ":u\0:k\0:uk\0:ku\0"; *m; m += strlen(m) + 1) {

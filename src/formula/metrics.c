@@ -18,6 +18,7 @@ struct metric {
 	char *name, *unit, *parent, *formula_text;
 	struct {
 		char *alias, *event;
+		char *also; /* other names of the event, space-separated, or NULL */
 	} ev[MAX_ALIASES];
 	unsigned nev;
 	struct ipcc_formula *formula;
@@ -44,6 +45,7 @@ static void metric_release(struct metric *m)
 	for (unsigned i = 0; i < m->nev; i++) {
 		free(m->ev[i].alias);
 		free(m->ev[i].event);
+		free(m->ev[i].also);
 	}
 	ipcc_formula_free(m->formula);
 }
@@ -69,6 +71,26 @@ unsigned ipcc_metrics_count(const struct ipcc_metric_set *set)
 const char *ipcc_metrics_event(const struct ipcc_metric_set *set, unsigned i)
 {
 	return i < set->nevents ? set->events[i] : NULL;
+}
+
+/* The count of the first of `names` (space-separated) that the counts hold, or NaN. */
+static double counts_get_any(const struct ipcc_counts *counts, const char *names)
+{
+	char name[256];
+
+	for (const char *p = names; *p;) {
+		size_t n = strcspn(p, " ");
+
+		if (n && n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			if (ipcc_counts_has(counts, name))
+				return ipcc_counts_get(counts, name);
+		}
+		p += n;
+		p += strspn(p, " ");
+	}
+	return NAN;
 }
 
 /* ---- reading the XML ------------------------------------------------------------------- */
@@ -159,6 +181,8 @@ static void on_start(void *data, const char *el, const char **atts)
 			if (rd->cur.nev == MAX_ALIASES)
 				FAIL(rd, "more than %d events in a metric", MAX_ALIASES);
 			/* Counted at once, so that a document cut short cannot leak it. */
+			rd->cur.ev[rd->cur.nev].also =
+			    attr(atts, "also") ? strdup(attr(atts, "also")) : NULL;
 			rd->cur.ev[rd->cur.nev++].alias = strdup(alias);
 			rd->where = IN_EVENT;
 		} else {
@@ -453,11 +477,13 @@ int ipcc_metrics_eval(const struct ipcc_metric_set *set, const struct ipcc_count
 		v[i].parent = m->parent;
 		v[i].formula = m->formula_text;
 		for (unsigned k = 0; k < nv && k < 64; k++) {
-			const char *id = ipcc_formula_var(m->formula, k), *event = id;
+			const char *id = ipcc_formula_var(m->formula, k), *event = id, *also = NULL;
 
 			for (unsigned a = 0; a < m->nev; a++)
-				if (!strcmp(m->ev[a].alias, id))
+				if (!strcmp(m->ev[a].alias, id)) {
 					event = m->ev[a].event;
+					also = m->ev[a].also;
+				}
 			vals[k] = NAN;
 			if (bindings && ipcc_counts_has(bindings, id))
 				vals[k] = ipcc_counts_get(bindings, id);
@@ -465,6 +491,8 @@ int ipcc_metrics_eval(const struct ipcc_metric_set *set, const struct ipcc_count
 				vals[k] = ipcc_counts_get(bindings, event);
 			else if (ipcc_counts_has(counts, event))
 				vals[k] = ipcc_counts_get(counts, event);
+			else if (also)
+				vals[k] = counts_get_any(counts, also);
 			if (isnan(vals[k]) && mlen + strlen(event) + 5 < sizeof(v[i].missing))
 				mlen += (size_t)snprintf(v[i].missing + mlen,
 							 sizeof(v[i].missing) - mlen, "%s%s",
