@@ -337,7 +337,8 @@ const struct recipe recipes[] = {
 			{ "RETIRED_INSTRUCTIONS", 0xc0, AMD_INSTRUCTIONS },
 			{ "UOPS_QUEUE_EMPTY", 0xa9, "de_dis_uop_queue_empty_di0" },
 			{ "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED:OPCACHE_DISPATCHED", 0x3aa,
-			  NULL },
+			  "de_dis_uops_from_decoder.decoder_dispatched+"
+			  "de_dis_uops_from_decoder.opcache_dispatched" },
 			{ "RETIRED_UOPS", 0xc1, "ex_ret_cops" } },
 		ZEN23_SLOTS,
 	},
@@ -491,6 +492,16 @@ const char *ipcc_recipe_differs_from_kernel(const struct ipcc_recipe *r)
 	return recipe_kernel_difference(from_handle(r));
 }
 
+const char *recipe_event_aliases(const struct recipe_event *e, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s", e->aliases ? e->aliases : "");
+
+	if (e->config && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "%sr%llx", n ? " " : "",
+			 (unsigned long long)e->config);
+	return buf;
+}
+
 /* A term's coefficient for slot width `width`: k x RECIPE_W means k x width. */
 static double coefficient(int coef, unsigned width)
 {
@@ -623,12 +634,17 @@ static void xml_metric(FILE *out, const struct recipe *r, const char *name, cons
 	if (parent)
 		fprintf(out, " parent=\"%s\"", parent);
 	fprintf(out, " unit=\"%s\">\n", unit);
-	for (unsigned i = 0; i < r->nev; i++)
-		if (used & (1u << i) && r->ev[i].aliases)
+	for (unsigned i = 0; i < r->nev; i++) {
+		char also[512];
+
+		if (!(used & (1u << i)))
+			continue;
+		if (*recipe_event_aliases(&r->ev[i], also, sizeof(also)))
 			fprintf(out, "  <event alias=\"%c\" also=\"%s\">%s</event>\n", 'a' + i,
-				r->ev[i].aliases, r->ev[i].name);
-		else if (used & (1u << i))
+				also, r->ev[i].name);
+		else
 			fprintf(out, "  <event alias=\"%c\">%s</event>\n", 'a' + i, r->ev[i].name);
+	}
 	fprintf(out, "  <formula>%s</formula>\n</metric>\n\n", formula);
 }
 
@@ -663,8 +679,8 @@ int ipcc_recipe_topdown_xml(const char *name, FILE *out)
 			"  Slots per thread; with SMT on the kernel counts them per physical "
 			"core: %s.\n",
 			r->smt_variant);
-	fprintf(out, "  Events by their libpfm4 names; \"also\" names perf's for the same "
-		     "count.\n-->\n");
+	fprintf(out, "  Events by their libpfm4 names; \"also\" gives perf's names for the same "
+		     "count\n  (its JSON and generic names, its raw form rNNN; A+B a sum).\n-->\n");
 	xml_metric(out, r, "slots", NULL, "slots", e[SLOT_TOTAL], u[SLOT_TOTAL]);
 	snprintf(f, sizeof(f), "((%s) - (%s)) / (%s)", e[SLOT_TOTAL], e[SLOT_FILLED],
 		 e[SLOT_TOTAL]);

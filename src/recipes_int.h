@@ -11,6 +11,7 @@
 #define IPCC_RECIPES_INT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define RECIPE_MAX_EVENTS 10
@@ -41,7 +42,7 @@ struct recipe_sum {
 struct recipe_event {
 	const char *name;    /* libpfm4 name, without a PMU prefix */
 	uint64_t config;     /* the vendor's encoding (perf raw config); 0: not checked */
-	const char *aliases; /* other names of it (perf's, the vendor's), space-separated */
+	const char *aliases; /* other names of it (perf's), space-separated; A+B: a sum */
 };
 
 enum recipe_slot { SLOT_TOTAL, SLOT_FILLED, SLOT_ISSUED, SLOT_RETIRED, SLOT_SMT, NSLOTS };
@@ -87,6 +88,12 @@ const struct recipe *recipe_for_pmu(const char *pmu);
  * is on, why the variant was not used.
  */
 const char *recipe_kernel_difference(const struct recipe *r);
+
+/*
+ * Every other name of recipe event e, space-separated, into buf: its aliases, then perf's
+ * raw form of its encoding (r3c, r1000001a0) where it has one. Returns buf.
+ */
+const char *recipe_event_aliases(const struct recipe_event *e, char *buf, size_t len);
 
 /* Whether SMT is on (1), off (0), or unknown (-1), from sysfs. */
 int recipe_smt_active(void);

@@ -385,26 +385,15 @@ static bool kernel_level1(const struct kernel_file *k, const struct ipcc_counts 
 	return ok;
 }
 
-/* The count of recipe event e: by its own name, else by the first of its aliases there. */
+/* The count of recipe event e: by its own name, else by the first of its other names there. */
 static bool recipe_event_count(const struct recipe_event *e, const struct ipcc_counts *c, double *v)
 {
-	char name[128];
+	char names[512];
 
-	if (ipcc_counts_has(c, e->name)) {
-		*v = ipcc_counts_get(c, e->name);
-		return true;
-	}
-	for (const char *p = e->aliases ? e->aliases : ""; *p;) {
-		size_t n = strcspn(p, " ");
-
-		snprintf(name, sizeof(name), "%.*s", (int)n, p);
-		if (ipcc_counts_has(c, name)) {
-			*v = ipcc_counts_get(c, name);
-			return true;
-		}
-		p += n + strspn(p + n, " ");
-	}
-	return false;
+	*v = ipcc_counts_has(c, e->name)
+		 ? ipcc_counts_get(c, e->name)
+		 : ipcc_counts_get_any(c, recipe_event_aliases(e, names, sizeof(names)));
+	return !isnan(*v);
 }
 
 /*

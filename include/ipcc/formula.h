@@ -15,7 +15,7 @@
  *       <formula>(d/b)</formula>
  *     </metric>
  * An <event> may name other names of the same count, `also="cycles cpu-cycles"`: when the
- * counts lack the event's own name, the first of those they hold is used.
+ * counts lack the event's own name, the first of those they hold is used (A+B: a sum).
  * A file holds any number of them (parsed with expat). Metrics with unit "cycles" or
  * "fraction" (of the cycles of the tree's root) form the cycle tree.
  *
@@ -72,6 +72,12 @@ int ipcc_counts_set(struct ipcc_counts *c, const char *name, double value);
 /* A count by name, or NaN when it is not there. */
 double ipcc_counts_get(const struct ipcc_counts *c, const char *name);
 bool ipcc_counts_has(const struct ipcc_counts *c, const char *name);
+
+/*
+ * The count of the first of `names` (space-separated) that the counts hold, or NaN. A name
+ * may be a sum, A+B: the sum of the two counts, when both are there.
+ */
+double ipcc_counts_get_any(const struct ipcc_counts *c, const char *names);
 
 /*
  * Read counts from a file: ipcc stat's JSON (counters, extra events, elapsed_ns, tcfreq_khz,

@@ -73,26 +73,6 @@ const char *ipcc_metrics_event(const struct ipcc_metric_set *set, unsigned i)
 	return i < set->nevents ? set->events[i] : NULL;
 }
 
-/* The count of the first of `names` (space-separated) that the counts hold, or NaN. */
-static double counts_get_any(const struct ipcc_counts *counts, const char *names)
-{
-	char name[256];
-
-	for (const char *p = names; *p;) {
-		size_t n = strcspn(p, " ");
-
-		if (n && n < sizeof(name)) {
-			memcpy(name, p, n);
-			name[n] = '\0';
-			if (ipcc_counts_has(counts, name))
-				return ipcc_counts_get(counts, name);
-		}
-		p += n;
-		p += strspn(p, " ");
-	}
-	return NAN;
-}
-
 /* ---- reading the XML ------------------------------------------------------------------- */
 
 enum where { IN_NOTHING, IN_METRIC, IN_EVENT, IN_FORMULA };
@@ -492,7 +472,7 @@ int ipcc_metrics_eval(const struct ipcc_metric_set *set, const struct ipcc_count
 			else if (ipcc_counts_has(counts, event))
 				vals[k] = ipcc_counts_get(counts, event);
 			else if (also)
-				vals[k] = counts_get_any(counts, also);
+				vals[k] = ipcc_counts_get_any(counts, also);
 			if (isnan(vals[k]) && mlen + strlen(event) + 5 < sizeof(v[i].missing))
 				mlen += (size_t)snprintf(v[i].missing + mlen,
 							 sizeof(v[i].missing) - mlen, "%s%s",
