@@ -436,17 +436,19 @@ int recipe_smt_active(void)
 	return active < 0 ? -1 : active != 0;
 }
 
+const struct recipe *recipe_for_smt(const struct recipe *r)
+{
+	/* AnyThread events need perf_event_paranoid <= 0 (or CAP_PERFMON). */
+	if (r && r->smt_variant && recipe_smt_active() == 1 && pmu_paranoid() <= 0)
+		return recipe_by_name(r->smt_variant);
+	return r;
+}
+
 const struct recipe *recipe_for_pmu(const char *pmu)
 {
 	for (unsigned i = 0; i < nrecipes; i++)
-		if (*pmu && procfs_has_word(recipes[i].pmus, pmu)) {
-			const struct recipe *r = &recipes[i];
-
-			/* AnyThread events need perf_event_paranoid <= 0 (or CAP_PERFMON). */
-			if (r->smt_variant && recipe_smt_active() == 1 && pmu_paranoid() <= 0)
-				return recipe_by_name(r->smt_variant);
-			return r;
-		}
+		if (*pmu && procfs_has_word(recipes[i].pmus, pmu))
+			return recipe_for_smt(&recipes[i]);
 	return NULL;
 }
 
@@ -672,15 +674,18 @@ int ipcc_recipe_topdown_xml(const char *name, FILE *out)
 			     "slots_per_cycle=N.\n");
 	if (r->approximation)
 		fprintf(out, "  Approximation: %s.\n", r->approximation);
-	if (r->differs_from_kernel)
-		fprintf(out, "  Differs from the kernel: %s.\n", r->differs_from_kernel);
-	if (r->smt_variant)
-		fprintf(out,
-			"  Slots per thread; with SMT on the kernel counts them per physical "
-			"core: %s.\n",
-			r->smt_variant);
 	fprintf(out, "  Events by their libpfm4 names; \"also\" gives perf's names for the same "
 		     "count\n  (its JSON and generic names, its raw form rNNN; A+B a sum).\n-->\n");
+	if (r->approximation)
+		fprintf(out, "<note>approximation: %s</note>\n\n", r->approximation);
+	if (r->differs_from_kernel)
+		fprintf(out, "<note>differs from the kernel's level 1: %s</note>\n\n",
+			r->differs_from_kernel);
+	if (r->smt_variant)
+		fprintf(out,
+			"<note>slots per thread: with SMT on the kernel counts them per physical "
+			"core, as recipe %s does (metrics/topdown-%s.xml)</note>\n\n",
+			r->smt_variant, r->smt_variant);
 	xml_metric(out, r, "slots", NULL, "slots", e[SLOT_TOTAL], u[SLOT_TOTAL]);
 	snprintf(f, sizeof(f), "((%s) - (%s)) / (%s)", e[SLOT_TOTAL], e[SLOT_FILLED],
 		 e[SLOT_TOTAL]);

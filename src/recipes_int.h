@@ -83,6 +83,12 @@ extern const unsigned nrecipes;
 const struct recipe *recipe_for_pmu(const char *pmu);
 
 /*
+ * r, or its SMT variant where recipe_for_pmu() would pick that (SMT on, AnyThread allowed):
+ * for a caller that found the family's recipe another way (by name, from CPUID or MIDR).
+ */
+const struct recipe *recipe_for_smt(const struct recipe *r);
+
+/*
  * How recipe r's level 1 differs from the kernel's on this machine, or NULL: its
  * differs_from_kernel note, or, for a per-thread recipe that has an SMT variant while SMT
  * is on, why the variant was not used.

@@ -16,7 +16,7 @@
  *     </metric>
  * An <event> may name other names of the same count, `also="cycles cpu-cycles"`: when the
  * counts lack the event's own name, the first of those they hold is used (A+B: a sum).
- * A file holds any number of them (parsed with expat). Metrics with unit "cycles" or
+ * A file holds any number of them, and <note> elements beside them (parsed with expat). Metrics with unit "cycles" or
  * "fraction" (of the cycles of the tree's root) form the cycle tree.
  *
  * Counts are event name -> value; names match without regard to case, and `.` matches `:`.
@@ -103,6 +103,12 @@ unsigned ipcc_metrics_count(const struct ipcc_metric_set *set);
 
 /* The event names the metrics use (their aliases' events), each once; NULL past the end. */
 const char *ipcc_metrics_event(const struct ipcc_metric_set *set, unsigned i);
+
+/*
+ * The files' notes, <note>text</note> beside the metrics (where the metrics differ from
+ * another definition of the same quantities, ...), in order; NULL past the end.
+ */
+const char *ipcc_metrics_note(const struct ipcc_metric_set *set, unsigned i);
 
 /* A metric's value and its place in the cycle tree. */
 struct ipcc_metric_value {

@@ -29,6 +29,8 @@ struct ipcc_metric_set {
 	unsigned n, cap;
 	char **events; /* distinct event names */
 	unsigned nevents;
+	char **notes; /* the files' <note> texts */
+	unsigned nnotes;
 };
 
 struct ipcc_metric_set *ipcc_metric_set_new(void)
@@ -60,6 +62,9 @@ void ipcc_metric_set_free(struct ipcc_metric_set *set)
 	for (unsigned i = 0; i < set->nevents; i++)
 		free(set->events[i]);
 	free(set->events);
+	for (unsigned i = 0; i < set->nnotes; i++)
+		free(set->notes[i]);
+	free(set->notes);
 	free(set);
 }
 
@@ -73,9 +78,14 @@ const char *ipcc_metrics_event(const struct ipcc_metric_set *set, unsigned i)
 	return i < set->nevents ? set->events[i] : NULL;
 }
 
+const char *ipcc_metrics_note(const struct ipcc_metric_set *set, unsigned i)
+{
+	return i < set->nnotes ? set->notes[i] : NULL;
+}
+
 /* ---- reading the XML ------------------------------------------------------------------- */
 
-enum where { IN_NOTHING, IN_METRIC, IN_EVENT, IN_FORMULA };
+enum where { IN_NOTHING, IN_METRIC, IN_EVENT, IN_FORMULA, IN_NOTE };
 
 struct reader {
 	XML_Parser xp;
@@ -150,6 +160,16 @@ static void on_start(void *data, const char *el, const char **atts)
 		rd->where = IN_METRIC;
 		return;
 	}
+	if (!strcmp(el, "note")) {
+		if (rd->where != IN_NOTHING)
+			FAIL(rd, "<note> inside <metric>");
+		rd->where = IN_NOTE;
+		free(rd->text);
+		rd->text = NULL;
+		rd->text_len = 0;
+		rd->text_line = 0;
+		return;
+	}
 	if (!strcmp(el, "event") || !strcmp(el, "formula")) {
 		if (rd->where != IN_METRIC)
 			FAIL(rd, "<%s> outside a <metric>", el);
@@ -184,7 +204,8 @@ static void on_text(void *data, const char *s, int len)
 	struct reader *rd = data;
 	char *t;
 
-	if (rd->failed || (rd->where != IN_EVENT && rd->where != IN_FORMULA))
+	if (rd->failed ||
+	    (rd->where != IN_EVENT && rd->where != IN_FORMULA && rd->where != IN_NOTE))
 		return;
 	if (rd->text_len == 0) {
 		rd->text_line = (unsigned)XML_GetCurrentLineNumber(rd->xp);
@@ -237,7 +258,22 @@ static void on_end(void *data, const char *el)
 
 	if (rd->failed)
 		return;
-	if (rd->where == IN_EVENT && !strcmp(el, "event")) {
+	if (rd->where == IN_NOTE && !strcmp(el, "note")) {
+		char *note = trimmed(rd->text), **notes;
+
+		rd->where = IN_NOTHING;
+		if (!note || !*note) {
+			free(note);
+			return;
+		}
+		notes = realloc(rd->set->notes, (rd->set->nnotes + 1) * sizeof(*notes));
+		if (!notes) {
+			free(note);
+			FAIL(rd, "out of memory");
+		}
+		rd->set->notes = notes;
+		rd->set->notes[rd->set->nnotes++] = note;
+	} else if (rd->where == IN_EVENT && !strcmp(el, "event")) {
 		char *ev = trimmed(rd->text);
 
 		if (!ev || !*ev) {
