@@ -584,8 +584,11 @@ static void cat(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Slot counter s as an expression over aliases a, b, ... (event i is 'a' + i). */
-static void slot_expr(const struct recipe *r, int s, char *buf, size_t len, uint32_t *used)
+/* A sum of terms as an expression over aliases a, b, ... (event i is 'a' + i). */
+static void slot_expr(const struct recipe *r, int s, char *buf, size_t len, uint32_t *used);
+
+static void sum_expr(const struct recipe *r, const struct recipe_sum *sum, char *buf, size_t len,
+		     uint32_t *used)
 {
 	char w[32];
 
@@ -594,17 +597,8 @@ static void slot_expr(const struct recipe *r, int s, char *buf, size_t len, uint
 	else
 		snprintf(w, sizeof(w), "slots_per_cycle");
 	buf[0] = '\0';
-	if (s == SLOT_RETIRED && r->op_spec >= 0) {
-		cat(buf, len, "(");
-		slot_expr(r, r->slot[s].n ? -1 : SLOT_ISSUED, buf + 1, len - 1, used);
-		cat(buf, len, ") * %c / %c", 'a' + r->op_retired, 'a' + r->op_spec);
-		*used |= 1u << r->op_retired | 1u << r->op_spec;
-		return;
-	}
-	if (s < 0) /* the sum of slot[SLOT_RETIRED] itself, before the Arm split */
-		s = SLOT_RETIRED + NSLOTS;
-	for (unsigned t = 0; t < r->slot[s % NSLOTS].n; t++) {
-		const struct recipe_term *term = &r->slot[s % NSLOTS].t[t];
+	for (unsigned t = 0; t < sum->n; t++) {
+		const struct recipe_term *term = &sum->t[t];
 		int c = term->coef;
 		bool minus = c < 0;
 
@@ -627,6 +621,23 @@ static void slot_expr(const struct recipe *r, int s, char *buf, size_t len, uint
 			*used |= 1u << term->src;
 		}
 	}
+}
+
+/* Slot counter s as an expression over aliases a, b, ... */
+static void slot_expr(const struct recipe *r, int s, char *buf, size_t len, uint32_t *used)
+{
+	if (s == SLOT_RETIRED && r->op_spec >= 0) {
+		/* Arm: the issued slots (or the recipe's own base) split by OP_RETIRED / OP_SPEC */
+		buf[0] = '(';
+		if (r->slot[s].n)
+			sum_expr(r, &r->slot[s], buf + 1, len - 1, used);
+		else
+			slot_expr(r, SLOT_ISSUED, buf + 1, len - 1, used);
+		cat(buf, len, ") * %c / %c", 'a' + r->op_retired, 'a' + r->op_spec);
+		*used |= 1u << r->op_retired | 1u << r->op_spec;
+		return;
+	}
+	sum_expr(r, &r->slot[s], buf, len, used);
 }
 
 static void xml_metric(FILE *out, const struct recipe *r, const char *name, const char *parent,
