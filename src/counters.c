@@ -870,6 +870,11 @@ const char *ipcc_counters_approximation(const struct ipcc_counter_set *set)
 	return set->recipe ? set->recipe->approximation : NULL;
 }
 
+const char *ipcc_counters_differs_from_kernel(const struct ipcc_counter_set *set)
+{
+	return set->recipe ? recipe_kernel_difference(set->recipe) : NULL;
+}
+
 const char *ipcc_counters_absent(const struct ipcc_counter_set *set, enum ipcc_counter c)
 {
 	if ((unsigned)c >= IPCC_NCOUNTERS)

@@ -11,12 +11,13 @@
 #define IPCC_RECIPES_INT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define RECIPE_MAX_EVENTS 10
 #define RECIPE_MAX_TERMS  4
 
-/* Coefficients meaning +W and -W. */
+/* Coefficients meaning +W and -W; any multiple k x RECIPE_W means k times the width. */
 #define RECIPE_W       100
 #define RECIPE_MINUS_W (-100)
 
@@ -39,8 +40,9 @@ struct recipe_sum {
 };
 
 struct recipe_event {
-	const char *name; /* libpfm4 name, without a PMU prefix */
-	uint64_t config;  /* the vendor's encoding (perf raw config); 0: not checked */
+	const char *name;    /* libpfm4 name, without a PMU prefix */
+	uint64_t config;     /* the vendor's encoding (perf raw config); 0: not checked */
+	const char *aliases; /* other names of it (perf's), space-separated; A+B: a sum */
 };
 
 enum recipe_slot { SLOT_TOTAL, SLOT_FILLED, SLOT_ISSUED, SLOT_RETIRED, SLOT_SMT, NSLOTS };
@@ -55,17 +57,52 @@ struct recipe {
 	int8_t instructions, cycles, ref_cycles; /* event index, or -1 */
 	const char *no_ref_cycles;		 /* why there is no ref_cycles event */
 	struct recipe_sum slot[NSLOTS];
-	/* retired = issued x ev[op_retired] / ev[op_spec] (Arm), when op_spec >= 0 */
+	/*
+	 * Arm, when op_spec >= 0: retired = B x ev[op_retired] / ev[op_spec], where B is the
+	 * sum slot[SLOT_RETIRED] (the issued slots when that sum is empty).
+	 */
 	int8_t op_retired, op_spec;
 	const char *approximation; /* NULL, or why the slot counters are approximate */
+	/* NULL, or how its level 1 differs from the kernel's own (perf's TopdownL1) */
+	const char *differs_from_kernel;
+	/* NULL, or the recipe to use instead when SMT is on and AnyThread counting is allowed */
+	const char *smt_variant;
 };
 
 /* The table, and its length. */
 extern const struct recipe recipes[];
 extern const unsigned nrecipes;
 
-/* The recipe for a libpfm4 PMU name, or NULL. */
+/*
+ * The recipe for a libpfm4 PMU name, or NULL. Where the family's recipe has an SMT variant
+ * (Intel SNB-CLX: slots per physical core, as the kernel counts them) and SMT is on
+ * (sysfs devices/system/cpu/smt/active is 1) and AnyThread events may be opened
+ * (perf_event_paranoid <= 0), the variant. IPCC_SYSFS_ROOT and IPCC_PROCFS_ROOT prefix
+ * those paths, for tests.
+ */
 const struct recipe *recipe_for_pmu(const char *pmu);
+
+/*
+ * r, or its SMT variant where recipe_for_pmu() would pick that (SMT on, AnyThread allowed):
+ * for a caller that found the family's recipe another way (by name, from CPUID or MIDR).
+ */
+const struct recipe *recipe_for_smt(const struct recipe *r);
+
+/*
+ * How recipe r's level 1 differs from the kernel's on this machine, or NULL: its
+ * differs_from_kernel note, or, for a per-thread recipe that has an SMT variant while SMT
+ * is on, why the variant was not used.
+ */
+const char *recipe_kernel_difference(const struct recipe *r);
+
+/*
+ * Every other name of recipe event e, space-separated, into buf: its aliases, then perf's
+ * raw form of its encoding (r3c, r1000001a0) where it has one. Returns buf.
+ */
+const char *recipe_event_aliases(const struct recipe_event *e, char *buf, size_t len);
+
+/* Whether SMT is on (1), off (0), or unknown (-1), from sysfs. */
+int recipe_smt_active(void);
 
 /* The recipe called `name`, or NULL. */
 const struct recipe *recipe_by_name(const char *name);

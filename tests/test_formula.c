@@ -325,6 +325,54 @@ static int load(struct ipcc_metric_set *set, const char *xml, struct ipcc_formul
 	return ipcc_metrics_load_text(set, xml, strlen(xml), "test.xml", err);
 }
 
+TEST(events_answer_to_their_other_names_and_files_keep_their_notes)
+{
+	static const char xml[] = "<note> differs from X </note>\n"
+				  "<metric name=\"r\" unit=\"fraction\">\n"
+				  "  <event alias=\"a\" also=\"cycles "
+				  "CPU_CLK_UNHALTED.THREAD\">UNHALTED_CORE_CYCLES</event>\n"
+				  "  <event alias=\"b\" also=\"d1+d2\">DISPATCHED</event>\n"
+				  "  <formula>b / a</formula>\n"
+				  "</metric>\n<note></note>";
+	struct ipcc_metric_set *set = ipcc_metric_set_new();
+	struct ipcc_counts *c = ipcc_counts_new();
+	struct ipcc_formula_error err;
+	struct ipcc_metric_value v[2];
+
+	CHECK_EQ(int, load(set, xml, &err), 0);
+	CHECK_STR(ipcc_metrics_note(set, 0), "differs from X"); /* trimmed; empty ones dropped */
+	CHECK(ipcc_metrics_note(set, 1) == NULL);
+	/* The event's own name first, then its other names in order; A+B is a sum. */
+	ipcc_counts_set(c, "CPU_CLK_UNHALTED.THREAD", 1000);
+	ipcc_counts_set(c, "d1", 300);
+	ipcc_counts_set(c, "d2", 200);
+	ipcc_metrics_eval(set, c, NULL, v);
+	CHECK(close_to(v[0].value, 0.5) && !v[0].missing[0]);
+	ipcc_counts_set(c, "unhalted_core_cycles", 500);
+	ipcc_metrics_eval(set, c, NULL, v);
+	CHECK(close_to(v[0].value, 1));
+	/* Half a sum is no count: missing, by the event's own name. */
+	ipcc_counts_free(c);
+	c = ipcc_counts_new();
+	ipcc_counts_set(c, "cycles", 1000);
+	ipcc_counts_set(c, "d1", 300);
+	ipcc_metrics_eval(set, c, NULL, v);
+	CHECK(isnan(v[0].value) && !strcmp(v[0].missing, "DISPATCHED"));
+	CHECK(isnan(ipcc_counts_get_any(c, "d1+d2 d3")));
+	CHECK(close_to(ipcc_counts_get_any(c, "d3 d1 cycles"), 300));
+	ipcc_counts_free(c);
+	ipcc_metric_set_free(set);
+
+	/* perf's hybrid names, cpu_atom/EVENT/, are read as EVENT as well. */
+	c = ipcc_counts_new();
+	CHECK_EQ(int, ipcc_counts_load(c, test_data("counts/perf-names-intel-gracemont.csv"), &err),
+		 0);
+	CHECK_CMP(dbl, ipcc_counts_get(c, "TOPDOWN_FE_BOUND.ALL"), ==, 1000000);
+	CHECK_CMP(dbl, ipcc_counts_get(c, "cpu_atom/TOPDOWN_FE_BOUND.ALL/"), ==, 1000000);
+	ipcc_counts_free(c);
+	return TEST_OK;
+}
+
 TEST(tree_flags_overlap_negative_and_orphans)
 {
 	static const char xml[] =
@@ -390,6 +438,8 @@ TEST(metric_file_errors_say_where)
 		{ "<metric name=\"a\"><formula>1 &amp;&amp; 2</formula></metric>", 1,
 		  "unexpected" },
 		{ "<metric name=\"a\"><formula>1</formula></metric><<", 1, "" },
+		{ "<metric name=\"a\"><note>x</note><formula>1</formula></metric>", 1,
+		  "<note> inside <metric>" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -142,6 +142,12 @@ const char *ipcc_counters_recipe(const struct ipcc_counter_set *set);
 /* When the recipe's slot counters are an approximation, why; otherwise NULL. */
 const char *ipcc_counters_approximation(const struct ipcc_counter_set *set);
 
+/*
+ * When the recipe's top-down level 1 differs from the kernel's own (perf's TopdownL1) on this
+ * machine, how; otherwise NULL (the two agree on the same counts).
+ */
+const char *ipcc_counters_differs_from_kernel(const struct ipcc_counter_set *set);
+
 /* Why counter `c` is absent from this set, or NULL if the set counts it. */
 const char *ipcc_counters_absent(const struct ipcc_counter_set *set, enum ipcc_counter c);
 

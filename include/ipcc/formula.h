@@ -14,7 +14,9 @@
  *       <event alias="a">CPU_CLK_UNHALTED.THREAD</event>
  *       <formula>(d/b)</formula>
  *     </metric>
- * A file holds any number of them (parsed with expat). Metrics with unit "cycles" or
+ * An <event> may name other names of the same count, `also="cycles cpu-cycles"`: when the
+ * counts lack the event's own name, the first of those they hold is used (A+B: a sum).
+ * A file holds any number of them, and <note> elements beside them (parsed with expat). Metrics with unit "cycles" or
  * "fraction" (of the cycles of the tree's root) form the cycle tree.
  *
  * Counts are event name -> value; names match without regard to case, and `.` matches `:`.
@@ -72,6 +74,12 @@ double ipcc_counts_get(const struct ipcc_counts *c, const char *name);
 bool ipcc_counts_has(const struct ipcc_counts *c, const char *name);
 
 /*
+ * The count of the first of `names` (space-separated) that the counts hold, or NaN. A name
+ * may be a sum, A+B: the sum of the two counts, when both are there.
+ */
+double ipcc_counts_get_any(const struct ipcc_counts *c, const char *names);
+
+/*
  * Read counts from a file: ipcc stat's JSON (counters, extra events, elapsed_ns, tcfreq_khz,
  * and tsc_ticks = elapsed_ns x tcfreq_khz / 10^6), or perf stat -x, CSV (value, unit, event,
  * ...; "<not counted>" and "<not supported>" are left out). On error err says where.
@@ -95,6 +103,12 @@ unsigned ipcc_metrics_count(const struct ipcc_metric_set *set);
 
 /* The event names the metrics use (their aliases' events), each once; NULL past the end. */
 const char *ipcc_metrics_event(const struct ipcc_metric_set *set, unsigned i);
+
+/*
+ * The files' notes, <note>text</note> beside the metrics (where the metrics differ from
+ * another definition of the same quantities, ...), in order; NULL past the end.
+ */
+const char *ipcc_metrics_note(const struct ipcc_metric_set *set, unsigned i);
 
 /* A metric's value and its place in the cycle tree. */
 struct ipcc_metric_value {

@@ -93,6 +93,43 @@ bool ipcc_counts_has(const struct ipcc_counts *c, const char *name)
 	return find(c, name) >= 0;
 }
 
+/* One name of ipcc_counts_get_any's list: a count, or a sum NAME+NAME+... of counts. */
+static double get_sum(const struct ipcc_counts *c, const char *name, size_t len)
+{
+	char part[256];
+	double sum = 0;
+
+	for (const char *p = name, *end = name + len; p < end;) {
+		size_t n = strcspn(p, "+");
+
+		if (n > (size_t)(end - p))
+			n = (size_t)(end - p);
+		if (n == 0 || n >= sizeof(part))
+			return NAN;
+		memcpy(part, p, n);
+		part[n] = '\0';
+		if (!ipcc_counts_has(c, part))
+			return NAN;
+		sum += ipcc_counts_get(c, part);
+		p += n + 1;
+	}
+	return sum;
+}
+
+double ipcc_counts_get_any(const struct ipcc_counts *c, const char *names)
+{
+	for (const char *p = names; *p;) {
+		size_t n = strcspn(p, " ");
+		double v = n ? get_sum(c, p, n) : NAN;
+
+		if (!isnan(v))
+			return v;
+		p += n;
+		p += strspn(p, " ");
+	}
+	return NAN;
+}
+
 /* The numbers of a JSON object (null -> NaN: named but not measured). */
 static int json_numbers(struct ipcc_counts *c, json_t *obj)
 {
@@ -199,6 +236,17 @@ static int load_csv(struct ipcc_counts *c, char *text, const char *path,
 		}
 		if (ipcc_counts_set(c, field[2], v))
 			return IPCC_ENOMEM;
+		/* also without the PMU of perf's "cpu_atom/EVENT/" (a hybrid CPU's events) */
+		len = strlen(field[2]);
+		if (len > 2 && field[2][len - 1] == '/' &&
+		    strchr(field[2], '/') < field[2] + len - 1) {
+			char *inner = strchr(field[2], '/') + 1;
+
+			field[2][len - 1] = '\0';
+			if (*inner && !ipcc_counts_has(c, inner) && ipcc_counts_set(c, inner, v))
+				return IPCC_ENOMEM;
+			field[2] = inner;
+		}
 		/* also without a :u / :k / :uk modifier */
 		len = strlen(field[2]);
 		for (const char *m = ":u\0:k\0:uk\0:ku\0"; *m; m += strlen(m) + 1) {

@@ -18,6 +18,7 @@ struct metric {
 	char *name, *unit, *parent, *formula_text;
 	struct {
 		char *alias, *event;
+		char *also; /* other names of the event, space-separated, or NULL */
 	} ev[MAX_ALIASES];
 	unsigned nev;
 	struct ipcc_formula *formula;
@@ -28,6 +29,8 @@ struct ipcc_metric_set {
 	unsigned n, cap;
 	char **events; /* distinct event names */
 	unsigned nevents;
+	char **notes; /* the files' <note> texts */
+	unsigned nnotes;
 };
 
 struct ipcc_metric_set *ipcc_metric_set_new(void)
@@ -44,6 +47,7 @@ static void metric_release(struct metric *m)
 	for (unsigned i = 0; i < m->nev; i++) {
 		free(m->ev[i].alias);
 		free(m->ev[i].event);
+		free(m->ev[i].also);
 	}
 	ipcc_formula_free(m->formula);
 }
@@ -58,6 +62,9 @@ void ipcc_metric_set_free(struct ipcc_metric_set *set)
 	for (unsigned i = 0; i < set->nevents; i++)
 		free(set->events[i]);
 	free(set->events);
+	for (unsigned i = 0; i < set->nnotes; i++)
+		free(set->notes[i]);
+	free(set->notes);
 	free(set);
 }
 
@@ -71,9 +78,14 @@ const char *ipcc_metrics_event(const struct ipcc_metric_set *set, unsigned i)
 	return i < set->nevents ? set->events[i] : NULL;
 }
 
+const char *ipcc_metrics_note(const struct ipcc_metric_set *set, unsigned i)
+{
+	return i < set->nnotes ? set->notes[i] : NULL;
+}
+
 /* ---- reading the XML ------------------------------------------------------------------- */
 
-enum where { IN_NOTHING, IN_METRIC, IN_EVENT, IN_FORMULA };
+enum where { IN_NOTHING, IN_METRIC, IN_EVENT, IN_FORMULA, IN_NOTE };
 
 struct reader {
 	XML_Parser xp;
@@ -148,6 +160,16 @@ static void on_start(void *data, const char *el, const char **atts)
 		rd->where = IN_METRIC;
 		return;
 	}
+	if (!strcmp(el, "note")) {
+		if (rd->where != IN_NOTHING)
+			FAIL(rd, "<note> inside <metric>");
+		rd->where = IN_NOTE;
+		free(rd->text);
+		rd->text = NULL;
+		rd->text_len = 0;
+		rd->text_line = 0;
+		return;
+	}
 	if (!strcmp(el, "event") || !strcmp(el, "formula")) {
 		if (rd->where != IN_METRIC)
 			FAIL(rd, "<%s> outside a <metric>", el);
@@ -159,6 +181,8 @@ static void on_start(void *data, const char *el, const char **atts)
 			if (rd->cur.nev == MAX_ALIASES)
 				FAIL(rd, "more than %d events in a metric", MAX_ALIASES);
 			/* Counted at once, so that a document cut short cannot leak it. */
+			rd->cur.ev[rd->cur.nev].also =
+			    attr(atts, "also") ? strdup(attr(atts, "also")) : NULL;
 			rd->cur.ev[rd->cur.nev++].alias = strdup(alias);
 			rd->where = IN_EVENT;
 		} else {
@@ -180,7 +204,8 @@ static void on_text(void *data, const char *s, int len)
 	struct reader *rd = data;
 	char *t;
 
-	if (rd->failed || (rd->where != IN_EVENT && rd->where != IN_FORMULA))
+	if (rd->failed ||
+	    (rd->where != IN_EVENT && rd->where != IN_FORMULA && rd->where != IN_NOTE))
 		return;
 	if (rd->text_len == 0) {
 		rd->text_line = (unsigned)XML_GetCurrentLineNumber(rd->xp);
@@ -233,7 +258,22 @@ static void on_end(void *data, const char *el)
 
 	if (rd->failed)
 		return;
-	if (rd->where == IN_EVENT && !strcmp(el, "event")) {
+	if (rd->where == IN_NOTE && !strcmp(el, "note")) {
+		char *note = trimmed(rd->text), **notes;
+
+		rd->where = IN_NOTHING;
+		if (!note || !*note) {
+			free(note);
+			return;
+		}
+		notes = realloc(rd->set->notes, (rd->set->nnotes + 1) * sizeof(*notes));
+		if (!notes) {
+			free(note);
+			FAIL(rd, "out of memory");
+		}
+		rd->set->notes = notes;
+		rd->set->notes[rd->set->nnotes++] = note;
+	} else if (rd->where == IN_EVENT && !strcmp(el, "event")) {
 		char *ev = trimmed(rd->text);
 
 		if (!ev || !*ev) {
@@ -453,11 +493,13 @@ int ipcc_metrics_eval(const struct ipcc_metric_set *set, const struct ipcc_count
 		v[i].parent = m->parent;
 		v[i].formula = m->formula_text;
 		for (unsigned k = 0; k < nv && k < 64; k++) {
-			const char *id = ipcc_formula_var(m->formula, k), *event = id;
+			const char *id = ipcc_formula_var(m->formula, k), *event = id, *also = NULL;
 
 			for (unsigned a = 0; a < m->nev; a++)
-				if (!strcmp(m->ev[a].alias, id))
+				if (!strcmp(m->ev[a].alias, id)) {
 					event = m->ev[a].event;
+					also = m->ev[a].also;
+				}
 			vals[k] = NAN;
 			if (bindings && ipcc_counts_has(bindings, id))
 				vals[k] = ipcc_counts_get(bindings, id);
@@ -465,6 +507,8 @@ int ipcc_metrics_eval(const struct ipcc_metric_set *set, const struct ipcc_count
 				vals[k] = ipcc_counts_get(bindings, event);
 			else if (ipcc_counts_has(counts, event))
 				vals[k] = ipcc_counts_get(counts, event);
+			else if (also)
+				vals[k] = ipcc_counts_get_any(counts, also);
 			if (isnan(vals[k]) && mlen + strlen(event) + 5 < sizeof(v[i].missing))
 				mlen += (size_t)snprintf(v[i].missing + mlen,
 							 sizeof(v[i].missing) - mlen, "%s%s",

@@ -211,7 +211,8 @@ static const char *flag_names(unsigned flags, char *buf, size_t len)
 	return buf;
 }
 
-static void print_text(const struct ipcc_metric_value *v, unsigned n)
+static void print_text(const struct ipcc_metric_set *set, const struct ipcc_metric_value *v,
+		       unsigned n)
 {
 	int w = (int)strlen("metric");
 
@@ -252,6 +253,8 @@ static void print_text(const struct ipcc_metric_value *v, unsigned n)
 		if (flags[0])
 			printf("%*s  ! %s\n", (int)(2 * v[i].depth), "", flags);
 	}
+	for (unsigned i = 0; ipcc_metrics_note(set, i); i++)
+		printf("note: %s\n", ipcc_metrics_note(set, i));
 }
 
 static json_t *jnum(double x)
@@ -259,9 +262,10 @@ static json_t *jnum(double x)
 	return isnan(x) ? json_null() : json_real(x);
 }
 
-static void print_json(const struct ipcc_metric_value *v, unsigned n)
+static void print_json(const struct ipcc_metric_set *set, const struct ipcc_metric_value *v,
+		       unsigned n)
 {
-	json_t *root = json_object(), *arr = json_array();
+	json_t *root = json_object(), *arr = json_array(), *notes = json_array();
 
 	for (unsigned i = 0; i < n; i++) {
 		json_t *m = json_object(), *missing = json_array(), *flags = json_array();
@@ -286,6 +290,9 @@ static void print_json(const struct ipcc_metric_value *v, unsigned n)
 		json_array_append_new(arr, m);
 	}
 	json_object_set_new(root, "metrics", arr);
+	for (unsigned i = 0; ipcc_metrics_note(set, i); i++)
+		json_array_append_new(notes, json_string(ipcc_metrics_note(set, i)));
+	json_object_set_new(root, "notes", notes);
 	json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	fputc('\n', stdout);
 	json_decref(root);
@@ -409,11 +416,11 @@ int cmd_metrics(int argc, char **argv)
 		goto out;
 	}
 	if (o.format == FORMAT_JSON)
-		print_json(v, ipcc_metrics_count(set));
+		print_json(set, v, ipcc_metrics_count(set));
 	else if (o.format == FORMAT_CSV)
 		print_csv(v, ipcc_metrics_count(set));
 	else
-		print_text(v, ipcc_metrics_count(set));
+		print_text(set, v, ipcc_metrics_count(set));
 	ret = status;
 out:
 	free(v);

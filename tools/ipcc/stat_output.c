@@ -275,6 +275,9 @@ static void print_text(FILE *out, const struct stat_result *r, const struct view
 		if (ipcc_counters_approximation(r->set))
 			fprintf(out, "    approximation: %s\n",
 				ipcc_counters_approximation(r->set));
+		if (ipcc_counters_differs_from_kernel(r->set))
+			fprintf(out, "    differs from the kernel's level 1: %s\n",
+				ipcc_counters_differs_from_kernel(r->set));
 	} else {
 		fprintf(out, "  %-24s %18s  (the slot counters are absent)\n",
 			"where the slots went", "n/a");
@@ -384,6 +387,9 @@ static void print_json(FILE *out, const struct stat_result *r, const struct view
 	json_object_set_new(root, "recipe", recipe ? json_string(recipe) : json_null());
 	approx = ipcc_counters_approximation(r->set);
 	json_object_set_new(root, "approximation", approx ? json_string(approx) : json_null());
+	approx = ipcc_counters_differs_from_kernel(r->set);
+	json_object_set_new(root, "differs_from_kernel",
+			    approx ? json_string(approx) : json_null());
 	json_object_set_new(root, "runs", json_integer(r->nruns));
 	json_object_set_new(root, "elapsed_ns", jagg(&v->elapsed));
 	json_object_set_new(root, "tcfreq_khz", json_integer((json_int_t)r->tc.khz));
