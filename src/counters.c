@@ -909,3 +909,8 @@ const char *ipcc_counters_extra_absent(const struct ipcc_counter_set *set, unsig
 		return "the time backend counts no hardware events";
 	return *why ? why : NULL;
 }
+
+int ipcc_event_check(const char *name)
+{
+	return pmu_event_check(name);
+}

@@ -1,11 +1,13 @@
 /*
  * pmu.c - libpfm4 and the kernel's view of the PMU.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib_perf_event.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,9 +125,37 @@ const char *pmu_libpfm_version(void)
 	return buf;
 }
 
-int pmu_encode(const char *name, bool kernel, struct perf_event_attr *attr)
+/*
+ * libpfm4's encoding of `name` (in the detected PMU unless it names one; else, for a bare
+ * name, perf's generic events: cycles, instructions), the full name tried in `full`.
+ */
+static int encode_name(const char *name, bool kernel, struct perf_event_attr *attr, char *full,
+		       size_t len)
 {
 	pfm_perf_encode_arg_t arg;
+	int ret;
+
+	for (int pass = 0; pass < 2; pass++) {
+		if (strstr(name, "::") || (!*detected && pass == 0))
+			snprintf(full, len, "%s", name);
+		else
+			snprintf(full, len, "%s::%s", pass ? "perf" : detected, name);
+		memset(attr, 0, sizeof(*attr));
+		memset(&arg, 0, sizeof(arg));
+		arg.attr = attr;
+		arg.size = sizeof(arg);
+		ret = pfm_get_os_event_encoding(full, kernel ? PFM_PLM0 : PFM_PLM3,
+						PFM_OS_PERF_EVENT_EXT, &arg);
+		if (ret != PFM_ERR_NOTFOUND || strstr(name, "::"))
+			break;
+	}
+	if (ret == PFM_ERR_NOTFOUND && !strstr(name, "::") && *detected)
+		snprintf(full, len, "%s::%s", detected, name);
+	return ret;
+}
+
+int pmu_encode(const char *name, bool kernel, struct perf_event_attr *attr)
+{
 	char full[160];
 	int ret;
 
@@ -133,22 +163,146 @@ int pmu_encode(const char *name, bool kernel, struct perf_event_attr *attr)
 	if (pfm_status != PFM_SUCCESS)
 		return err_set(IPCC_ENOTSUP, "libpfm4 did not initialise: %s",
 			       pfm_strerror(pfm_status));
-	if (strstr(name, "::") || !*detected)
-		snprintf(full, sizeof(full), "%s", name);
-	else
-		snprintf(full, sizeof(full), "%s::%s", detected, name);
-
-	memset(attr, 0, sizeof(*attr));
-	memset(&arg, 0, sizeof(arg));
-	arg.attr = attr;
-	arg.size = sizeof(arg);
-	ret = pfm_get_os_event_encoding(full, kernel ? PFM_PLM0 : PFM_PLM3, PFM_OS_PERF_EVENT_EXT,
-					&arg);
+	ret = encode_name(name, kernel, attr, full, sizeof(full));
 	if (ret != PFM_SUCCESS)
 		return err_set(IPCC_EINVAL, "libpfm4 cannot encode '%s': %s", full,
 			       pfm_strerror(ret));
 	attr->size = sizeof(*attr);
 	return 0;
+}
+
+/* Case-insensitive edit distance between a and b (both short: event names). */
+static unsigned distance(const char *a, const char *b)
+{
+	unsigned row[128], n = (unsigned)strlen(b);
+
+	if (n >= sizeof(row) / sizeof(row[0]) || strlen(a) >= 128)
+		return UINT32_MAX;
+	for (unsigned j = 0; j <= n; j++)
+		row[j] = j;
+	for (unsigned i = 1; a[i - 1]; i++) {
+		unsigned diag = row[0];
+
+		row[0] = i;
+		for (unsigned j = 1; j <= n; j++) {
+			unsigned up = row[j];
+			unsigned sub = diag + (tolower((unsigned char)a[i - 1]) !=
+					       tolower((unsigned char)b[j - 1]));
+
+			row[j] = sub < up + 1 ? sub : up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+		}
+	}
+	return row[n];
+}
+
+/* The three events of PMU `pmu` (a libpfm4 name) whose names are closest to `name`. */
+static void nearest(const char *pmu, const char *name, char *out, size_t len)
+{
+	struct {
+		unsigned d;
+		char name[64];
+	} best[3] = { { UINT32_MAX, "" }, { UINT32_MAX, "" }, { UINT32_MAX, "" } };
+	char want[128];
+	pfm_pmu_info_t pinfo;
+	int p, e;
+
+	/* The event part: no pmu:: prefix, no :umask suffix. */
+	snprintf(want, sizeof(want), "%s", strstr(name, "::") ? strstr(name, "::") + 2 : name);
+	want[strcspn(want, ":")] = '\0';
+	out[0] = '\0';
+	pfm_for_all_pmus(p)
+	{
+		memset(&pinfo, 0, sizeof(pinfo));
+		pinfo.size = sizeof(pinfo);
+		if (pfm_get_pmu_info(p, &pinfo) != PFM_SUCCESS || strcmp(pinfo.name, pmu) != 0)
+			continue;
+		for (e = pinfo.first_event; e != -1; e = pfm_get_event_next(e)) {
+			pfm_event_info_t ev;
+			unsigned d;
+
+			memset(&ev, 0, sizeof(ev));
+			ev.size = sizeof(ev);
+			if (pfm_get_event_info(e, PFM_OS_NONE, &ev) != PFM_SUCCESS)
+				continue;
+			d = distance(want, ev.name);
+			for (int k = 0; k < 3; k++)
+				if (d < best[k].d) {
+					memmove(&best[k + 1], &best[k],
+						sizeof(best[0]) * (2 - (size_t)k));
+					best[k].d = d;
+					snprintf(best[k].name, sizeof(best[k].name), "%s", ev.name);
+					break;
+				}
+		}
+		break;
+	}
+	for (int k = 0; k < 3 && best[k].name[0]; k++) {
+		size_t n = strlen(out);
+
+		snprintf(out + n, len - n, "%s%s", k ? ", " : "", best[k].name);
+	}
+}
+
+/* The unit masks of event `full` ("pmu::EVENT..."), comma-separated, into out. */
+static void umasks(const char *full, char *out, size_t len)
+{
+	char event[160];
+	pfm_event_info_t ev;
+	size_t cut;
+	int idx;
+
+	/* Up to the first ':' after the PMU's "::". */
+	cut = strstr(full, "::") ? (size_t)(strstr(full, "::") + 2 - full) : 0;
+	cut += strcspn(full + cut, ":");
+	snprintf(event, sizeof(event), "%.*s", (int)cut, full);
+	out[0] = '\0';
+	idx = pfm_find_event(event);
+	memset(&ev, 0, sizeof(ev));
+	ev.size = sizeof(ev);
+	if (idx < 0 || pfm_get_event_info(idx, PFM_OS_NONE, &ev) != PFM_SUCCESS)
+		return;
+	for (int i = 0; i < ev.nattrs; i++) {
+		pfm_event_attr_info_t at;
+		size_t n = strlen(out);
+
+		memset(&at, 0, sizeof(at));
+		at.size = sizeof(at);
+		if (pfm_get_event_attr_info(idx, i, PFM_OS_NONE, &at) != PFM_SUCCESS ||
+		    at.type != PFM_ATTR_UMASK)
+			continue;
+		snprintf(out + n, len - n, "%s%s:%s", n ? ", " : "", ev.name, at.name);
+	}
+}
+
+int pmu_event_check(const char *name)
+{
+	struct perf_event_attr attr;
+	char full[160], near[512], pmu[64];
+	int ret;
+
+	pmu_init();
+	if (pfm_status != PFM_SUCCESS || !*detected)
+		return err_set(IPCC_ENOTSUP, "no libpfm4 table to look '%s' up in", name);
+	ret = encode_name(name, false, &attr, full, sizeof(full));
+	snprintf(pmu, sizeof(pmu), "%.*s",
+		 (int)(strstr(name, "::") ? strstr(name, "::") - name : 63),
+		 strstr(name, "::") ? name : detected);
+	if (ret == PFM_ERR_UMASK || ret == PFM_ERR_ATTR) {
+		/* The event is there; what follows its name is not. */
+		umasks(full, near, sizeof(near));
+		return err_set(IPCC_EINVAL, "event '%s' in libpfm4's %s table: %s%s%s", name, pmu,
+			       pfm_strerror(ret), *near ? "; its unit masks: " : "", near);
+	}
+	if (ret != PFM_ERR_NOTFOUND)
+		return 0; /* known; whether it can be counted is for perf_event_open to say */
+	nearest(pmu, name, near, sizeof(near));
+	return err_set(IPCC_EINVAL, "no event '%s' in libpfm4's %s table%s%s%s", name, pmu,
+		       *table_note && !strcmp(pmu, detected) ? " (the closest it has to this CPU)"
+							     : "",
+		       *near ? "; nearest: " : "", near);
 }
 
 static const char *root(const char *var)

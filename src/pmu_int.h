@@ -40,6 +40,14 @@ const char *pmu_libpfm_version(void);
 int pmu_encode(const char *name, bool kernel, struct perf_event_attr *attr);
 
 /*
+ * Whether libpfm4's table for this CPU (or the PMU `name` names, "pmu::EVENT") knows event
+ * `name`: 0 when it does, whether or not this machine can count it; IPCC_EINVAL with the
+ * nearest names in ipcc_last_error() when it does not; IPCC_ENOTSUP when there is no table
+ * to look in. A bare name not in the core table is looked up in perf's generic events.
+ */
+int pmu_event_check(const char *name);
+
+/*
  * Why no hardware PMU is usable, when the kernel says so with `err` (an errno from
  * perf_event_open of a hardware event): "no hardware PMU: ..." (quoting the kernel log's
  * line about it where the log can be read), "perf_event_paranoid is 3: ...". Written to buf.

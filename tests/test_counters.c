@@ -181,6 +181,53 @@ TEST(no_pmu_reason_quotes_the_kernel_log)
 	return TEST_OK;
 }
 
+/* -e names: a typo is an error with the nearest names; a real event is fine, PMU or not. */
+TEST(event_names_are_checked_against_the_cpus_table)
+{
+	const struct kernel_ops *old = use_fake("skl");
+
+	CHECK_EQ(int, ipcc_event_check("UOPS_ISSUED:ANY"), 0);
+	CHECK_EQ(int, ipcc_event_check("skl::UOPS_ISSUED:ANY"), 0);
+	CHECK_EQ(int, ipcc_event_check("UOPS_ISSUD:ANY"), IPCC_EINVAL);
+	CHECK(strstr(ipcc_last_error(), "no event 'UOPS_ISSUD:ANY' in libpfm4's skl table") !=
+	      NULL);
+	CHECK(strstr(ipcc_last_error(), "nearest: UOPS_ISSUED") != NULL);
+	CHECK_EQ(int, ipcc_event_check("UOPS_ISSUED:NOPE"), IPCC_EINVAL);
+	CHECK(strstr(ipcc_last_error(), "UOPS_ISSUED:ANY") != NULL); /* its unit masks */
+	use_real(old);
+	return TEST_OK;
+}
+
+/*
+ * No PMU, a CPU newer than libpfm4 4.13: Zen 5's names are looked up in Zen 4's table, and
+ * perf's generic names still work. (A case of its own: libpfm4 4.13 keeps a PMU forced
+ * earlier in the process marked present.)
+ */
+TEST(event_names_without_a_pmu_use_the_closest_table)
+{
+	const struct kernel_ops *old = use_fake("");
+
+	unsetenv("LIBPFM_FORCE_PMU");
+	setenv("IPCC_SYSFS_ROOT", test_data("sysfs-no-pmu"), 1);
+	test_cpuinfo("AuthenticAMD 26 2");
+	pmu_reset();
+	if (strcmp(pmu_detected(), "amd64_fam19h_zen4") == 0) {
+		CHECK_EQ(int, ipcc_event_check("RETIRED_OPS"), 0);
+		CHECK_EQ(int, ipcc_event_check("RETIRED_INSTRUCTONS"), IPCC_EINVAL);
+		CHECK(strstr(ipcc_last_error(), "nearest: RETIRED_INSTRUCTIONS") != NULL);
+		CHECK(strstr(ipcc_last_error(), "closest it has to this CPU") != NULL);
+		CHECK_EQ(int, ipcc_event_check("cycles"), 0);
+		CHECK_EQ(int, ipcc_event_check("perf::PERF_COUNT_HW_BRANCH_MISSES"), 0);
+	} else {
+		/* libpfm4 detected a PMU of its own on this machine: nothing was forced. */
+		printf("libpfm4 detects %s here: the forced-table case is not reached\n",
+		       pmu_detected());
+	}
+	test_cpuinfo_done();
+	use_real(old);
+	return TEST_OK;
+}
+
 TEST(libpfm_misencoding_is_corrected_and_said)
 {
 	const struct kernel_ops *old = use_fake("icl");

@@ -127,6 +127,16 @@ void ipcc_interval_add(struct ipcc_interval *sum, const struct ipcc_interval *iv
 /* The backend the set ended up with (never AUTO). */
 enum ipcc_backend ipcc_counters_backend(const struct ipcc_counter_set *set);
 
+/*
+ * Whether `name` (an -e event) names an event: one of libpfm4's table for this CPU's core
+ * (forced to the closest table where libpfm4 is older than the CPU), of the PMU it names
+ * ("pmu::EVENT"), or of perf's generic events. 0 when it does, even where this machine
+ * cannot count it (a machine without a PMU: the event is then absent, with the reason);
+ * IPCC_EINVAL when no table knows it, with the three nearest names in ipcc_last_error();
+ * IPCC_ENOTSUP when there is no table to look in.
+ */
+int ipcc_event_check(const char *name);
+
 /* The CPU, as ipcc_cpu_describe() writes it ("AMD family 0x1a model 0x2 (Zen 5)"). */
 const char *ipcc_counters_cpu(const struct ipcc_counter_set *set);
 

@@ -159,7 +159,8 @@ static int measure(const struct metrics_opts *o, const struct ipcc_metric_set *s
 			own |= !strcmp(ev, ipcc_counter_name(c));
 		own |= !strcmp(ev, "tsc_ticks") || !strcmp(ev, "tcfreq_khz") ||
 		       !strcmp(ev, "elapsed_ns") || ipcc_counts_has(o->bindings, ev);
-		if (own)
+		/* A name no event table knows (a metric file's own alias) stays missing. */
+		if (own || ipcc_event_check(ev) == IPCC_EINVAL)
 			continue;
 		if (extra == IPCC_MAX_EXTRA) {
 			fprintf(stderr,

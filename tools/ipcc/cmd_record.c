@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ipcc/counters.h"
 #include "ipcc/error.h"
 #include "ipcc/profile.h"
 #include "ipcc/sample.h"
@@ -68,6 +69,9 @@ static int parse(int argc, char **argv, struct record_opts *o)
 					    &o->s.period);
 			break;
 		case 'e':
+			/* A name no table knows is a typo: say so before anything runs. */
+			if (ipcc_event_check(optarg) == IPCC_EINVAL)
+				return cli_usage_error("record", "%s", ipcc_last_error());
 			o->s.event = optarg;
 			break;
 		case 'o':

@@ -150,6 +150,10 @@ static int parse(int argc, char **argv, struct stat_opts *o)
 				       "are summed into it)");
 	if (o->pid && (o->repeat > 1 || o->regions))
 		return cli_usage_error("stat", "-r and --regions need a command, not -p");
+	/* A name no table knows is a typo, not an absent counter. */
+	for (unsigned i = 0; i < o->nextra; i++)
+		if (ipcc_event_check(o->extra[i]) == IPCC_EINVAL)
+			return cli_usage_error("stat", "%s", ipcc_last_error());
 	return 0;
 }
 
