@@ -10,6 +10,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 .PHONY: all deps demo check bench fuzz format clean
 
 all:
+	@./scripts/install-deps --check
 	cmake -S . -B $(BUILD)
 	cmake --build $(BUILD) -j $(JOBS)
 

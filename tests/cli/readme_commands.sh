@@ -1,0 +1,49 @@
+#!/bin/sh
+# readme_commands.sh SRC BUILD: every command the README and the Makefile name can run.
+# - every program a Makefile recipe runs from the build (./$(BUILD)/...) is built there, every
+#   script it runs (./bench/..., ./scripts/...) is executable, every fuzz target it builds is
+#   one CMakeLists.txt defines, and .ci/run runs make check;
+# - every ipcc subcommand the README's table names has help;
+# - plain `make` on a machine without the packages says in one line which are missing;
+# - the benchmarks `make bench` runs, each with a small size, end with exit 0.
+set -u
+src=$1 build=$2
+fail() { echo "FAIL: $*"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mk=$src/Makefile
+
+for p in $(grep -o '\./$(BUILD)/[A-Za-z0-9_/.-]*' "$mk" | sed 's|\./$(BUILD)/||' | sort -u); do
+    [ -x "$build/$p" ] || fail "the Makefile runs ./\$(BUILD)/$p, which the build does not make"
+done
+for p in $(grep -oE '\./(bench|scripts)/[A-Za-z0-9_.-]+' "$mk" | sort -u); do
+    [ -x "$src/$p" ] || fail "the Makefile runs $p, which is not an executable file"
+done
+fuzzers=$(sed -n 's/^set(IPCC_FUZZERS \(.*\))$/\1/p' "$src/CMakeLists.txt")
+for t in $(grep -oE -- '--target [a-z_ ]+' "$mk" | sed 's/--target//'); do
+    case " $fuzzers " in *" ${t#fuzz_} "*) ;; *) fail "make fuzz builds $t, which no target is" ;; esac
+done
+grep -qx 'make check' "$src/.ci/run" || fail ".ci/run does not run make check"
+
+for cmd in $(grep -oE '^\| `ipcc [a-z]+' "$src/README.md" | sed 's/.*ipcc //'); do
+    "$build/ipcc" help "$cmd" >/dev/null 2>&1 || fail "the README names 'ipcc $cmd', which has no help"
+done
+
+# Plain make without the packages: one line naming them (a dpkg-query that lacks two).
+mkdir "$tmp/bin"
+printf '#!/bin/sh\ncase "$*" in *libpfm4-dev*|*libcapstone-dev*) exit 1;; esac\nprintf "install ok installed"\n' \
+    >"$tmp/bin/dpkg-query"
+chmod +x "$tmp/bin/dpkg-query"
+PATH="$tmp/bin:$PATH" "$src/scripts/install-deps" --check 2>"$tmp/err" && fail "--check passed with packages missing"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "--check said more than one line: $(cat "$tmp/err")"
+grep -q "missing packages: libpfm4-dev libcapstone-dev; 'make deps' (or 'make demo') installs them" "$tmp/err" ||
+    fail "--check: $(cat "$tmp/err")"
+
+# make bench's programs, small.
+"$build/bench/counters" 11 >"$tmp/out" 2>&1 || fail "bench/counters: $(cat "$tmp/out")"
+"$build/bench/model" 2000 >"$tmp/out" 2>&1 || fail "bench/model: $(cat "$tmp/out")"
+"$src/bench/stat_overhead.sh" "$build/ipcc" 1 >"$tmp/out" 2>&1 || fail "stat_overhead.sh: $(cat "$tmp/out")"
+grep -q "ratio" "$tmp/out" || fail "stat_overhead.sh printed no ratio: $(cat "$tmp/out")"
+"$src/bench/record_overhead.sh" "$build/ipcc" "$build/tests/cli/hot_loop" 1 >"$tmp/out" 2>&1 ||
+    fail "record_overhead.sh: $(cat "$tmp/out")"
+exit 0
