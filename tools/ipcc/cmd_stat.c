@@ -12,6 +12,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,8 @@
 #include "ipcc/counters.h"
 #include "ipcc/error.h"
 #include "stat_int.h"
+
+extern char **environ;
 
 const char cmd_stat_help[] =
     "usage: ipcc stat [options] [--] command [args...]\n"
@@ -186,11 +189,6 @@ static uint64_t timeval_ns(struct timeval tv)
 	return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
 }
 
-/*
- * Fork the command, held until its counters are open, then let it exec. Returns 0 with the
- * result filled, STAT_NOT_RUN (with a message printed) when it could not be run, or
- * EXIT_FAIL when counting failed.
- */
 #define STAT_NOT_RUN 127
 
 static void *calibrate(void *arg)
@@ -200,6 +198,47 @@ static void *calibrate(void *arg)
 	return NULL;
 }
 
+/*
+ * Start the command with posix_spawn (a vfork: no copy of ipcc's page tables, about 1.5 ms
+ * less than fork on a guest), its environment ipcc's own plus IPCC_OUTPUT for --regions,
+ * the forwarded signals back to their defaults in it. Returns 0 or an errno.
+ */
+static int spawn(const struct stat_opts *o, const char *regions_file, pid_t *pid)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	const char *old = getenv("IPCC_OUTPUT");
+	char *saved = old ? strdup(old) : NULL;
+	posix_spawnattr_t attr;
+	sigset_t dfl;
+	int err;
+
+	posix_spawnattr_init(&attr);
+	sigemptyset(&dfl);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&dfl, sigs[i]);
+	posix_spawnattr_setsigdefault(&attr, &dfl);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+	/* Single-threaded here: the environment can be changed for the spawn and put back. */
+	if (regions_file)
+		setenv("IPCC_OUTPUT", regions_file, 1);
+	fflush(NULL);
+	err = posix_spawnp(pid, o->argv[0], NULL, &attr, o->argv, environ);
+	if (regions_file && saved)
+		setenv("IPCC_OUTPUT", saved, 1);
+	else if (regions_file)
+		unsetenv("IPCC_OUTPUT");
+	free(saved);
+	posix_spawnattr_destroy(&attr);
+	return err;
+}
+
+/*
+ * Run the command once. Its counters are opened on ipcc itself, disabled, inherited by every
+ * task ipcc starts and enabled in a task only when it execs (enable_on_exec): so they count
+ * the command and its children from its exec on, and never ipcc, which never execs, nor its
+ * calibration thread. Returns 0 with the result filled, STAT_NOT_RUN (with a message
+ * printed) when the command could not be run, or EXIT_FAIL when counting failed.
+ */
 static int run_once(const struct stat_opts *o, const char *regions_file,
 		    struct ipcc_counter_set **set_out, struct stat_run *res, struct ipcc_freq *core)
 {
@@ -214,54 +253,23 @@ static int run_once(const struct stat_opts *o, const char *regions_file,
 	};
 	struct ipcc_reading a, b;
 	struct rusage ru;
-	int go[2], err[2], status, exec_errno, ret;
+	int status, ret;
 	pthread_t calibrator;
 	bool calibrating = false;
 	uint64_t t0, t1;
-	ssize_t n;
 	pid_t pid;
 
-	if (pipe2(go, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
-		return cli_error("stat", "pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return cli_error("stat", "fork: %s", strerror(errno));
-	if (pid == 0) {
-		char c;
-
-		close(go[1]);
-		close(err[0]);
-		install_forwarding(false);
-		/* Wait for the counters; EOF means the parent gave up. */
-		if (read(go[0], &c, 1) != 1)
-			_exit(STAT_NOT_RUN);
-		if (regions_file)
-			setenv("IPCC_OUTPUT", regions_file, 1);
-		execvp(o->argv[0], o->argv);
-		exec_errno = errno;
-		if (write(err[1], &exec_errno, sizeof(exec_errno)) < 0)
-			_exit(STAT_NOT_RUN);
-		_exit(STAT_NOT_RUN);
-	}
-	close(go[0]);
-	close(err[1]);
-	child_pid = pid;
-
-	co.pid = pid;
 	ret = ipcc_counters_open(&co, set_out);
-	if (ret) {
-		close(go[1]);
-		close(err[0]);
-		waitpid(pid, NULL, 0);
-		child_pid = 0;
+	if (ret)
 		return cli_error("stat", "cannot count '%s': %s", o->argv[0], ipcc_last_error());
-	}
 	ipcc_read(*set_out, &a);
 	t0 = ipcc_ticks();
-	if (write(go[1], "x", 1) != 1)
-		kill(pid, SIGKILL);
-	close(go[1]);
+	ret = spawn(o, regions_file, &pid);
+	if (ret) {
+		fprintf(stderr, "ipcc stat: cannot run '%s': %s\n", o->argv[0], strerror(ret));
+		return STAT_NOT_RUN;
+	}
+	child_pid = pid;
 	/*
 	 * While the command runs: TCFREQ, where it must be calibrated (the first ipcc of a boot
 	 * on a guest without an exact source), in a thread of its own, so that the command's
@@ -271,8 +279,6 @@ static int run_once(const struct stat_opts *o, const char *regions_file,
 		calibrating = pthread_create(&calibrator, NULL, calibrate, NULL) == 0;
 	if (!core->khz && !calibrating)
 		ipcc_corefreq_khz(core);
-	n = read(err[0], &exec_errno, sizeof(exec_errno));
-	close(err[0]);
 	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
 	t1 = ipcc_ticks();
@@ -282,11 +288,6 @@ static int run_once(const struct stat_opts *o, const char *regions_file,
 		ipcc_clock_init(); /* no thread: calibrate here */
 	res->elapsed_ns = ipcc_ticks_to_ns(t1 - t0);
 	child_pid = 0;
-	if (n == (ssize_t)sizeof(exec_errno)) {
-		fprintf(stderr, "ipcc stat: cannot run '%s': %s\n", o->argv[0],
-			strerror(exec_errno));
-		return STAT_NOT_RUN;
-	}
 	ipcc_read(*set_out, &b);
 	ipcc_interval(*set_out, &a, &b, &res->iv);
 	res->iv.elapsed_ns = res->elapsed_ns;
