@@ -98,7 +98,7 @@ void clock_arch_signature(char *buf, size_t len)
 	memcpy(vendor + 8, &c, 4);
 	vendor[12] = '\0';
 	__cpuid(1, sig, b, c, d);
-	if (__get_cpuid_max(0x80000000, NULL) >= 0x80000007) {
+	if ((unsigned)__get_cpuid_max(0x80000000, NULL) >= 0x80000007u) {
 		__cpuid(0x80000007, a, b, c, d);
 		inv = (d >> 8) & 1;
 	}
