@@ -450,7 +450,7 @@ void ipcc_symbols_resolve(struct ipcc_symbols *s, const struct ipcc_sample *smp,
 }
 
 int ipcc_symbols_read(struct ipcc_symbols *s, const char *file, uint64_t elf_addr, void *buf,
-		      size_t len)
+		      size_t *len)
 {
 	for (size_t i = 0; i < s->prof->nmmaps; i++) {
 		const struct object *o = &s->obj[s->first[i]];
@@ -462,16 +462,19 @@ int ipcc_symbols_read(struct ipcc_symbols *s, const char *file, uint64_t elf_add
 			const struct segment *g = &o->seg[k];
 			size_t got;
 
-			if (elf_addr < g->vaddr || elf_addr - g->vaddr + len > g->filesz)
+			if (elf_addr < g->vaddr || elf_addr - g->vaddr >= g->filesz)
 				continue;
+			/* A range (a 64-byte line) that runs past the segment's end is cut there. */
+			if (elf_addr - g->vaddr + *len > g->filesz)
+				*len = (size_t)(g->filesz - (elf_addr - g->vaddr));
 			f = fopen(file, "rb");
 			if (!f)
 				return err_sys("cannot open %s", file);
 			got = fseek(f, (long)(elf_addr - g->vaddr + g->offset), SEEK_SET) == 0
-				  ? fread(buf, 1, len, f)
+				  ? fread(buf, 1, *len, f)
 				  : 0;
 			fclose(f);
-			return got == len ? 0 : err_set(IPCC_ESYS, "cannot read %s", file);
+			return got == *len ? 0 : err_set(IPCC_ESYS, "cannot read %s", file);
 		}
 		break;
 	}

@@ -209,7 +209,10 @@ TEST(samples_resolve_to_this_programs_functions)
 	CHECK(y.function && !strcmp(y.function, "profile_test_marker"));
 	CHECK_EQ(u64, y.elf_addr - y.func_start, 2);
 	/* The bytes read from the file are the bytes in memory. */
-	CHECK_EQ(int, ipcc_symbols_read(syms, y.file, y.func_start, code, sizeof(code)), 0);
+	size_t code_len = sizeof(code);
+
+	CHECK_EQ(int, ipcc_symbols_read(syms, y.file, y.func_start, code, &code_len), 0);
+	CHECK_EQ(u64, code_len, sizeof(code));
 	CHECK(!memcmp(code, (const void *)profile_test_marker, sizeof(code)));
 	ipcc_symbols_resolve(syms, &outside, &y);
 	CHECK(y.file == NULL && y.function == NULL);

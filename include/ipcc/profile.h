@@ -89,8 +89,11 @@ void ipcc_symbols_free(struct ipcc_symbols *s);
 void ipcc_symbols_resolve(struct ipcc_symbols *s, const struct ipcc_sample *smp,
 			  struct ipcc_symbol *out);
 
-/* Copy len bytes of `file`'s code at its own address elf_addr into buf. */
+/*
+ * Copy *len bytes of `file`'s code at its own address elf_addr into buf; where the code's
+ * segment ends sooner, *len is cut to what it holds (a 64-byte line at the end of .text).
+ */
 int ipcc_symbols_read(struct ipcc_symbols *s, const char *file, uint64_t elf_addr, void *buf,
-		      size_t len);
+		      size_t *len);
 
 #endif

@@ -375,7 +375,7 @@ static int print_code(const struct annotate_opts *o, const struct ipcc_profile *
 	uint64_t placed = 0;
 	csh cs;
 
-	if (!code || ipcc_symbols_read(syms, file, start, code, size)) {
+	if (!code || ipcc_symbols_read(syms, file, start, code, &size)) {
 		free(code);
 		return cli_error("annotate", "%s: %s", o->symbol, ipcc_last_error());
 	}
