@@ -392,3 +392,136 @@ TEST(periodic_steady_state_slot_cycles_equal_cycles)
 		}
 	return TEST_OK;
 }
+
+/* Profile files: every built-in survives format -> parse, and save -> load, exactly. */
+TEST(profile_files_round_trip)
+{
+	char path[] = "/tmp/ipcc-profile-XXXXXX";
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return TEST_OK;
+	close(fd);
+	for (int i = 0; ipcc_model_profiles[i]; i++) {
+		struct ipcc_model_profile p, q, r;
+		struct ipcc_model_error err;
+		char text[2048];
+
+		CHECK_EQ(int, ipcc_model_profile(ipcc_model_profiles[i], &p), 0);
+		CHECK_EQ(int, ipcc_model_profile_format(&p, text, sizeof(text)), 0);
+		memset(&q, 0xa5, sizeof(q));
+		CHECK_EQ(int, ipcc_model_profile_parse(text, &q, &err), 0);
+		CHECK(ipcc_model_profile_equal(&p, &q));
+		CHECK_EQ(int, ipcc_model_profile_save(path, &p), 0);
+		CHECK_EQ(int, ipcc_model_profile_load(path, &r), 0);
+		CHECK(ipcc_model_profile_equal(&p, &r));
+	}
+	/* A changed field changes the text and comes back. */
+	{
+		struct ipcc_model_profile p, q;
+		struct ipcc_model_error err;
+		char text[2048];
+
+		ipcc_model_profile("zen3", &p);
+		snprintf(p.name, sizeof(p.name), "fitted-zen3");
+		p.retire = 3;
+		p.alu_ports = 2;
+		p.fold_imm = 2;
+		p.placement = IPCC_MODEL_PLACE_OLDEST;
+		CHECK_EQ(int, ipcc_model_profile_format(&p, text, sizeof(text)), 0);
+		CHECK(strstr(text, "placement = oldest\n") != NULL);
+		CHECK(strstr(text, "latencies = zen3\n") != NULL);
+		CHECK_EQ(int, ipcc_model_profile_parse(text, &q, &err), 0);
+		CHECK(ipcc_model_profile_equal(&p, &q));
+		CHECK_EQ(int, ipcc_model_profile_format(&p, text, 40), IPCC_EINVAL);
+	}
+	unlink(path);
+	CHECK_EQ(int, ipcc_model_profile_load(path, &(struct ipcc_model_profile){ 0 }), IPCC_ESYS);
+	return TEST_OK;
+}
+
+TEST(profile_files_start_from_a_base)
+{
+	struct ipcc_model_profile p, zen3;
+	struct ipcc_model_error err;
+
+	ipcc_model_profile("zen3", &zen3);
+	CHECK_EQ(int,
+		 ipcc_model_profile_parse("# a comment\n\n  base = zen3  # trailing\n"
+					  "retire=4\r\nname = z3r4\n",
+					  &p, &err),
+		 0);
+	CHECK_STR(p.name, "z3r4");
+	CHECK_EQ(int, (int)p.retire, 4);
+	CHECK_EQ(int, (int)p.width, (int)zen3.width);
+	CHECK_STR(p.latencies, "zen3");
+	/* only a base: the built-in itself */
+	CHECK_EQ(int, ipcc_model_profile_parse("base = zen3\n", &p, &err), 0);
+	CHECK(ipcc_model_profile_equal(&p, &zen3));
+	return TEST_OK;
+}
+
+/* Strict: every mistake is refused with its line, and the profile is left alone. */
+TEST(profile_file_errors_say_which_line)
+{
+	static const struct {
+		const char *text;
+		unsigned line;
+		const char *says;
+	} cases[] = {
+		{ "base = zen3\nretire = 0\n", 2, "retire wants a whole number from 1" },
+		{ "base = zen3\nretire = 4x\n", 2, "not '4x'" },
+		{ "base = zen3\nretire = -4\n", 2, "not '-4'" },
+		{ "base = zen3\nretire 4\n", 2, "expected key = value" },
+		{ "base = zen3\n\n= 4\n", 3, "expected a key" },
+		{ "base = zen3\nretire =\n", 2, "retire has no value" },
+		{ "base = zen3\nfrobs = 1\n", 2, "unknown key 'frobs'" },
+		{ "base = zen3\nrob = 1\nrob = 2\n", 3, "rob given twice" },
+		{ "rob = 1\nbase = zen3\n", 2, "base must be the first key" },
+		{ "base = pentium4\n", 1, "base wants a built-in" },
+		{ "base = zen3\nfuse_cmp_jcc = yes\n", 2, "true or false" },
+		{ "base = zen3\nplacement = middle\n", 2, "next or oldest" },
+		{ "base = zen3\nlatencies = k6\n", 2, "latencies wants a built-in" },
+		{ "base = zen3\nname = two words\n", 2, "name wants" },
+		{ "name = x\nwidth = 4\n", 2, "missing key 'retire'" },
+		{ "", 1, "missing key 'name'" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ipcc_model_profile p = { .name = "untouched" };
+		struct ipcc_model_error err;
+
+		CHECK_EQ(int, ipcc_model_profile_parse(cases[i].text, &p, &err), IPCC_EINVAL);
+		CHECK_STR(p.name, "untouched");
+		if (err.line != cases[i].line || !strstr(err.message, cases[i].says)) {
+			fprintf(stderr, "case %zu: got %u: %s\n", i, err.line, err.message);
+			test_failures++;
+		}
+	}
+	return TEST_OK;
+}
+
+/* A file profile runs like the built-in it was written from, latencies included. */
+TEST(file_profiles_keep_the_builtin_latencies)
+{
+	struct ipcc_model_profile zen3, p;
+	struct ipcc_model_error err;
+	struct ipcc_model_program *prog;
+
+	ipcc_model_profile("zen3", &zen3);
+	CHECK_EQ(int, ipcc_model_profile_parse("base = zen3\nname = mine\n", &p, &err), 0);
+	CHECK_EQ(int, ipcc_model_parse("vpmulld ymm0, ymm0, ymm1\n", &p, &prog, &err), 0);
+	{
+		struct ipcc_model_result res;
+
+		CHECK_EQ(
+		    int,
+		    ipcc_model_run(prog, &p, &(struct ipcc_model_opts){ .iterations = 1 }, &res),
+		    0);
+		CHECK_EQ(i64, res.rows[0].complete - res.rows[0].ready, 3); /* zen3's, not 10 */
+		ipcc_model_result_release(&res);
+	}
+	ipcc_model_program_free(prog);
+	return TEST_OK;
+}

@@ -81,10 +81,16 @@ static const struct {
 	{ "neoverse-n2", "vpmulld", 4, 1 },
 };
 
+/* Which built-in's latencies apply: the profile's `latencies`, else its name. */
+static const char *table_of(const struct ipcc_model_profile *p)
+{
+	return p->latencies[0] ? p->latencies : p->name;
+}
+
 /* A locked read-modify-write: executes at retire, ~18 cycles on Intel, ~8 on Zen. */
 static unsigned lock_latency(const struct ipcc_model_profile *p)
 {
-	return strncmp(p->name, "zen", 3) == 0 ? 8 : 18;
+	return strncmp(table_of(p), "zen", 3) == 0 ? 8 : 18;
 }
 
 /* ---- registers ------------------------------------------------------------------------- */
@@ -570,7 +576,7 @@ static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned 
 		return fail(ps, mat, "unknown instruction '%s'", m);
 	}
 	for (size_t i = 0; i < sizeof(overrides) / sizeof(overrides[0]); i++)
-		if (!strcmp(overrides[i].profile, p->name) && !strcmp(overrides[i].name, m)) {
+		if (!strcmp(overrides[i].profile, table_of(p)) && !strcmp(overrides[i].name, m)) {
 			in.latency = overrides[i].lat;
 			in.uops = overrides[i].uops;
 		}

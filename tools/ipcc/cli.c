@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "ipcc/error.h"
@@ -85,17 +86,24 @@ int cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t mi
 
 int cli_parse_profile(const char *cmd, const char *name, struct ipcc_model_profile *out)
 {
-	char list[160] = "";
+	char list[200] = "";
 	int ret = ipcc_model_profile(name, out);
 
 	if (ret == IPCC_ENOTSUP)
 		return cli_usage_error(cmd, "%s", ipcc_last_error());
 	if (!ret)
 		return 0;
+	/* Not a built-in: a profile file, when one can be read by that name. */
+	if (access(name, R_OK) == 0) {
+		ret = ipcc_model_profile_load(name, out);
+		if (ret)
+			return cli_usage_error(cmd, "%s", ipcc_last_error());
+		return 0;
+	}
 	for (int i = 0; ipcc_model_profiles[i]; i++) {
 		strncat(list, ipcc_model_profiles[i], sizeof(list) - strlen(list) - 1);
 		strncat(list, ", ", sizeof(list) - strlen(list) - 1);
 	}
-	strncat(list, "auto", sizeof(list) - strlen(list) - 1);
+	strncat(list, "auto or a profile file", sizeof(list) - strlen(list) - 1);
 	return cli_usage_error(cmd, "unknown profile '%s' (expected %s)", name, list);
 }

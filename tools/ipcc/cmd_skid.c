@@ -33,7 +33,7 @@ const char cmd_skid_help[] =
     "\n"
     "options:\n"
     "  --profile P         auto (default: the closest to this CPU), skylake, icelake,\n"
-    "                      zen3, zen4, neoverse-n2 or test\n"
+    "                      zen3, zen4, neoverse-n2, test, or a profile FILE\n"
     "  --period NS         sample every NS ns of CPU time (default 100000)\n"
     "  --seconds S         sample each kernel for S seconds (default 1, at most 60)\n"
     "  --format FMT        text (default) or json\n"
