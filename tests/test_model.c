@@ -102,6 +102,14 @@ TEST(invariants_hold_on_random_programs)
 		ipcc_model_profile(profiles[test_rand(6)], &p);
 		if (test_rand(3) == 0)
 			p.rob = 4 + test_rand(40);
+		if (test_rand(3) == 0) {
+			p.alu_ports = test_rand(4);
+			p.load_ports = test_rand(3);
+			p.store_ports = test_rand(3);
+			p.vector_ports = test_rand(3);
+			p.fold_imm = test_rand(4);
+			p.placement = (enum ipcc_model_placement)test_rand(2);
+		}
 		o.warmup = test_rand((unsigned)o.iterations);
 		if (ipcc_model_parse(text, &p, &prog, &err) != 0) {
 			fprintf(stderr, "random program did not parse: %u:%u: %s\n%s", err.line,
@@ -114,8 +122,8 @@ TEST(invariants_hold_on_random_programs)
 			const struct ipcc_model_row *r = &res.trace[i];
 
 			/* r >= c >= q >= s, allocation and retirement in order */
-			CHECK(r->retired >= r->complete && r->complete >= r->ready &&
-			      r->ready >= r->scheduled);
+			CHECK(r->retired >= r->complete && r->complete >= r->issued &&
+			      r->issued >= r->ready && r->ready >= r->scheduled);
 			if (i > 0) {
 				CHECK_CMP(i64, r->retired, >=, res.trace[i - 1].retired);
 				CHECK_CMP(i64, r->scheduled, >=, res.trace[i - 1].scheduled);
@@ -523,5 +531,102 @@ TEST(file_profiles_keep_the_builtin_latencies)
 		ipcc_model_result_release(&res);
 	}
 	ipcc_model_program_free(prog);
+	return TEST_OK;
+}
+
+/* Ports are limits: micro-ops of each class issued per cycle, counted from the trace. */
+TEST(execution_ports_are_limits)
+{
+	static const char text[] = "top:\nadd rax, 1\nadd rbx, 1\nadd rcx, 1\nadd rdx, 1\n"
+				   "mov rsi, [rdi]\nmov r8, [rdi]\nmov r9, [rdi]\n"
+				   "mov [rdi], rax\nmov [rdi + 8], rbx\n"
+				   "vpaddd ymm0, ymm1, ymm2\nvpaddd ymm3, ymm1, ymm2\n"
+				   "cmp r10, [rdi]\nnop\n";
+	/* per instruction: ALU, load, store, vector */
+	static const unsigned cls[13][4] = {
+		{ 1, 0, 0, 0 }, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, { 0, 1, 0, 0 },
+		{ 0, 1, 0, 0 }, { 0, 1, 0, 0 }, { 0, 0, 1, 0 }, { 0, 0, 1, 0 }, { 0, 0, 0, 1 },
+		{ 0, 0, 0, 1 }, { 1, 1, 0, 0 }, { 0, 0, 0, 0 },
+	};
+	static const unsigned limits[][4] = { { 2, 1, 1, 1 }, { 1, 2, 2, 2 }, { 3, 3, 1, 2 } };
+
+	for (size_t k = 0; k < sizeof(limits) / sizeof(limits[0]); k++) {
+		struct ipcc_model_profile p;
+		struct ipcc_model_program *prog;
+		struct ipcc_model_error err;
+		struct ipcc_model_opts o = { .iterations = 100, .warmup = 50, .trace = true };
+		struct ipcc_model_result res;
+		static unsigned per[4096][4];
+		unsigned most[4] = { 0 }, need[4] = { 0 };
+		double bound = 0;
+
+		memset(per, 0, sizeof(per));
+		ipcc_model_profile("test", &p);
+		p.width = p.retire = 16;
+		p.alu_ports = limits[k][0];
+		p.load_ports = limits[k][1];
+		p.store_ports = limits[k][2];
+		p.vector_ports = limits[k][3];
+		CHECK_EQ(int, ipcc_model_parse(text, &p, &prog, &err), 0);
+		CHECK_EQ(int, ipcc_model_run(prog, &p, &o, &res), 0);
+		for (uint64_t i = 0; i < res.ntrace; i++)
+			for (int c = 0; c < 4; c++)
+				if (res.trace[i].issued < 4096)
+					per[res.trace[i].issued][c] += cls[res.trace[i].index][c];
+		for (int t = 0; t < 4096; t++)
+			for (int c = 0; c < 4; c++)
+				most[c] = per[t][c] > most[c] ? per[t][c] : most[c];
+		for (int c = 0; c < 4; c++) {
+			CHECK_CMP(int, (int)most[c], <=, (int)limits[k][c]);
+			for (int i = 0; i < 13; i++)
+				need[c] += cls[i][c];
+			if ((double)need[c] / limits[k][c] > bound)
+				bound = (double)need[c] / limits[k][c];
+		}
+		/* the busiest class sets the pace: nothing else limits this loop */
+		CHECK_CMP(dbl, fabs(res.summary.cycles_per_iteration - bound), <, 0.05);
+		ipcc_model_result_release(&res);
+		ipcc_model_program_free(prog);
+	}
+	return TEST_OK;
+}
+
+static double cycles_per_iteration(const char *text, const struct ipcc_model_profile *p)
+{
+	struct ipcc_model_program *prog;
+	struct ipcc_model_error err;
+	struct ipcc_model_result res;
+	double cpi = -1;
+
+	if (ipcc_model_parse(text, p, &prog, &err))
+		return -1;
+	if (ipcc_model_run(prog, p, &(struct ipcc_model_opts){ .iterations = 400 }, &res) == 0) {
+		cpi = res.summary.cycles_per_iteration;
+		ipcc_model_result_release(&res);
+	}
+	ipcc_model_program_free(prog);
+	return cpi;
+}
+
+/* Immediate folding: a chain of add reg, imm runs fold_imm a cycle; other chains do not. */
+TEST(immediate_folding_speeds_up_add_imm_chains_only)
+{
+	struct ipcc_model_profile p;
+
+	ipcc_model_profile("test", &p);
+	p.width = p.retire = 8;
+	for (unsigned f = 0; f <= 4; f++) {
+		p.fold_imm = f;
+		CHECK_CMP(dbl, cycles_per_iteration("times 24 add rax, 1\n", &p), ==,
+			  24.0 / (f > 1 ? f : 1));
+		CHECK_CMP(dbl, cycles_per_iteration("times 24 sub rax, 1\n", &p), ==,
+			  24.0 / (f > 1 ? f : 1));
+		/* register operands and imul are not folded */
+		CHECK_CMP(dbl, cycles_per_iteration("times 24 add rax, rbx\n", &p), ==, 24);
+		CHECK_CMP(dbl, cycles_per_iteration("times 24 imul rax, rax, 3\n", &p), ==, 72);
+		/* a write by anything else starts the count again */
+		CHECK_CMP(dbl, cycles_per_iteration("add rax, 1\nadd rax, 1\nadd rax, rbx\n", &p),
+			  ==, f > 1 ? 1 + (f == 2 ? 1 : 0) : 3);
+	}
 	return TEST_OK;
 }

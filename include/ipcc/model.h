@@ -9,7 +9,9 @@
  *                   can offer i, and at least one cycle after instruction i-B retired;
  *   ready     q(i) = max(s(i), complete(p) of every producer p of an input of i), and for an
  *                    instruction that executes at retire also >= r(i-1);
- *   complete  c(i) = q(i) + latency(i);
+ *   issued    x(i) = the first cycle >= q(i) with a free execution port of each class i
+ *                    uses (ALU, load, store, vector; the profile's counts per cycle);
+ *   complete  c(i) = x(i) + latency(i) (an add/sub reg, imm folded by the renamer: 0);
  *   retired   r(i) = max(c(i), r(i-1)), pushed later while R micro-ops already retire then.
  * i is *selected* when r(i) > r(i-1) (r(-1) = 0); its weight r(i) - r(i-1) is the number of
  * cycles it was the oldest unretired instruction, and an interrupt in those cycles reports
@@ -129,6 +131,7 @@ struct ipcc_model_row {
 	unsigned index; /* static instruction */
 	uint64_t iteration;
 	int64_t scheduled, ready, complete, retired;
+	int64_t issued; /* >= ready: when it got a port of each class it needs */
 	bool selected;
 	uint64_t weight; /* cycles as the oldest unretired instruction */
 	double share;	 /* predicted share of samples landing on this instruction */

@@ -422,7 +422,7 @@ static bool is_jcc(const char *m)
 
 /* Operands read and written, by form; `n` operands in o[]. */
 static int semantics(struct parser *ps, const char *mat, const char *m, enum form f,
-		     struct operand *o, int n, bool lock, struct minsn *in, bool *load)
+		     struct operand *o, int n, bool lock, struct minsn *in, bool *load, bool *store)
 {
 	static const int want[][2] = {
 		[F_MOV] = { 2, 2 },  [F_ALU] = { 2, 2 },     [F_UNARY] = { 1, 1 },
@@ -446,6 +446,10 @@ static int semantics(struct parser *ps, const char *mat, const char *m, enum for
 			/* Only lea's address is not an access; stores are handled below. */
 			if (f != F_LEA && !(i == 0 && (f == F_MOV)))
 				*load = true;
+			/* A memory destination is written: mov, read-modify-writes. */
+			if (i == 0 && (f == F_MOV || f == F_ALU || f == F_UNARY || f == F_XADD ||
+				       f == F_CMPXCHG))
+				*store = true;
 		}
 		if (o[i].kind == O_LABEL && f != F_JCC && f != F_JMP)
 			return fail(ps, o[i].at, "'%s' does not take a label", m);
@@ -546,7 +550,7 @@ static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned 
 	enum form form;
 	char m[32];
 	const char *mat, *start;
-	bool lock = false, load = false;
+	bool lock = false, load = false, store = false;
 	int n = 0, ret;
 
 	s = skip_space(s);
@@ -594,9 +598,21 @@ static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned 
 		else if (*s)
 			return fail(ps, s, "expected ',' or the end of the line");
 	}
-	ret = semantics(ps, mat, m, form, o, n, lock, &in, &load);
+	ret = semantics(ps, mat, m, form, o, n, lock, &in, &load, &store);
 	if (ret)
 		return ret;
+	/* Ports: one of each class the instruction uses (see model_int.h). */
+	if (form == F_VEC3 || form == F_FMA)
+		in.ports |= 1u << PORT_VEC;
+	else if (form != F_NOP && form != F_FENCE && !(form == F_MOV && (load || store)))
+		in.ports |= 1u << PORT_ALU;
+	if (load)
+		in.ports |= 1u << PORT_LOAD;
+	if (store)
+		in.ports |= 1u << PORT_STORE;
+	/* add/sub reg, imm: what immediate folding folds */
+	in.fold = (!strcmp(m, "add") || !strcmp(m, "sub")) && !lock && n == 2 &&
+		  o[0].kind == O_REG && o[1].kind == O_IMM;
 	if (load)
 		in.latency += p->load_latency;
 	if (lock) {
@@ -618,8 +634,10 @@ static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned 
 			if (!strcmp(pm, ops[i].name) &&
 			    ((p->fuse_alu_jcc && ops[i].alu_fusable) ||
 			     (p->fuse_cmp_jcc && ops[i].cmp_fusable)) &&
-			    !strstr(prev, "["))
+			    !strstr(prev, "[")) {
 				in.uops = 0;
+				in.ports = 0; /* the pair issues as its first instruction */
+			}
 	}
 	in.line = ps->line;
 	{

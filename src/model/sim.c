@@ -73,6 +73,88 @@ static int64_t allocate(struct alloc *a, const int64_t *ring, uint64_t g, unsign
 	return a->cur;
 }
 
+/*
+ * The execution ports: per cycle, the micro-ops of each class issued in it, in a ring of
+ * cycles tagged with their number. Every instruction still to issue issues at or after the
+ * allocation cursor, so a slot whose tag is older than that is free; when two live cycles
+ * would share a slot the ring doubles.
+ */
+struct ports {
+	unsigned limit[PORT_CLASSES]; /* 0: unlimited */
+	uint8_t want;		      /* classes with a limit */
+	size_t size;		      /* a power of two */
+	int64_t *tag;
+	uint8_t (*used)[PORT_CLASSES];
+};
+
+static int ports_grow(struct ports *pt, int64_t floor)
+{
+	size_t size = pt->size ? pt->size * 2 : 256;
+	int64_t *tag = malloc(size * sizeof(*tag));
+	uint8_t(*used)[PORT_CLASSES] = calloc(size, sizeof(*used));
+
+	if (!tag || !used) {
+		free(tag);
+		free(used);
+		return IPCC_ENOMEM;
+	}
+	for (size_t i = 0; i < size; i++)
+		tag[i] = INT64_MIN;
+	for (size_t i = 0; i < pt->size; i++)
+		if (pt->tag[i] >= floor) {
+			size_t j = (size_t)pt->tag[i] & (size - 1);
+
+			tag[j] = pt->tag[i];
+			memcpy(used[j], pt->used[i], sizeof(used[j]));
+		}
+	free(pt->tag);
+	free(pt->used);
+	pt->tag = tag;
+	pt->used = used;
+	pt->size = size;
+	return 0;
+}
+
+/* The slot of cycle t, claimed for it; NULL when out of memory. */
+static uint8_t *ports_at(struct ports *pt, int64_t t, int64_t floor)
+{
+	size_t j = (size_t)t & (pt->size - 1);
+
+	while (pt->tag[j] != t && pt->tag[j] >= floor) {
+		if (ports_grow(pt, floor))
+			return NULL;
+		j = (size_t)t & (pt->size - 1);
+	}
+	if (pt->tag[j] != t) {
+		pt->tag[j] = t;
+		memset(pt->used[j], 0, sizeof(pt->used[j]));
+	}
+	return pt->used[j];
+}
+
+/* The first cycle >= t with a free port of every class in `need`, taken; -1: no memory. */
+static int64_t ports_issue(struct ports *pt, uint8_t need, int64_t t, int64_t floor)
+{
+	need &= pt->want;
+	if (!need)
+		return t;
+	for (;; t++) {
+		uint8_t *u = ports_at(pt, t, floor);
+		bool free_all = true;
+
+		if (!u)
+			return -1;
+		for (int k = 0; k < PORT_CLASSES; k++)
+			if ((need >> k & 1) && u[k] >= pt->limit[k])
+				free_all = false;
+		if (free_all) {
+			for (int k = 0; k < PORT_CLASSES; k++)
+				u[k] += need >> k & 1;
+			return t;
+		}
+	}
+}
+
 /* Totals of the cycles before the current one. */
 struct snapshot {
 	int64_t cycle;
@@ -95,6 +177,10 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 	struct alloc al = { .width = W, .rob = B };
 	struct snapshot from = { 0 }, to;
 	int64_t reg_done[MODEL_NREGS] = { 0 };
+	unsigned folded[MODEL_NREGS] = { 0 }; /* add/sub reg, imm folded in a row, per register */
+	const unsigned F = p->fold_imm;
+	struct ports pt = { .limit = { p->alu_ports, p->load_ports, p->store_ports,
+				       p->vector_ports } };
 	int64_t *ring = NULL;
 	double *landed = NULL; /* weight of samples landing on each static instruction */
 	int64_t ret_cycle = 0, r_prev = 0, r_base = 0, row_base = 0;
@@ -118,6 +204,11 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 	if (opts->trace && iters * n > 100000000ull)
 		return err_set(IPCC_EINVAL, "model: a trace of %llu instructions is too long",
 			       (unsigned long long)(iters * n));
+	for (int k = 0; k < PORT_CLASSES; k++)
+		if (pt.limit[k])
+			pt.want |= (uint8_t)(1u << k);
+	if (pt.want && ports_grow(&pt, 0))
+		return err_set(IPCC_ENOMEM, "model: out of memory");
 	out->rows = calloc(n, sizeof(*out->rows));
 	landed = calloc(n, sizeof(*landed));
 	ring = B ? calloc(B, sizeof(*ring)) : NULL;
@@ -126,6 +217,8 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 	if (!out->rows || !landed || (B && !ring) || (opts->trace && !out->trace)) {
 		free(landed);
 		free(ring);
+		free(pt.tag);
+		free(pt.used);
 		ipcc_model_result_release(out);
 		return err_set(IPCC_ENOMEM, "model: out of memory");
 	}
@@ -141,7 +234,8 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 		for (unsigned k = 0; k < n; k++, g++) {
 			const struct minsn *in = &prog->insn[k];
 			const unsigned u = in->uops;
-			int64_t s, q, c, r;
+			int64_t s, q, x, c, r;
+			unsigned lat = in->latency;
 
 			/* scheduled: in order, W micro-ops a cycle, when the front end offers it,
 			 * one cycle after instruction g - B retired */
@@ -155,9 +249,32 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 				q = max64(q, reg_done[__builtin_ctzll(m)]);
 			if (in->at_retire)
 				q = max64(q, r_prev);
-			c = q + in->latency;
-			for (uint64_t m = in->writes; m; m &= m - 1)
+			/* issued: the first cycle from q with a free port of each class */
+			x = ports_issue(&pt, in->ports, q, al.cur);
+			if (x < 0) {
+				free(landed);
+				free(ring);
+				free(pt.tag);
+				free(pt.used);
+				ipcc_model_result_release(out);
+				return err_set(IPCC_ENOMEM, "model: out of memory");
+			}
+			/* immediate folding: of F add/sub reg, imm in a row, one has latency */
+			if (in->fold && F > 1) {
+				unsigned *f =
+				    &folded[__builtin_ctzll(in->writes & ~(1ull << REG_FLAGS))];
+
+				if (*f + 1 < F)
+					lat = 0, ++*f;
+				else
+					*f = 0;
+			}
+			c = x + lat;
+			for (uint64_t m = in->writes; m; m &= m - 1) {
 				reg_done[__builtin_ctzll(m)] = c;
+				if (!in->fold)
+					folded[__builtin_ctzll(m)] = 0;
+			}
 
 			/* retired: in order, R micro-ops a cycle */
 			r = max64(c, r_prev);
@@ -180,6 +297,7 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 					.iteration = it,
 					.scheduled = s - base,
 					.ready = q - base,
+					.issued = x - base,
 					.complete = c - base,
 					.retired = r - base,
 					.selected = r > r_prev,
@@ -190,6 +308,7 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 					out->rows[k] = row;
 				if (opts->trace) {
 					row.scheduled = s, row.ready = q, row.complete = c;
+					row.issued = x;
 					row.retired = r;
 					out->trace[out->ntrace++] = row;
 				}
@@ -227,6 +346,8 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 		to = (struct snapshot){ end, al.uops, al.insns, al.wrong, al.fe, al.be };
 	}
 	free(ring);
+	free(pt.tag);
+	free(pt.used);
 
 	{
 		struct ipcc_model_summary *sm = &out->summary;
