@@ -85,8 +85,8 @@ static void random_program(char *buf, size_t len, int n)
 
 TEST(invariants_hold_on_random_programs)
 {
-	static const char *const profiles[] = { "skylake", "icelake",	  "zen3",
-						"zen4",	   "neoverse-n2", "test" };
+	static const char *const profiles[] = { "skylake", "icelake",	 "zen3",	"zen4",
+						"zen5",	   "goldencove", "neoverse-n2", "test" };
 	int programs = 0;
 
 	for (int t = 0; t < 300; t++) {
@@ -99,7 +99,7 @@ TEST(invariants_hold_on_random_programs)
 		uint64_t weights = 0;
 
 		random_program(text, sizeof(text), 1 + (int)test_rand(12));
-		ipcc_model_profile(profiles[test_rand(6)], &p);
+		ipcc_model_profile(profiles[test_rand(8)], &p);
 		if (test_rand(3) == 0)
 			p.rob = 4 + test_rand(40);
 		if (test_rand(3) == 0) {
@@ -628,5 +628,39 @@ TEST(immediate_folding_speeds_up_add_imm_chains_only)
 		CHECK_CMP(dbl, cycles_per_iteration("add rax, 1\nadd rax, 1\nadd rax, rbx\n", &p),
 			  ==, f > 1 ? 1 + (f == 2 ? 1 : 0) : 3);
 	}
+	return TEST_OK;
+}
+
+/* The new built-ins: public figures, and Golden Cove's add-imm chain at the measured rate. */
+TEST(zen5_and_goldencove_profiles)
+{
+	struct ipcc_model_profile z, g;
+
+	CHECK_EQ(int, ipcc_model_profile("zen5", &z), 0);
+	CHECK_EQ(int, (int)z.width, 8);
+	CHECK_EQ(int, (int)z.retire, 8);
+	CHECK_EQ(int, (int)z.rob, 448);
+	CHECK_EQ(int, (int)z.alu_ports, 6);
+	CHECK_EQ(int, ipcc_model_profile("goldencove", &g), 0);
+	CHECK_EQ(int, (int)g.width, 6);
+	CHECK_EQ(int, (int)g.retire, 8);
+	CHECK_EQ(int, (int)g.rob, 512);
+	CHECK_EQ(int, (int)g.alu_ports, 5);
+	CHECK_EQ(int, (int)g.load_ports, 3);
+	CHECK_EQ(int, (int)g.store_ports, 2);
+	CHECK(g.fold_imm > 1);
+	/* Emerald Rapids: a dependent add rax, 1 chain at 2-3 a cycle; add reg, reg and imul
+	 * chains at their latency */
+	{
+		double cpi =
+		    cycles_per_iteration("top:\ntimes 60 add rax, 1\ndec rcx\njnz top\n", &g);
+
+		CHECK_CMP(dbl, 60 / cpi, >=, 2);
+		CHECK_CMP(dbl, 60 / cpi, <=, 3);
+	}
+	CHECK_CMP(dbl, cycles_per_iteration("times 60 add rax, rbx\n", &g), ==, 60);
+	CHECK_CMP(dbl, cycles_per_iteration("times 60 imul rax, rbx\n", &g), ==, 180);
+	/* Zen 5 does not fold: the chain runs at one add a cycle */
+	CHECK_CMP(dbl, cycles_per_iteration("times 60 add rax, 1\n", &z), ==, 60);
 	return TEST_OK;
 }

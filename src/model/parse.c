@@ -78,6 +78,8 @@ static const struct {
 	{ "zen3", "vaddpd", 3, 1 },	    { "zen4", "vaddpd", 3, 1 },
 	{ "zen3", "vmulpd", 3, 1 },	    { "zen4", "vmulpd", 3, 1 },
 	{ "zen3", "mfence", 7, 1 },	    { "zen4", "mfence", 7, 1 },
+	{ "zen5", "vpmulld", 3, 1 },	    { "zen5", "vaddpd", 3, 1 },
+	{ "zen5", "vmulpd", 3, 1 },	    { "zen5", "mfence", 7, 1 },
 	{ "neoverse-n2", "vpmulld", 4, 1 },
 };
 

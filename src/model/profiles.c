@@ -30,13 +30,27 @@ static const struct ipcc_model_profile builtin[] = {
 	PROFILE("icelake", 5, 8, 352, 5, 16, true, true, 4, 2, 2, 3, 0, NEXT),
 	PROFILE("zen3", 6, 8, 256, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT),
 	PROFILE("zen4", 6, 8, 320, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT),
+	/*
+	 * AMD Zen 5 (family 1Ah): 8-wide dispatch and retire, a 448-entry ROB, 6 integer ALUs,
+	 * 4 loads and 2 stores a cycle, 4 FP/vector pipes (AMD's public figures, Hot Chips
+	 * 2024 and the family 1Ah optimization guide). Placement fitted to skid.adds measured
+	 * on Zen 5 (docs/internals/skid.md).
+	 */
+	PROFILE("zen5", 8, 8, 448, 4, 13, false, true, 6, 4, 2, 4, 0, NEXT),
+	/*
+	 * Intel Golden Cove / Raptor Cove (Alder Lake P-core, Sapphire and Emerald Rapids):
+	 * 6-wide allocation, 8-wide retire, a 512-entry ROB, 5 integer ALU ports, 3 loads and
+	 * 2 stores a cycle, 3 vector ports (Intel's public figures, Hot Chips 2021 and the
+	 * optimization manual); the renamer folds add reg, imm (2-3 a cycle measured).
+	 */
+	PROFILE("goldencove", 6, 8, 512, 5, 17, true, true, 5, 3, 2, 3, 3, NEXT),
 	PROFILE("neoverse-n2", 5, 8, 160, 4, 11, false, false, 4, 3, 2, 2, 0, NEXT),
 	/* For worked examples: W = R = 4, no ROB or port limit, no fusion. */
 	PROFILE("test", 4, 4, 0, 4, 10, false, false, 0, 0, 0, 0, 0, NEXT),
 };
 
-const char *const ipcc_model_profiles[] = { "skylake",	   "icelake", "zen3", "zen4",
-					    "neoverse-n2", "test",    NULL };
+const char *const ipcc_model_profiles[] = { "skylake",	  "icelake",	 "zen3", "zen4", "zen5",
+					    "goldencove", "neoverse-n2", "test", NULL };
 
 /*
  * The built-in profile closest to this CPU, from /proc/cpuinfo: AMD family 19h models
