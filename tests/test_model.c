@@ -664,3 +664,71 @@ TEST(zen5_and_goldencove_profiles)
 	CHECK_CMP(dbl, cycles_per_iteration("times 60 add rax, 1\n", &z), ==, 60);
 	return TEST_OK;
 }
+
+/* The predicted share of each instruction of `text` under p (NULL on failure; free it). */
+static double *shares(const char *text, const struct ipcc_model_profile *p, unsigned *n)
+{
+	struct ipcc_model_program *prog;
+	struct ipcc_model_error err;
+	struct ipcc_model_result res;
+	double *sh = NULL;
+
+	if (ipcc_model_parse(text, p, &prog, &err))
+		return NULL;
+	*n = ipcc_model_program_size(prog);
+	if (ipcc_model_run(prog, p, &(struct ipcc_model_opts){ .iterations = 1000 }, &res) == 0) {
+		sh = calloc(*n, sizeof(*sh));
+		for (unsigned i = 0; sh && i < *n; i++)
+			sh[i] = res.rows[i].share;
+		ipcc_model_result_release(&res);
+	}
+	ipcc_model_program_free(prog);
+	return sh;
+}
+
+/*
+ * A sample never lands on the jcc of a macro-fused pair. Skylake, 80 independent movs and a
+ * fused dec + jne retired 4 micro-ops a cycle: 81 micro-ops, so the groups shift phase and
+ * every instruction but the jne gets 1/81, the first and second movs included.
+ */
+TEST(samples_never_land_on_a_fused_jcc)
+{
+	static const char *const placements[] = { "next", "oldest" };
+	struct ipcc_model_profile p;
+	unsigned n = 0;
+	double *sh;
+
+	for (int pl = 0; pl < 2; pl++) {
+		ipcc_model_profile("skylake", &p);
+		p.placement = pl ? IPCC_MODEL_PLACE_OLDEST : IPCC_MODEL_PLACE_NEXT;
+		sh = shares("top:\ntimes 80 mov rax, 1\ndec rcx\njne top\n", &p, &n);
+		CHECK(sh != NULL && n == 82);
+		if (!sh)
+			continue;
+		for (unsigned i = 0; i < 81; i++)
+			if (fabs(sh[i] - 1.0 / 81) > 1e-9) {
+				fprintf(stderr, "%s: instruction %u has %g, not 1/81\n",
+					placements[pl], i, sh[i]);
+				test_failures++;
+			}
+		CHECK_CMP(dbl, sh[81], ==, 0);
+		free(sh);
+	}
+	/* zen3 fuses cmp + jcc (not dec + jcc): the jne of the cmp pair never gets a sample */
+	ipcc_model_profile("zen3", &p);
+	sh = shares("top:\ntimes 20 mov rax, 1\ncmp rcx, rdx\njne top\n", &p, &n);
+	CHECK(sh != NULL && n == 22);
+	if (sh) {
+		CHECK_CMP(dbl, sh[21], ==, 0);
+		CHECK_CMP(dbl, sh[20], >, 0);
+		free(sh);
+	}
+	/* ... while an unfused dec + jne is two instructions, both sampled */
+	sh = shares("top:\ntimes 20 mov rax, 1\ndec rcx\njne top\n", &p, &n);
+	CHECK(sh != NULL && n == 22);
+	if (sh) {
+		CHECK_CMP(dbl, sh[21], >, 0);
+		free(sh);
+	}
+	return TEST_OK;
+}

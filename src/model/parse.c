@@ -623,9 +623,6 @@ static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned 
 	}
 	if (form == F_FENCE)
 		in.at_retire = true;
-	ret = annotations(ps, c, &in);
-	if (ret)
-		return ret;
 	/* Macro-fusion: a jcc right after a fusable op goes with it, in no slot of its own. */
 	if (form == F_JCC && ps->prog->n > 0 && !ps->label_before && times == 1) {
 		const char *prev = ps->prog->pool + ps->prog->insn[ps->prog->n - 1].text;
@@ -637,10 +634,16 @@ static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned 
 			    ((p->fuse_alu_jcc && ops[i].alu_fusable) ||
 			     (p->fuse_cmp_jcc && ops[i].cmp_fusable)) &&
 			    !strstr(prev, "[")) {
+				/* one micro-op: the branch resolves with its pair */
 				in.uops = 0;
-				in.ports = 0; /* the pair issues as its first instruction */
+				in.ports = 0;
+				in.latency = 0;
 			}
 	}
+	/* The comment's overrides win, over fusion too. */
+	ret = annotations(ps, c, &in);
+	if (ret)
+		return ret;
 	in.line = ps->line;
 	{
 		const char *t = start, *e = s;

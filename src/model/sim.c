@@ -183,6 +183,7 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 				       p->vector_ports } };
 	int64_t *ring = NULL;
 	double *landed = NULL; /* weight of samples landing on each static instruction */
+	unsigned *land = NULL; /* where a sample lands when instruction k is selected */
 	int64_t ret_cycle = 0, r_prev = 0, r_base = 0, row_base = 0;
 	unsigned ret_used = 0;
 	uint64_t g = 0;
@@ -211,11 +212,13 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 		return err_set(IPCC_ENOMEM, "model: out of memory");
 	out->rows = calloc(n, sizeof(*out->rows));
 	landed = calloc(n, sizeof(*landed));
+	land = calloc(n, sizeof(*land));
 	ring = B ? calloc(B, sizeof(*ring)) : NULL;
 	if (opts->trace)
 		out->trace = malloc(iters * n * sizeof(*out->trace));
-	if (!out->rows || !landed || (B && !ring) || (opts->trace && !out->trace)) {
+	if (!out->rows || !landed || !land || (B && !ring) || (opts->trace && !out->trace)) {
 		free(landed);
+		free(land);
 		free(ring);
 		free(pt.tag);
 		free(pt.used);
@@ -223,6 +226,22 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 		return err_set(IPCC_ENOMEM, "model: out of memory");
 	}
 	out->nrows = n;
+	/*
+	 * Where a sample lands when instruction k is selected: on k + 1 (placement next) or on
+	 * k (oldest), and never on the jcc of a macro-fused pair (no micro-ops of its own): the
+	 * pair is one instruction, so a sample goes to its first, or past it.
+	 */
+	for (unsigned k = 0; k < n; k++) {
+		unsigned t = p->placement == IPCC_MODEL_PLACE_OLDEST ? k : (k + 1) % n, steps = 0;
+
+		if (p->placement == IPCC_MODEL_PLACE_OLDEST)
+			while (prog->insn[t].uops == 0 && t > 0 && steps++ < n)
+				t--;
+		else
+			while (prog->insn[t].uops == 0 && steps++ < n)
+				t = (t + 1) % n;
+		land[k] = t;
+	}
 
 	for (uint64_t it = 0; it < iters; it++) {
 		const bool counted = it >= warm, reported = it == iters - 1;
@@ -253,6 +272,7 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 			x = ports_issue(&pt, in->ports, q, al.cur);
 			if (x < 0) {
 				free(landed);
+				free(land);
 				free(ring);
 				free(pt.tag);
 				free(pt.used);
@@ -288,8 +308,8 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 			if (B)
 				ring[g % B] = r;
 
-			if (counted)
-				landed[(k + 1) % n] += (double)(r - r_prev);
+			if (counted && r > r_prev)
+				landed[land[k]] += (double)(r - r_prev);
 			if (reported || opts->trace) {
 				int64_t base = reported ? row_base : 0;
 				struct ipcc_model_row row = {
@@ -380,6 +400,7 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 			out->rows[k].share = total_w > 0 ? landed[k] / total_w : 0;
 	}
 	free(landed);
+	free(land);
 	return 0;
 }
 
