@@ -732,3 +732,59 @@ TEST(samples_never_land_on_a_fused_jcc)
 	}
 	return TEST_OK;
 }
+
+/* Placement: next puts a selected instruction's cycles on the one after it, oldest on it. */
+TEST(placement_rules)
+{
+	struct ipcc_model_profile p;
+	struct ipcc_model_program *prog;
+	struct ipcc_model_error err;
+	struct ipcc_model_result res;
+	struct ipcc_model_opts o = { .iterations = 1 };
+
+	ipcc_model_profile("test", &p);
+	p.placement = IPCC_MODEL_PLACE_OLDEST;
+	CHECK_EQ(int, ipcc_model_parse(worked, &p, &prog, &err), 0);
+	CHECK_EQ(int, ipcc_model_run(prog, &p, &o, &res), 0);
+	/* selected 0 (5 cycles), 4 (1) and 7 (5): the samples land on them, not after them */
+	CHECK_CMP(dbl, res.rows[0].share, ==, 5.0 / 11);
+	CHECK_CMP(dbl, res.rows[4].share, ==, 1.0 / 11);
+	CHECK_CMP(dbl, res.rows[7].share, ==, 5.0 / 11);
+	CHECK_CMP(dbl, res.rows[1].share, ==, 0);
+	CHECK_EQ(u64, res.summary.cycles, 11); /* timing unchanged */
+	ipcc_model_result_release(&res);
+	ipcc_model_program_free(prog);
+	return TEST_OK;
+}
+
+/* sample_retire places samples as retire width would, and changes no timing. */
+TEST(sample_retire_places_samples_only)
+{
+	static const char text[] = "top:\n%rep 10\nadd rax, 1\nadd rax, 2\nadd rsi, 3\n"
+				   "add rdi, 4\n%endrep\nsub rcx, 1\njnz top\n";
+	struct ipcc_model_profile p, narrow, placed;
+	struct ipcc_model_program *prog;
+	struct ipcc_model_error err;
+	struct ipcc_model_result a, b, c;
+	struct ipcc_model_opts o = { .iterations = 500 };
+
+	ipcc_model_profile("zen3", &p);
+	narrow = placed = p;
+	narrow.retire = 2;
+	placed.sample_retire = 2;
+	CHECK_EQ(int, ipcc_model_parse(text, &p, &prog, &err), 0);
+	CHECK_EQ(int, ipcc_model_run(prog, &p, &o, &a), 0);
+	CHECK_EQ(int, ipcc_model_run(prog, &narrow, &o, &b), 0);
+	CHECK_EQ(int, ipcc_model_run(prog, &placed, &o, &c), 0);
+	CHECK_EQ(u64, c.summary.cycles, a.summary.cycles);
+	CHECK(a.summary.cycles != b.summary.cycles);
+	for (unsigned i = 0; i < c.nrows; i++) {
+		CHECK_CMP(dbl, c.rows[i].share, ==, b.rows[i].share);
+		CHECK(c.rows[i].selected == a.rows[i].selected);
+	}
+	ipcc_model_result_release(&a);
+	ipcc_model_result_release(&b);
+	ipcc_model_result_release(&c);
+	ipcc_model_program_free(prog);
+	return TEST_OK;
+}

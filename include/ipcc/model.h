@@ -65,6 +65,13 @@ struct ipcc_model_profile {
 	 */
 	unsigned fold_imm;
 	enum ipcc_model_placement placement;
+	/*
+	 * The retire width that places samples, when it is not `retire` (0: it is): shares come
+	 * from a second run retiring sample_retire micro-ops a cycle, as if the core retired
+	 * that slowly while an interrupt is pending; timing, slots and selection stay R's. An
+	 * empirical parameter, fitted to where samples land (docs/internals/skid.md).
+	 */
+	unsigned sample_retire;
 	/* The built-in whose instruction latencies apply (skylake, zen3, ...). */
 	char latencies[32];
 };
@@ -86,9 +93,10 @@ struct ipcc_model_error {
  * Profile files: plain text, one `key = value` per line, `#` starts a comment, blank lines
  * are ignored. The keys are the struct's fields: name, width, retire, rob, load_latency,
  * recovery, fuse_alu_jcc, fuse_cmp_jcc, alu_ports, load_ports, store_ports, vector_ports,
- * fold_imm (unsigned decimals, booleans `true`/`false`), placement (`next` or `oldest`),
- * latencies (a built-in's name). An optional first key `base = BUILTIN` starts from that
- * built-in (its name included); without it every key must be given. A key may appear once.
+ * fold_imm, placement, sample_retire, latencies: unsigned decimals, booleans `true`/`false`,
+ * placement `next` or `oldest`, latencies a built-in's name. An optional first key
+ * `base = BUILTIN` starts from that built-in (its name included); without it every key must
+ * be given. A key may appear once.
  *
  * ipcc_model_profile_parse() reads `text`; on failure it returns IPCC_EINVAL, leaves *p
  * untouched and `err` says which line (column 1) and why. ipcc_model_profile_load() reads
@@ -134,7 +142,8 @@ struct ipcc_model_row {
 	int64_t issued; /* >= ready: when it got a port of each class it needs */
 	bool selected;
 	uint64_t weight; /* cycles as the oldest unretired instruction */
-	double share;	 /* predicted share of samples landing on this instruction */
+	double share;	 /* predicted share of samples landing on this instruction (placed by
+			  * the profile's sample_retire run when it has one) */
 };
 
 struct ipcc_model_summary {

@@ -16,37 +16,43 @@
 #include "model_int.h"
 #include "procfs_int.h"
 
-#define PROFILE(nm, w, r, b, ld, rec, alu_jcc, cmp_jcc, alu, lp, sp, vp, fold, place)      \
-	{                                                                                  \
-		.name = nm, .width = w, .retire = r, .rob = b, .load_latency = ld,         \
-		.recovery = rec, .fuse_alu_jcc = alu_jcc, .fuse_cmp_jcc = cmp_jcc,         \
-		.alu_ports = alu, .load_ports = lp, .store_ports = sp, .vector_ports = vp, \
-		.fold_imm = fold, .placement = IPCC_MODEL_PLACE_##place, .latencies = nm   \
+#define PROFILE(nm, w, r, b, ld, rec, alu_jcc, cmp_jcc, alu, lp, sp, vp, fold, place, sr)     \
+	{                                                                                     \
+		.name = nm, .width = w, .retire = r, .rob = b, .load_latency = ld,            \
+		.recovery = rec, .fuse_alu_jcc = alu_jcc, .fuse_cmp_jcc = cmp_jcc,            \
+		.alu_ports = alu, .load_ports = lp, .store_ports = sp, .vector_ports = vp,    \
+		.fold_imm = fold, .placement = IPCC_MODEL_PLACE_##place, .sample_retire = sr, \
+		.latencies = nm                                                               \
 	}
 
 static const struct ipcc_model_profile builtin[] = {
-	/*       name          W  R  ROB  load rec alu+jcc cmp+jcc ALU ld st vec fold place */
-	PROFILE("skylake", 4, 4, 224, 5, 16, true, true, 4, 2, 1, 3, 0, NEXT),
-	PROFILE("icelake", 5, 8, 352, 5, 16, true, true, 4, 2, 2, 3, 0, NEXT),
-	PROFILE("zen3", 6, 8, 256, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT),
-	PROFILE("zen4", 6, 8, 320, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT),
+	/* name W R ROB load recovery alu+jcc cmp+jcc ALU load store vector fold placement
+	 * sample_retire */
+	PROFILE("skylake", 4, 4, 224, 5, 16, true, true, 4, 2, 1, 3, 0, NEXT, 0),
+	PROFILE("icelake", 5, 8, 352, 5, 16, true, true, 4, 2, 2, 3, 0, NEXT, 0),
+	PROFILE("zen3", 6, 8, 256, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT, 0),
+	PROFILE("zen4", 6, 8, 320, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT, 0),
 	/*
 	 * AMD Zen 5 (family 1Ah): 8-wide dispatch and retire, a 448-entry ROB, 6 integer ALUs,
 	 * 4 loads and 2 stores a cycle, 4 FP/vector pipes (AMD's public figures, Hot Chips
-	 * 2024 and the family 1Ah optimization guide). Placement fitted to skid.adds measured
-	 * on Zen 5 (docs/internals/skid.md).
+	 * 2024 and the family 1Ah optimization guide); a dependent add-imm chain runs one a
+	 * cycle here (no folding). Placement (oldest, as if retiring 2 a cycle) fitted to
+	 * skid.adds measured on Zen 5: it costs the other skid kernels, see
+	 * docs/internals/skid.md.
 	 */
-	PROFILE("zen5", 8, 8, 448, 4, 13, false, true, 6, 4, 2, 4, 0, NEXT),
+	PROFILE("zen5", 8, 8, 448, 4, 13, false, true, 6, 4, 2, 4, 0, OLDEST, 2),
 	/*
 	 * Intel Golden Cove / Raptor Cove (Alder Lake P-core, Sapphire and Emerald Rapids):
 	 * 6-wide allocation, 8-wide retire, a 512-entry ROB, 5 integer ALU ports, 3 loads and
 	 * 2 stores a cycle, 3 vector ports (Intel's public figures, Hot Chips 2021 and the
 	 * optimization manual); the renamer folds add reg, imm (2-3 a cycle measured).
+	 * Placement (as if retiring 4 a cycle) fitted to the even spread over skid.adds seen
+	 * on Emerald Rapids (docs/internals/skid.md).
 	 */
-	PROFILE("goldencove", 6, 8, 512, 5, 17, true, true, 5, 3, 2, 3, 3, NEXT),
-	PROFILE("neoverse-n2", 5, 8, 160, 4, 11, false, false, 4, 3, 2, 2, 0, NEXT),
+	PROFILE("goldencove", 6, 8, 512, 5, 17, true, true, 5, 3, 2, 3, 3, NEXT, 4),
+	PROFILE("neoverse-n2", 5, 8, 160, 4, 11, false, false, 4, 3, 2, 2, 0, NEXT, 0),
 	/* For worked examples: W = R = 4, no ROB or port limit, no fusion. */
-	PROFILE("test", 4, 4, 0, 4, 10, false, false, 0, 0, 0, 0, 0, NEXT),
+	PROFILE("test", 4, 4, 0, 4, 10, false, false, 0, 0, 0, 0, 0, NEXT, 0),
 };
 
 const char *const ipcc_model_profiles[] = { "skylake",	  "icelake",	 "zen3", "zen4", "zen5",
@@ -131,6 +137,7 @@ static const struct key {
 	KEY(vector_ports, K_UNSIGNED, 0, 64),
 	KEY(fold_imm, K_UNSIGNED, 0, 16),
 	KEY(placement, K_PLACEMENT, 0, 0),
+	KEY(sample_retire, K_UNSIGNED, 0, 64),
 	KEY(latencies, K_BUILTIN, 0, 0),
 #undef KEY
 };
@@ -403,5 +410,6 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->fuse_cmp_jcc == b->fuse_cmp_jcc && a->alu_ports == b->alu_ports &&
 	       a->load_ports == b->load_ports && a->store_ports == b->store_ports &&
 	       a->vector_ports == b->vector_ports && a->fold_imm == b->fold_imm &&
-	       a->placement == b->placement && !strcmp(a->latencies, b->latencies);
+	       a->placement == b->placement && a->sample_retire == b->sample_retire &&
+	       !strcmp(a->latencies, b->latencies);
 }

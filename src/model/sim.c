@@ -12,6 +12,7 @@
  * are ordered and their split sums to the total by construction. See
  * docs/internals/model.md.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,7 +78,9 @@ static int64_t allocate(struct alloc *a, const int64_t *ring, uint64_t g, unsign
  * The execution ports: per cycle, the micro-ops of each class issued in it, in a ring of
  * cycles tagged with their number. Every instruction still to issue issues at or after the
  * allocation cursor, so a slot whose tag is older than that is free; when two live cycles
- * would share a slot the ring doubles.
+ * would share a slot the ring doubles. A full cycle points at a later cycle that may have a
+ * free port of the class (a union-find "next free", compressed as it is followed), so
+ * finding a port never walks a long run of full cycles twice.
  */
 struct ports {
 	unsigned limit[PORT_CLASSES]; /* 0: unlimited */
@@ -85,6 +88,7 @@ struct ports {
 	size_t size;		      /* a power of two */
 	int64_t *tag;
 	uint8_t (*used)[PORT_CLASSES];
+	int64_t (*next)[PORT_CLASSES]; /* of a full cycle: no free port before this cycle */
 };
 
 static int ports_grow(struct ports *pt, int64_t floor)
@@ -92,10 +96,12 @@ static int ports_grow(struct ports *pt, int64_t floor)
 	size_t size = pt->size ? pt->size * 2 : 256;
 	int64_t *tag = malloc(size * sizeof(*tag));
 	uint8_t(*used)[PORT_CLASSES] = calloc(size, sizeof(*used));
+	int64_t(*next)[PORT_CLASSES] = calloc(size, sizeof(*next));
 
-	if (!tag || !used) {
+	if (!tag || !used || !next) {
 		free(tag);
 		free(used);
+		free(next);
 		return IPCC_ENOMEM;
 	}
 	for (size_t i = 0; i < size; i++)
@@ -106,53 +112,92 @@ static int ports_grow(struct ports *pt, int64_t floor)
 
 			tag[j] = pt->tag[i];
 			memcpy(used[j], pt->used[i], sizeof(used[j]));
+			memcpy(next[j], pt->next[i], sizeof(next[j]));
 		}
 	free(pt->tag);
 	free(pt->used);
+	free(pt->next);
 	pt->tag = tag;
 	pt->used = used;
+	pt->next = next;
 	pt->size = size;
 	return 0;
 }
 
-/* The slot of cycle t, claimed for it; NULL when out of memory. */
-static uint8_t *ports_at(struct ports *pt, int64_t t, int64_t floor)
+static void ports_free(struct ports *pt)
+{
+	free(pt->tag);
+	free(pt->used);
+	free(pt->next);
+}
+
+/* The slot of cycle t, claimed for it; -1 when out of memory. */
+static ptrdiff_t ports_at(struct ports *pt, int64_t t, int64_t floor)
 {
 	size_t j = (size_t)t & (pt->size - 1);
 
 	while (pt->tag[j] != t && pt->tag[j] >= floor) {
 		if (ports_grow(pt, floor))
-			return NULL;
+			return -1;
 		j = (size_t)t & (pt->size - 1);
 	}
 	if (pt->tag[j] != t) {
 		pt->tag[j] = t;
 		memset(pt->used[j], 0, sizeof(pt->used[j]));
 	}
-	return pt->used[j];
+	return (ptrdiff_t)j;
+}
+
+/* Whether cycle t has every port of class k taken. */
+static bool ports_full(const struct ports *pt, int k, int64_t t)
+{
+	size_t j = (size_t)t & (pt->size - 1);
+
+	return pt->tag[j] == t && pt->used[j][k] >= pt->limit[k];
+}
+
+/* The first cycle >= t with a free port of class k. */
+static int64_t ports_next_free(struct ports *pt, int k, int64_t t)
+{
+	int64_t u = t, found = t;
+
+	while (ports_full(pt, k, found))
+		found = pt->next[(size_t)found & (pt->size - 1)][k];
+	while (u != found) { /* compress the path */
+		int64_t *nx = &pt->next[(size_t)u & (pt->size - 1)][k];
+
+		u = *nx;
+		*nx = found;
+	}
+	return found;
 }
 
 /* The first cycle >= t with a free port of every class in `need`, taken; -1: no memory. */
 static int64_t ports_issue(struct ports *pt, uint8_t need, int64_t t, int64_t floor)
 {
+	ptrdiff_t j;
+	bool moved = true;
+
 	need &= pt->want;
 	if (!need)
 		return t;
-	for (;; t++) {
-		uint8_t *u = ports_at(pt, t, floor);
-		bool free_all = true;
-
-		if (!u)
-			return -1;
+	while (moved) {
+		moved = false;
 		for (int k = 0; k < PORT_CLASSES; k++)
-			if ((need >> k & 1) && u[k] >= pt->limit[k])
-				free_all = false;
-		if (free_all) {
-			for (int k = 0; k < PORT_CLASSES; k++)
-				u[k] += need >> k & 1;
-			return t;
-		}
+			if (need >> k & 1) {
+				int64_t f = ports_next_free(pt, k, t);
+
+				moved |= f != t;
+				t = f;
+			}
 	}
+	j = ports_at(pt, t, floor);
+	if (j < 0)
+		return -1;
+	for (int k = 0; k < PORT_CLASSES; k++)
+		if ((need >> k & 1) && ++pt->used[j][k] >= pt->limit[k])
+			pt->next[j][k] = t + 1;
+	return t;
 }
 
 /* Totals of the cycles before the current one. */
@@ -168,8 +213,8 @@ static struct snapshot snap(const struct alloc *a)
 	};
 }
 
-int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
-		   const struct ipcc_model_opts *opts, struct ipcc_model_result *out)
+static int run(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
+	       const struct ipcc_model_opts *opts, struct ipcc_model_result *out)
 {
 	const unsigned n = prog->n, W = p->width, R = p->retire, B = p->rob;
 	const uint64_t iters = opts->iterations ? opts->iterations : 1000;
@@ -220,8 +265,7 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 		free(landed);
 		free(land);
 		free(ring);
-		free(pt.tag);
-		free(pt.used);
+		ports_free(&pt);
 		ipcc_model_result_release(out);
 		return err_set(IPCC_ENOMEM, "model: out of memory");
 	}
@@ -274,8 +318,7 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 				free(landed);
 				free(land);
 				free(ring);
-				free(pt.tag);
-				free(pt.used);
+				ports_free(&pt);
 				ipcc_model_result_release(out);
 				return err_set(IPCC_ENOMEM, "model: out of memory");
 			}
@@ -366,8 +409,7 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 		to = (struct snapshot){ end, al.uops, al.insns, al.wrong, al.fe, al.be };
 	}
 	free(ring);
-	free(pt.tag);
-	free(pt.used);
+	ports_free(&pt);
 
 	{
 		struct ipcc_model_summary *sm = &out->summary;
@@ -401,6 +443,31 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 	}
 	free(landed);
 	free(land);
+	return 0;
+}
+
+int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
+		   const struct ipcc_model_opts *opts, struct ipcc_model_result *out)
+{
+	struct ipcc_model_profile q = *p;
+	struct ipcc_model_opts o = *opts;
+	struct ipcc_model_result placed;
+	int ret = run(prog, p, opts, out);
+
+	if (ret || !p->sample_retire || p->sample_retire == p->retire)
+		return ret;
+	/* Samples placed as if the core retired sample_retire micro-ops a cycle. */
+	q.retire = p->sample_retire;
+	q.sample_retire = 0;
+	o.trace = false;
+	ret = run(prog, &q, &o, &placed);
+	if (ret) {
+		ipcc_model_result_release(out);
+		return ret;
+	}
+	for (unsigned k = 0; k < out->nrows; k++)
+		out->rows[k].share = placed.rows[k].share;
+	ipcc_model_result_release(&placed);
 	return 0;
 }
 
