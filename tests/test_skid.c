@@ -261,8 +261,8 @@ TEST(measurements_load_from_json)
 			"not json",
 			"{\"kernels\": []}",
 			"{\"kernels\": [{\"name\": \"skid.adds\", \"rows\": [{\"offset\": 0}]}]}",
-			"{\"kernels\": [{\"name\": \"skid.adds\", \"rows\": [{\"offset\": 0, "
-			"\"samples\": 0}]}]}",
+			("{\"kernels\": [{\"name\": \"skid.adds\", \"rows\": [{\"offset\": 0, "
+			 "\"samples\": 0}]}]}"),
 		};
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
