@@ -788,3 +788,59 @@ TEST(sample_retire_places_samples_only)
 	ipcc_model_program_free(prog);
 	return TEST_OK;
 }
+
+/* Random mutations of a valid profile file: the reader returns, with a profile or a line. */
+TEST(profile_reader_survives_mutated_input)
+{
+	static const char alphabet[] = "=#\n \t0123456789abcdefghnortuxz_-.+\r";
+	struct ipcc_model_profile zen5;
+	char base[2048];
+	int ok = 0, bad = 0;
+
+	ipcc_model_profile("zen5", &zen5);
+	CHECK_EQ(int, ipcc_model_profile_format(&zen5, base, sizeof(base)), 0);
+	for (int t = 0; t < 20000; t++) {
+		char text[sizeof(base) + 64];
+		size_t len = strlen(base);
+		struct ipcc_model_profile p;
+		struct ipcc_model_error err;
+
+		memcpy(text, base, len + 1);
+		for (unsigned m = 1 + test_rand(4); m > 0; m--) {
+			unsigned at = test_rand((unsigned)len);
+
+			switch (test_rand(3)) {
+			case 0:
+				text[at] = alphabet[test_rand(sizeof(alphabet) - 1)];
+				break;
+			case 1:
+				memmove(text + at, text + at + 1, len - at);
+				len--;
+				break;
+			default:
+				if (len + 2 < sizeof(text)) {
+					memmove(text + at + 1, text + at, len - at + 1);
+					text[at] = alphabet[test_rand(sizeof(alphabet) - 1)];
+					len++;
+				}
+			}
+		}
+		text[len] = '\0';
+		if (ipcc_model_profile_parse(text, &p, &err) == 0) {
+			char again[2048];
+			struct ipcc_model_profile q;
+
+			/* whatever it read writes back and reads the same */
+			CHECK_EQ(int, ipcc_model_profile_format(&p, again, sizeof(again)), 0);
+			CHECK_EQ(int, ipcc_model_profile_parse(again, &q, &err), 0);
+			CHECK(ipcc_model_profile_equal(&p, &q));
+			ok++;
+		} else {
+			CHECK(err.line >= 1 && err.message[0]);
+			bad++;
+		}
+	}
+	printf("%d read, %d refused\n", ok, bad);
+	CHECK(ok > 0 && bad > 0);
+	return TEST_OK;
+}
