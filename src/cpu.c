@@ -25,82 +25,85 @@
 struct core {
 	enum ipcc_cpu_vendor vendor;
 	unsigned family, lo, hi; /* models lo..hi */
-	const char *name, *pmu, *table, *profile, *approx;
+	const char *name, *pmu, *table, *profile;
+	const char *profile_approx, *table_approx; /* "" when made for this core */
 };
 
-#define INTEL(lo, hi, nm, pmu, table, prof, approx)                     \
-	{                                                               \
-		IPCC_CPU_INTEL, 6, lo, hi, nm, pmu, table, prof, approx \
+#define INTEL(lo, hi, nm, pmu, table, prof, papprox, tapprox)                     \
+	{                                                                         \
+		IPCC_CPU_INTEL, 6, lo, hi, nm, pmu, table, prof, papprox, tapprox \
 	}
-#define AMD(fam, lo, hi, nm, pmu, table, prof, approx)                  \
-	{                                                               \
-		IPCC_CPU_AMD, fam, lo, hi, nm, pmu, table, prof, approx \
+#define AMD(fam, lo, hi, nm, pmu, table, prof, papprox, tapprox)                  \
+	{                                                                         \
+		IPCC_CPU_AMD, fam, lo, hi, nm, pmu, table, prof, papprox, tapprox \
 	}
-#define ARM(part, nm, pmu, prof, approx)                                   \
-	{                                                                  \
-		IPCC_CPU_ARM, 0x41, part, part, nm, pmu, pmu, prof, approx \
+#define ARM(part, nm, pmu, prof, papprox)                                       \
+	{                                                                       \
+		IPCC_CPU_ARM, 0x41, part, part, nm, pmu, pmu, prof, papprox, "" \
 	}
 
 static const char snb_prof[] = "Sandy Bridge to Broadwell modelled as Skylake (also 4 wide)";
 static const char glc_ec[] = "the E-cores (Gracemont) are not modelled: P-core figures";
+static const char glc_table[] = "libpfm4 4.13 has no Alder/Raptor Lake table: spr's";
+static const char mtl_table[] = "libpfm4 4.13 has no Meteor Lake table: spr's";
 
 static const struct core cores[] = {
-	INTEL(0x2a, 0x2a, "Sandy Bridge", "snb", "snb", "skylake", snb_prof),
-	INTEL(0x2d, 0x2d, "Sandy Bridge-EP", "snb_ep", "snb_ep", "skylake", snb_prof),
-	INTEL(0x3a, 0x3a, "Ivy Bridge", "ivb", "ivb", "skylake", snb_prof),
-	INTEL(0x3e, 0x3e, "Ivy Bridge-EP", "ivb_ep", "ivb_ep", "skylake", snb_prof),
-	INTEL(0x3c, 0x3c, "Haswell", "hsw", "hsw", "skylake", snb_prof),
-	INTEL(0x45, 0x46, "Haswell", "hsw", "hsw", "skylake", snb_prof),
-	INTEL(0x3f, 0x3f, "Haswell-EP", "hsw_ep", "hsw_ep", "skylake", snb_prof),
-	INTEL(0x3d, 0x3d, "Broadwell", "bdw", "bdw", "skylake", snb_prof),
-	INTEL(0x47, 0x47, "Broadwell", "bdw", "bdw", "skylake", snb_prof),
-	INTEL(0x4f, 0x4f, "Broadwell-EP", "bdw_ep", "bdw_ep", "skylake", snb_prof),
-	INTEL(0x56, 0x56, "Broadwell-DE", "bdw_ep", "bdw_ep", "skylake", snb_prof),
-	INTEL(0x4e, 0x4e, "Skylake", "skl", "skl", "skylake", ""),
-	INTEL(0x5e, 0x5e, "Skylake", "skl", "skl", "skylake", ""),
-	INTEL(0x8e, 0x8e, "Kaby/Coffee/Whiskey Lake (Skylake)", "skl", "skl", "skylake", ""),
-	INTEL(0x9e, 0x9e, "Kaby/Coffee Lake (Skylake)", "skl", "skl", "skylake", ""),
-	INTEL(0xa5, 0xa6, "Comet Lake (Skylake)", "skl", "skl", "skylake", ""),
-	INTEL(0x55, 0x55, "Skylake-SP/Cascade Lake", "skx", "skx", "skylake", ""),
-	INTEL(0x7d, 0x7e, "Ice Lake (Sunny Cove)", "icl", "icl", "icelake", ""),
-	INTEL(0x6a, 0x6a, "Ice Lake-SP (Sunny Cove)", "icx", "icx", "icelake", ""),
-	INTEL(0x6c, 0x6c, "Ice Lake-D (Sunny Cove)", "icx", "icx", "icelake", ""),
+	INTEL(0x2a, 0x2a, "Sandy Bridge", "snb", "snb", "skylake", snb_prof, ""),
+	INTEL(0x2d, 0x2d, "Sandy Bridge-EP", "snb_ep", "snb_ep", "skylake", snb_prof, ""),
+	INTEL(0x3a, 0x3a, "Ivy Bridge", "ivb", "ivb", "skylake", snb_prof, ""),
+	INTEL(0x3e, 0x3e, "Ivy Bridge-EP", "ivb_ep", "ivb_ep", "skylake", snb_prof, ""),
+	INTEL(0x3c, 0x3c, "Haswell", "hsw", "hsw", "skylake", snb_prof, ""),
+	INTEL(0x45, 0x46, "Haswell", "hsw", "hsw", "skylake", snb_prof, ""),
+	INTEL(0x3f, 0x3f, "Haswell-EP", "hsw_ep", "hsw_ep", "skylake", snb_prof, ""),
+	INTEL(0x3d, 0x3d, "Broadwell", "bdw", "bdw", "skylake", snb_prof, ""),
+	INTEL(0x47, 0x47, "Broadwell", "bdw", "bdw", "skylake", snb_prof, ""),
+	INTEL(0x4f, 0x4f, "Broadwell-EP", "bdw_ep", "bdw_ep", "skylake", snb_prof, ""),
+	INTEL(0x56, 0x56, "Broadwell-DE", "bdw_ep", "bdw_ep", "skylake", snb_prof, ""),
+	INTEL(0x4e, 0x4e, "Skylake", "skl", "skl", "skylake", "", ""),
+	INTEL(0x5e, 0x5e, "Skylake", "skl", "skl", "skylake", "", ""),
+	INTEL(0x8e, 0x8e, "Kaby/Coffee/Whiskey Lake (Skylake)", "skl", "skl", "skylake", "", ""),
+	INTEL(0x9e, 0x9e, "Kaby/Coffee Lake (Skylake)", "skl", "skl", "skylake", "", ""),
+	INTEL(0xa5, 0xa6, "Comet Lake (Skylake)", "skl", "skl", "skylake", "", ""),
+	INTEL(0x55, 0x55, "Skylake-SP/Cascade Lake", "skx", "skx", "skylake", "", ""),
+	INTEL(0x7d, 0x7e, "Ice Lake (Sunny Cove)", "icl", "icl", "icelake", "", ""),
+	INTEL(0x6a, 0x6a, "Ice Lake-SP (Sunny Cove)", "icx", "icx", "icelake", "", ""),
+	INTEL(0x6c, 0x6c, "Ice Lake-D (Sunny Cove)", "icx", "icx", "icelake", "", ""),
 	INTEL(0x8c, 0x8d, "Tiger Lake (Willow Cove)", "tgl", "icl", "icelake",
-	      "Willow Cove modelled as Sunny Cove; libpfm4 4.13 has no tgl table: icl's"),
-	INTEL(0xa7, 0xa7, "Rocket Lake (Cypress Cove)", "rkl", "icl", "icelake",
+	      "Willow Cove modelled as Sunny Cove", "libpfm4 4.13 has no tgl table: icl's"),
+	INTEL(0xa7, 0xa7, "Rocket Lake (Cypress Cove)", "rkl", "icl", "icelake", "",
 	      "libpfm4 4.13 has no rkl table: icl's"),
-	INTEL(0x8f, 0x8f, "Sapphire Rapids (Golden Cove)", "spr", "spr", "goldencove", ""),
-	INTEL(0xcf, 0xcf, "Emerald Rapids (Raptor Cove)", "emr", "spr", "goldencove",
+	INTEL(0x8f, 0x8f, "Sapphire Rapids (Golden Cove)", "spr", "spr", "goldencove", "", ""),
+	INTEL(0xcf, 0xcf, "Emerald Rapids (Raptor Cove)", "emr", "spr", "goldencove", "",
 	      "libpfm4 4.13 has no emr table: spr's (same core events)"),
 	INTEL(0xad, 0xae, "Granite Rapids (Redwood Cove)", "gnr", "spr", "goldencove",
-	      "Redwood Cove modelled as Golden Cove; libpfm4 4.13 has no gnr table: spr's"),
+	      "Redwood Cove modelled as Golden Cove", "libpfm4 4.13 has no gnr table: spr's"),
 	INTEL(0x97, 0x97, "Alder Lake (Golden Cove + Gracemont)", "adl_glc", "spr", "goldencove",
-	      glc_ec),
+	      glc_ec, glc_table),
 	INTEL(0x9a, 0x9a, "Alder Lake (Golden Cove + Gracemont)", "adl_glc", "spr", "goldencove",
-	      glc_ec),
+	      glc_ec, glc_table),
 	INTEL(0xb7, 0xb7, "Raptor Lake (Raptor Cove + Gracemont)", "rpl_glc", "spr", "goldencove",
-	      glc_ec),
+	      glc_ec, glc_table),
 	INTEL(0xba, 0xba, "Raptor Lake (Raptor Cove + Gracemont)", "rpl_glc", "spr", "goldencove",
-	      glc_ec),
+	      glc_ec, glc_table),
 	INTEL(0xbf, 0xbf, "Raptor Lake (Raptor Cove + Gracemont)", "rpl_glc", "spr", "goldencove",
-	      glc_ec),
+	      glc_ec, glc_table),
 	INTEL(0xaa, 0xaa, "Meteor Lake (Redwood Cove + Crestmont)", "mtl_rwc", "spr", "goldencove",
-	      "Redwood Cove modelled as Golden Cove; E-cores not modelled"),
+	      "Redwood Cove modelled as Golden Cove; E-cores not modelled", mtl_table),
 	INTEL(0xac, 0xac, "Meteor Lake (Redwood Cove + Crestmont)", "mtl_rwc", "spr", "goldencove",
-	      "Redwood Cove modelled as Golden Cove; E-cores not modelled"),
+	      "Redwood Cove modelled as Golden Cove; E-cores not modelled", mtl_table),
 	INTEL(0xbe, 0xbe, "Alder Lake-N (Gracemont)", "adl_grt", "tmt", "skylake",
-	      "Gracemont modelled as Skylake; libpfm4 4.13 has no adl_grt table: tmt's"),
+	      "Gracemont modelled as Skylake", "libpfm4 4.13 has no adl_grt table: tmt's"),
 	INTEL(0xaf, 0xaf, "Sierra Forest (Crestmont)", "adl_grt", "tmt", "skylake",
-	      "Crestmont modelled as Skylake; libpfm4 4.13 has no Crestmont table: tmt's"),
+	      "Crestmont modelled as Skylake", "libpfm4 4.13 has no Crestmont table: tmt's"),
 	AMD(0x17, 0x00, 0x2f, "Zen", "amd64_fam17h_zen1", "amd64_fam17h_zen1", "zen3",
-	    "Zen modelled as Zen 3"),
+	    "Zen modelled as Zen 3", ""),
 	AMD(0x17, 0x30, 0xff, "Zen 2", "amd64_fam17h_zen2", "amd64_fam17h_zen2", "zen3",
-	    "Zen 2 modelled as Zen 3"),
-	AMD(0x19, 0x10, 0x1f, "Zen 4", "amd64_fam19h_zen4", "amd64_fam19h_zen4", "zen4", ""),
-	AMD(0x19, 0x60, 0x7f, "Zen 4", "amd64_fam19h_zen4", "amd64_fam19h_zen4", "zen4", ""),
-	AMD(0x19, 0xa0, 0xaf, "Zen 4", "amd64_fam19h_zen4", "amd64_fam19h_zen4", "zen4", ""),
-	AMD(0x19, 0x00, 0xff, "Zen 3", "amd64_fam19h_zen3", "amd64_fam19h_zen3", "zen3", ""),
-	AMD(0x1a, 0x00, 0xff, "Zen 5", "amd64_fam1ah_zen5", "amd64_fam19h_zen4", "zen5",
+	    "Zen 2 modelled as Zen 3", ""),
+	AMD(0x19, 0x10, 0x1f, "Zen 4", "amd64_fam19h_zen4", "amd64_fam19h_zen4", "zen4", "", ""),
+	AMD(0x19, 0x60, 0x7f, "Zen 4", "amd64_fam19h_zen4", "amd64_fam19h_zen4", "zen4", "", ""),
+	AMD(0x19, 0xa0, 0xaf, "Zen 4", "amd64_fam19h_zen4", "amd64_fam19h_zen4", "zen4", "", ""),
+	AMD(0x19, 0x00, 0xff, "Zen 3", "amd64_fam19h_zen3", "amd64_fam19h_zen3", "zen3", "", ""),
+	AMD(0x1a, 0x00, 0xff, "Zen 5", "amd64_fam1ah_zen5", "amd64_fam19h_zen4", "zen5", "",
 	    "libpfm4 4.13 has no Zen 5 table: Zen 4's"),
 	ARM(0xd0c, "Neoverse N1", "arm_n1", "neoverse-n2", "Neoverse N1 modelled as N2"),
 	ARM(0xd40, "Neoverse V1", "arm_v1", "neoverse-n2", "Neoverse V1 modelled as N2"),
@@ -112,7 +115,8 @@ static const struct core cores[] = {
 
 void ipcc_cpu_lookup(struct ipcc_cpu *c)
 {
-	c->name[0] = c->pmu[0] = c->pfm_table[0] = c->profile[0] = c->approximation[0] = '\0';
+	c->name[0] = c->pmu[0] = c->pfm_table[0] = c->profile[0] = '\0';
+	c->profile_approx[0] = c->table_approx[0] = '\0';
 	for (size_t i = 0; i < sizeof(cores) / sizeof(cores[0]); i++) {
 		const struct core *k = &cores[i];
 
@@ -123,7 +127,8 @@ void ipcc_cpu_lookup(struct ipcc_cpu *c)
 		snprintf(c->pmu, sizeof(c->pmu), "%s", k->pmu);
 		snprintf(c->pfm_table, sizeof(c->pfm_table), "%s", k->table);
 		snprintf(c->profile, sizeof(c->profile), "%s", k->profile);
-		snprintf(c->approximation, sizeof(c->approximation), "%s", k->approx);
+		snprintf(c->profile_approx, sizeof(c->profile_approx), "%s", k->profile_approx);
+		snprintf(c->table_approx, sizeof(c->table_approx), "%s", k->table_approx);
 		return;
 	}
 }

@@ -54,7 +54,10 @@ TEST(every_known_core_maps_to_its_pmu_table_and_profile)
 			CHECK_STR(cpu.pmu, col[1]);
 			CHECK_STR(cpu.pfm_table, col[2]);
 			CHECK_STR(cpu.profile, col[3]);
-			CHECK_EQ(int, cpu.approximation[0] != '\0', strcmp(col[4], "approx") == 0);
+			CHECK_EQ(int, cpu.profile_approx[0] != '\0',
+				 !strcmp(col[4], "profile") || !strcmp(col[4], "both"));
+			CHECK_EQ(int, cpu.table_approx[0] != '\0',
+				 !strcmp(col[4], "table") || !strcmp(col[4], "both"));
 		}
 		rows++;
 	}
@@ -78,7 +81,8 @@ TEST(description_names_family_model_and_core)
 	CHECK_STR(buf, "Arm part 0xd40 (Neoverse V1)");
 	cpu = (struct ipcc_cpu){ .vendor = IPCC_CPU_AMD, .family = 0x1a, .model = 2 };
 	ipcc_cpu_lookup(&cpu);
-	CHECK(strstr(cpu.approximation, "Zen 4") != NULL);
+	CHECK(strstr(cpu.table_approx, "Zen 4") != NULL);
+	CHECK_STR(cpu.profile_approx, "");
 	return TEST_OK;
 }
 

@@ -85,8 +85,8 @@ static void random_program(char *buf, size_t len, int n)
 
 TEST(invariants_hold_on_random_programs)
 {
-	static const char *const profiles[] = { "skylake", "icelake",	  "zen3",
-						"zen4",	   "neoverse-n2", "test" };
+	static const char *const profiles[] = { "skylake", "icelake",	 "zen3",	"zen4",
+						"zen5",	   "goldencove", "neoverse-n2", "test" };
 	int programs = 0;
 
 	for (int t = 0; t < 300; t++) {
@@ -99,9 +99,17 @@ TEST(invariants_hold_on_random_programs)
 		uint64_t weights = 0;
 
 		random_program(text, sizeof(text), 1 + (int)test_rand(12));
-		ipcc_model_profile(profiles[test_rand(6)], &p);
+		ipcc_model_profile(profiles[test_rand(8)], &p);
 		if (test_rand(3) == 0)
 			p.rob = 4 + test_rand(40);
+		if (test_rand(3) == 0) {
+			p.alu_ports = test_rand(4);
+			p.load_ports = test_rand(3);
+			p.store_ports = test_rand(3);
+			p.vector_ports = test_rand(3);
+			p.fold_imm = test_rand(4);
+			p.placement = (enum ipcc_model_placement)test_rand(2);
+		}
 		o.warmup = test_rand((unsigned)o.iterations);
 		if (ipcc_model_parse(text, &p, &prog, &err) != 0) {
 			fprintf(stderr, "random program did not parse: %u:%u: %s\n%s", err.line,
@@ -114,8 +122,8 @@ TEST(invariants_hold_on_random_programs)
 			const struct ipcc_model_row *r = &res.trace[i];
 
 			/* r >= c >= q >= s, allocation and retirement in order */
-			CHECK(r->retired >= r->complete && r->complete >= r->ready &&
-			      r->ready >= r->scheduled);
+			CHECK(r->retired >= r->complete && r->complete >= r->issued &&
+			      r->issued >= r->ready && r->ready >= r->scheduled);
 			if (i > 0) {
 				CHECK_CMP(i64, r->retired, >=, res.trace[i - 1].retired);
 				CHECK_CMP(i64, r->scheduled, >=, res.trace[i - 1].scheduled);
@@ -331,11 +339,14 @@ TEST(auto_profile_follows_the_cpu)
 	} cases[] = {
 		{ "vendor_id : AuthenticAMD\ncpu family : 25\nmodel : 1\n", "zen3" },
 		{ "vendor_id : AuthenticAMD\ncpu family : 25\nmodel : 17\n", "zen4" },
-		{ "vendor_id : AuthenticAMD\ncpu family : 26\nmodel : 2\n", "zen4" },
+		{ "vendor_id : AuthenticAMD\ncpu family : 26\nmodel : 2\n", "zen5" },
 		{ "vendor_id : GenuineIntel\ncpu family : 6\nmodel : 85\n", "skylake" },
-		{ "vendor_id : GenuineIntel\ncpu family : 6\nmodel : 143\n", "icelake" },
+		{ "vendor_id : GenuineIntel\ncpu family : 6\nmodel : 106\n", "icelake" },
+		{ "vendor_id : GenuineIntel\ncpu family : 6\nmodel : 143\n", "goldencove" },
+		{ "vendor_id : GenuineIntel\ncpu family : 6\nmodel : 207\n", "goldencove" },
 		{ "CPU implementer : 0x41\nCPU part : 0xd49\n", "neoverse-n2" },
-		{ "vendor_id : AuthenticAMD\ncpu family : 23\nmodel : 49\n", NULL },
+		{ "vendor_id : AuthenticAMD\ncpu family : 23\nmodel : 49\n", "zen3" },
+		{ "vendor_id : HygonGenuine\ncpu family : 24\nmodel : 0\n", NULL },
 	};
 	char path[] = "/tmp/ipcc-cpuinfo-XXXXXX";
 	int fd = mkstemp(path);
@@ -390,5 +401,449 @@ TEST(periodic_steady_state_slot_cycles_equal_cycles)
 			ipcc_model_result_release(&res);
 			ipcc_model_program_free(prog);
 		}
+	return TEST_OK;
+}
+
+/* Profile files: every built-in survives format -> parse, and save -> load, exactly. */
+TEST(profile_files_round_trip)
+{
+	char path[] = "/tmp/ipcc-profile-XXXXXX";
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return TEST_OK;
+	close(fd);
+	for (int i = 0; ipcc_model_profiles[i]; i++) {
+		struct ipcc_model_profile p, q, r;
+		struct ipcc_model_error err;
+		char text[2048];
+
+		CHECK_EQ(int, ipcc_model_profile(ipcc_model_profiles[i], &p), 0);
+		CHECK_EQ(int, ipcc_model_profile_format(&p, text, sizeof(text)), 0);
+		memset(&q, 0xa5, sizeof(q));
+		CHECK_EQ(int, ipcc_model_profile_parse(text, &q, &err), 0);
+		CHECK(ipcc_model_profile_equal(&p, &q));
+		CHECK_EQ(int, ipcc_model_profile_save(path, &p), 0);
+		CHECK_EQ(int, ipcc_model_profile_load(path, &r), 0);
+		CHECK(ipcc_model_profile_equal(&p, &r));
+	}
+	/* A changed field changes the text and comes back. */
+	{
+		struct ipcc_model_profile p, q;
+		struct ipcc_model_error err;
+		char text[2048];
+
+		ipcc_model_profile("zen3", &p);
+		snprintf(p.name, sizeof(p.name), "fitted-zen3");
+		p.retire = 3;
+		p.alu_ports = 2;
+		p.fold_imm = 2;
+		p.placement = IPCC_MODEL_PLACE_OLDEST;
+		CHECK_EQ(int, ipcc_model_profile_format(&p, text, sizeof(text)), 0);
+		CHECK(strstr(text, "placement = oldest\n") != NULL);
+		CHECK(strstr(text, "latencies = zen3\n") != NULL);
+		CHECK_EQ(int, ipcc_model_profile_parse(text, &q, &err), 0);
+		CHECK(ipcc_model_profile_equal(&p, &q));
+		CHECK_EQ(int, ipcc_model_profile_format(&p, text, 40), IPCC_EINVAL);
+	}
+	unlink(path);
+	CHECK_EQ(int, ipcc_model_profile_load(path, &(struct ipcc_model_profile){ 0 }), IPCC_ESYS);
+	return TEST_OK;
+}
+
+TEST(profile_files_start_from_a_base)
+{
+	struct ipcc_model_profile p, zen3;
+	struct ipcc_model_error err;
+
+	ipcc_model_profile("zen3", &zen3);
+	CHECK_EQ(int,
+		 ipcc_model_profile_parse("# a comment\n\n  base = zen3  # trailing\n"
+					  "retire=4\r\nname = z3r4\n",
+					  &p, &err),
+		 0);
+	CHECK_STR(p.name, "z3r4");
+	CHECK_EQ(int, (int)p.retire, 4);
+	CHECK_EQ(int, (int)p.width, (int)zen3.width);
+	CHECK_STR(p.latencies, "zen3");
+	/* only a base: the built-in itself */
+	CHECK_EQ(int, ipcc_model_profile_parse("base = zen3\n", &p, &err), 0);
+	CHECK(ipcc_model_profile_equal(&p, &zen3));
+	return TEST_OK;
+}
+
+/* Strict: every mistake is refused with its line, and the profile is left alone. */
+TEST(profile_file_errors_say_which_line)
+{
+	static const struct {
+		const char *text;
+		unsigned line;
+		const char *says;
+	} cases[] = {
+		{ "base = zen3\nretire = 0\n", 2, "retire wants a whole number from 1" },
+		{ "base = zen3\nretire = 4x\n", 2, "not '4x'" },
+		{ "base = zen3\nretire = -4\n", 2, "not '-4'" },
+		{ "base = zen3\nretire 4\n", 2, "expected key = value" },
+		{ "base = zen3\n\n= 4\n", 3, "expected a key" },
+		{ "base = zen3\nretire =\n", 2, "retire has no value" },
+		{ "base = zen3\nfrobs = 1\n", 2, "unknown key 'frobs'" },
+		{ "base = zen3\nrob = 1\nrob = 2\n", 3, "rob given twice" },
+		{ "rob = 1\nbase = zen3\n", 2, "base must be the first key" },
+		{ "base = pentium4\n", 1, "base wants a built-in" },
+		{ "base = zen3\nfuse_cmp_jcc = yes\n", 2, "true or false" },
+		{ "base = zen3\nplacement = middle\n", 2, "next or oldest" },
+		{ "base = zen3\nlatencies = k6\n", 2, "latencies wants a built-in" },
+		{ "base = zen3\nname = two words\n", 2, "name wants" },
+		{ "name = x\nwidth = 4\n", 2, "missing key 'retire'" },
+		{ "", 1, "missing key 'name'" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ipcc_model_profile p = { .name = "untouched" };
+		struct ipcc_model_error err;
+
+		CHECK_EQ(int, ipcc_model_profile_parse(cases[i].text, &p, &err), IPCC_EINVAL);
+		CHECK_STR(p.name, "untouched");
+		if (err.line != cases[i].line || !strstr(err.message, cases[i].says)) {
+			fprintf(stderr, "case %zu: got %u: %s\n", i, err.line, err.message);
+			test_failures++;
+		}
+	}
+	return TEST_OK;
+}
+
+/* A file profile runs like the built-in it was written from, latencies included. */
+TEST(file_profiles_keep_the_builtin_latencies)
+{
+	struct ipcc_model_profile zen3, p;
+	struct ipcc_model_error err;
+	struct ipcc_model_program *prog;
+
+	ipcc_model_profile("zen3", &zen3);
+	CHECK_EQ(int, ipcc_model_profile_parse("base = zen3\nname = mine\n", &p, &err), 0);
+	CHECK_EQ(int, ipcc_model_parse("vpmulld ymm0, ymm0, ymm1\n", &p, &prog, &err), 0);
+	{
+		struct ipcc_model_result res;
+
+		CHECK_EQ(
+		    int,
+		    ipcc_model_run(prog, &p, &(struct ipcc_model_opts){ .iterations = 1 }, &res),
+		    0);
+		CHECK_EQ(i64, res.rows[0].complete - res.rows[0].ready, 3); /* zen3's, not 10 */
+		ipcc_model_result_release(&res);
+	}
+	ipcc_model_program_free(prog);
+	return TEST_OK;
+}
+
+/* Ports are limits: micro-ops of each class issued per cycle, counted from the trace. */
+TEST(execution_ports_are_limits)
+{
+	static const char text[] = "top:\nadd rax, 1\nadd rbx, 1\nadd rcx, 1\nadd rdx, 1\n"
+				   "mov rsi, [rdi]\nmov r8, [rdi]\nmov r9, [rdi]\n"
+				   "mov [rdi], rax\nmov [rdi + 8], rbx\n"
+				   "vpaddd ymm0, ymm1, ymm2\nvpaddd ymm3, ymm1, ymm2\n"
+				   "cmp r10, [rdi]\nnop\n";
+	/* per instruction: ALU, load, store, vector */
+	static const unsigned cls[13][4] = {
+		{ 1, 0, 0, 0 }, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, { 0, 1, 0, 0 },
+		{ 0, 1, 0, 0 }, { 0, 1, 0, 0 }, { 0, 0, 1, 0 }, { 0, 0, 1, 0 }, { 0, 0, 0, 1 },
+		{ 0, 0, 0, 1 }, { 1, 1, 0, 0 }, { 0, 0, 0, 0 },
+	};
+	static const unsigned limits[][4] = { { 2, 1, 1, 1 }, { 1, 2, 2, 2 }, { 3, 3, 1, 2 } };
+
+	for (size_t k = 0; k < sizeof(limits) / sizeof(limits[0]); k++) {
+		struct ipcc_model_profile p;
+		struct ipcc_model_program *prog;
+		struct ipcc_model_error err;
+		struct ipcc_model_opts o = { .iterations = 100, .warmup = 50, .trace = true };
+		struct ipcc_model_result res;
+		static unsigned per[4096][4];
+		unsigned most[4] = { 0 }, need[4] = { 0 };
+		double bound = 0;
+
+		memset(per, 0, sizeof(per));
+		ipcc_model_profile("test", &p);
+		p.width = p.retire = 16;
+		p.alu_ports = limits[k][0];
+		p.load_ports = limits[k][1];
+		p.store_ports = limits[k][2];
+		p.vector_ports = limits[k][3];
+		CHECK_EQ(int, ipcc_model_parse(text, &p, &prog, &err), 0);
+		CHECK_EQ(int, ipcc_model_run(prog, &p, &o, &res), 0);
+		for (uint64_t i = 0; i < res.ntrace; i++)
+			for (int c = 0; c < 4; c++)
+				if (res.trace[i].issued < 4096)
+					per[res.trace[i].issued][c] += cls[res.trace[i].index][c];
+		for (int t = 0; t < 4096; t++)
+			for (int c = 0; c < 4; c++)
+				most[c] = per[t][c] > most[c] ? per[t][c] : most[c];
+		for (int c = 0; c < 4; c++) {
+			CHECK_CMP(int, (int)most[c], <=, (int)limits[k][c]);
+			for (int i = 0; i < 13; i++)
+				need[c] += cls[i][c];
+			if ((double)need[c] / limits[k][c] > bound)
+				bound = (double)need[c] / limits[k][c];
+		}
+		/* the busiest class sets the pace: nothing else limits this loop */
+		CHECK_CMP(dbl, fabs(res.summary.cycles_per_iteration - bound), <, 0.05);
+		ipcc_model_result_release(&res);
+		ipcc_model_program_free(prog);
+	}
+	return TEST_OK;
+}
+
+static double cycles_per_iteration(const char *text, const struct ipcc_model_profile *p)
+{
+	struct ipcc_model_program *prog;
+	struct ipcc_model_error err;
+	struct ipcc_model_result res;
+	double cpi = -1;
+
+	if (ipcc_model_parse(text, p, &prog, &err))
+		return -1;
+	if (ipcc_model_run(prog, p, &(struct ipcc_model_opts){ .iterations = 400 }, &res) == 0) {
+		cpi = res.summary.cycles_per_iteration;
+		ipcc_model_result_release(&res);
+	}
+	ipcc_model_program_free(prog);
+	return cpi;
+}
+
+/* Immediate folding: a chain of add reg, imm runs fold_imm a cycle; other chains do not. */
+TEST(immediate_folding_speeds_up_add_imm_chains_only)
+{
+	struct ipcc_model_profile p;
+
+	ipcc_model_profile("test", &p);
+	p.width = p.retire = 8;
+	for (unsigned f = 0; f <= 4; f++) {
+		p.fold_imm = f;
+		CHECK_CMP(dbl, cycles_per_iteration("times 24 add rax, 1\n", &p), ==,
+			  24.0 / (f > 1 ? f : 1));
+		CHECK_CMP(dbl, cycles_per_iteration("times 24 sub rax, 1\n", &p), ==,
+			  24.0 / (f > 1 ? f : 1));
+		/* register operands and imul are not folded */
+		CHECK_CMP(dbl, cycles_per_iteration("times 24 add rax, rbx\n", &p), ==, 24);
+		CHECK_CMP(dbl, cycles_per_iteration("times 24 imul rax, rax, 3\n", &p), ==, 72);
+		/* a write by anything else starts the count again */
+		CHECK_CMP(dbl, cycles_per_iteration("add rax, 1\nadd rax, 1\nadd rax, rbx\n", &p),
+			  ==, f > 1 ? 1 + (f == 2 ? 1 : 0) : 3);
+	}
+	return TEST_OK;
+}
+
+/* The new built-ins: public figures, and Golden Cove's add-imm chain at the measured rate. */
+TEST(zen5_and_goldencove_profiles)
+{
+	struct ipcc_model_profile z, g;
+
+	CHECK_EQ(int, ipcc_model_profile("zen5", &z), 0);
+	CHECK_EQ(int, (int)z.width, 8);
+	CHECK_EQ(int, (int)z.retire, 8);
+	CHECK_EQ(int, (int)z.rob, 448);
+	CHECK_EQ(int, (int)z.alu_ports, 6);
+	CHECK_EQ(int, ipcc_model_profile("goldencove", &g), 0);
+	CHECK_EQ(int, (int)g.width, 6);
+	CHECK_EQ(int, (int)g.retire, 8);
+	CHECK_EQ(int, (int)g.rob, 512);
+	CHECK_EQ(int, (int)g.alu_ports, 5);
+	CHECK_EQ(int, (int)g.load_ports, 3);
+	CHECK_EQ(int, (int)g.store_ports, 2);
+	CHECK(g.fold_imm > 1);
+	/* Emerald Rapids: a dependent add rax, 1 chain at 2-3 a cycle; add reg, reg and imul
+	 * chains at their latency */
+	{
+		double cpi =
+		    cycles_per_iteration("top:\ntimes 60 add rax, 1\ndec rcx\njnz top\n", &g);
+
+		CHECK_CMP(dbl, 60 / cpi, >=, 2);
+		CHECK_CMP(dbl, 60 / cpi, <=, 3);
+	}
+	CHECK_CMP(dbl, cycles_per_iteration("times 60 add rax, rbx\n", &g), ==, 60);
+	CHECK_CMP(dbl, cycles_per_iteration("times 60 imul rax, rbx\n", &g), ==, 180);
+	/* Zen 5 does not fold: the chain runs at one add a cycle */
+	CHECK_CMP(dbl, cycles_per_iteration("times 60 add rax, 1\n", &z), ==, 60);
+	return TEST_OK;
+}
+
+/* The predicted share of each instruction of `text` under p (NULL on failure; free it). */
+static double *shares(const char *text, const struct ipcc_model_profile *p, unsigned *n)
+{
+	struct ipcc_model_program *prog;
+	struct ipcc_model_error err;
+	struct ipcc_model_result res;
+	double *sh = NULL;
+
+	if (ipcc_model_parse(text, p, &prog, &err))
+		return NULL;
+	*n = ipcc_model_program_size(prog);
+	if (ipcc_model_run(prog, p, &(struct ipcc_model_opts){ .iterations = 1000 }, &res) == 0) {
+		sh = calloc(*n, sizeof(*sh));
+		for (unsigned i = 0; sh && i < *n; i++)
+			sh[i] = res.rows[i].share;
+		ipcc_model_result_release(&res);
+	}
+	ipcc_model_program_free(prog);
+	return sh;
+}
+
+/*
+ * A sample never lands on the jcc of a macro-fused pair. Skylake, 80 independent movs and a
+ * fused dec + jne retired 4 micro-ops a cycle: 81 micro-ops, so the groups shift phase and
+ * every instruction but the jne gets 1/81, the first and second movs included.
+ */
+TEST(samples_never_land_on_a_fused_jcc)
+{
+	static const char *const placements[] = { "next", "oldest" };
+	struct ipcc_model_profile p;
+	unsigned n = 0;
+	double *sh;
+
+	for (int pl = 0; pl < 2; pl++) {
+		ipcc_model_profile("skylake", &p);
+		p.placement = pl ? IPCC_MODEL_PLACE_OLDEST : IPCC_MODEL_PLACE_NEXT;
+		sh = shares("top:\ntimes 80 mov rax, 1\ndec rcx\njne top\n", &p, &n);
+		CHECK(sh != NULL && n == 82);
+		if (!sh)
+			continue;
+		for (unsigned i = 0; i < 81; i++)
+			if (fabs(sh[i] - 1.0 / 81) > 1e-9) {
+				fprintf(stderr, "%s: instruction %u has %g, not 1/81\n",
+					placements[pl], i, sh[i]);
+				test_failures++;
+			}
+		CHECK_CMP(dbl, sh[81], ==, 0);
+		free(sh);
+	}
+	/* zen3 fuses cmp + jcc (not dec + jcc): the jne of the cmp pair never gets a sample */
+	ipcc_model_profile("zen3", &p);
+	sh = shares("top:\ntimes 20 mov rax, 1\ncmp rcx, rdx\njne top\n", &p, &n);
+	CHECK(sh != NULL && n == 22);
+	if (sh) {
+		CHECK_CMP(dbl, sh[21], ==, 0);
+		CHECK_CMP(dbl, sh[20], >, 0);
+		free(sh);
+	}
+	/* ... while an unfused dec + jne is two instructions, both sampled */
+	sh = shares("top:\ntimes 20 mov rax, 1\ndec rcx\njne top\n", &p, &n);
+	CHECK(sh != NULL && n == 22);
+	if (sh) {
+		CHECK_CMP(dbl, sh[21], >, 0);
+		free(sh);
+	}
+	return TEST_OK;
+}
+
+/* Placement: next puts a selected instruction's cycles on the one after it, oldest on it. */
+TEST(placement_rules)
+{
+	struct ipcc_model_profile p;
+	struct ipcc_model_program *prog;
+	struct ipcc_model_error err;
+	struct ipcc_model_result res;
+	struct ipcc_model_opts o = { .iterations = 1 };
+
+	ipcc_model_profile("test", &p);
+	p.placement = IPCC_MODEL_PLACE_OLDEST;
+	CHECK_EQ(int, ipcc_model_parse(worked, &p, &prog, &err), 0);
+	CHECK_EQ(int, ipcc_model_run(prog, &p, &o, &res), 0);
+	/* selected 0 (5 cycles), 4 (1) and 7 (5): the samples land on them, not after them */
+	CHECK_CMP(dbl, res.rows[0].share, ==, 5.0 / 11);
+	CHECK_CMP(dbl, res.rows[4].share, ==, 1.0 / 11);
+	CHECK_CMP(dbl, res.rows[7].share, ==, 5.0 / 11);
+	CHECK_CMP(dbl, res.rows[1].share, ==, 0);
+	CHECK_EQ(u64, res.summary.cycles, 11); /* timing unchanged */
+	ipcc_model_result_release(&res);
+	ipcc_model_program_free(prog);
+	return TEST_OK;
+}
+
+/* sample_retire places samples as retire width would, and changes no timing. */
+TEST(sample_retire_places_samples_only)
+{
+	static const char text[] = "top:\n%rep 10\nadd rax, 1\nadd rax, 2\nadd rsi, 3\n"
+				   "add rdi, 4\n%endrep\nsub rcx, 1\njnz top\n";
+	struct ipcc_model_profile p, narrow, placed;
+	struct ipcc_model_program *prog;
+	struct ipcc_model_error err;
+	struct ipcc_model_result a, b, c;
+	struct ipcc_model_opts o = { .iterations = 500 };
+
+	ipcc_model_profile("zen3", &p);
+	narrow = placed = p;
+	narrow.retire = 2;
+	placed.sample_retire = 2;
+	CHECK_EQ(int, ipcc_model_parse(text, &p, &prog, &err), 0);
+	CHECK_EQ(int, ipcc_model_run(prog, &p, &o, &a), 0);
+	CHECK_EQ(int, ipcc_model_run(prog, &narrow, &o, &b), 0);
+	CHECK_EQ(int, ipcc_model_run(prog, &placed, &o, &c), 0);
+	CHECK_EQ(u64, c.summary.cycles, a.summary.cycles);
+	CHECK(a.summary.cycles != b.summary.cycles);
+	for (unsigned i = 0; i < c.nrows; i++) {
+		CHECK_CMP(dbl, c.rows[i].share, ==, b.rows[i].share);
+		CHECK(c.rows[i].selected == a.rows[i].selected);
+	}
+	ipcc_model_result_release(&a);
+	ipcc_model_result_release(&b);
+	ipcc_model_result_release(&c);
+	ipcc_model_program_free(prog);
+	return TEST_OK;
+}
+
+/* Random mutations of a valid profile file: the reader returns, with a profile or a line. */
+TEST(profile_reader_survives_mutated_input)
+{
+	static const char alphabet[] = "=#\n \t0123456789abcdefghnortuxz_-.+\r";
+	struct ipcc_model_profile zen5;
+	char base[2048];
+	int ok = 0, bad = 0;
+
+	ipcc_model_profile("zen5", &zen5);
+	CHECK_EQ(int, ipcc_model_profile_format(&zen5, base, sizeof(base)), 0);
+	for (int t = 0; t < 20000; t++) {
+		char text[sizeof(base) + 64];
+		size_t len = strlen(base);
+		struct ipcc_model_profile p;
+		struct ipcc_model_error err;
+
+		memcpy(text, base, len + 1);
+		for (unsigned m = 1 + test_rand(4); m > 0; m--) {
+			unsigned at = test_rand((unsigned)len);
+
+			switch (test_rand(3)) {
+			case 0:
+				text[at] = alphabet[test_rand(sizeof(alphabet) - 1)];
+				break;
+			case 1:
+				memmove(text + at, text + at + 1, len - at);
+				len--;
+				break;
+			default:
+				if (len + 2 < sizeof(text)) {
+					memmove(text + at + 1, text + at, len - at + 1);
+					text[at] = alphabet[test_rand(sizeof(alphabet) - 1)];
+					len++;
+				}
+			}
+		}
+		text[len] = '\0';
+		if (ipcc_model_profile_parse(text, &p, &err) == 0) {
+			char again[2048];
+			struct ipcc_model_profile q;
+
+			/* whatever it read writes back and reads the same */
+			CHECK_EQ(int, ipcc_model_profile_format(&p, again, sizeof(again)), 0);
+			CHECK_EQ(int, ipcc_model_profile_parse(again, &q, &err), 0);
+			CHECK(ipcc_model_profile_equal(&p, &q));
+			ok++;
+		} else {
+			CHECK(err.line >= 1 && err.message[0]);
+			bad++;
+		}
+	}
+	printf("%d read, %d refused\n", ok, bad);
+	CHECK(ok > 0 && bad > 0);
 	return TEST_OK;
 }

@@ -22,10 +22,10 @@ struct ipcc_cpu {
 	unsigned model;	 /* x86: display model (extended << 4 | base); Arm: the part (0xd40) */
 	char name[48];	 /* the core, "Emerald Rapids (Raptor Cove)"; "" when the table lacks it */
 	char pmu[32];	 /* libpfm4's name for its core PMU ("emr"); selects the recipe */
-	char pfm_table[32]; /* libpfm4 table event names are looked up in ("spr" for "emr") */
-	char profile[32];   /* the pipeline-model profile */
-	/* Why `profile` or `pfm_table` is not made for this core; "" when both are. */
-	char approximation[96];
+	char pfm_table[32];	 /* libpfm4 table event names are looked up in ("spr" for "emr") */
+	char profile[32];	 /* the pipeline-model profile */
+	char profile_approx[96]; /* how `profile` approximates this core; "" when made for it */
+	char table_approx[96];	 /* why `pfm_table` is not this core's own; "" when it is */
 };
 
 /*

@@ -9,7 +9,9 @@
  *                   can offer i, and at least one cycle after instruction i-B retired;
  *   ready     q(i) = max(s(i), complete(p) of every producer p of an input of i), and for an
  *                    instruction that executes at retire also >= r(i-1);
- *   complete  c(i) = q(i) + latency(i);
+ *   issued    x(i) = the first cycle >= q(i) with a free execution port of each class i
+ *                    uses (ALU, load, store, vector; the profile's counts per cycle);
+ *   complete  c(i) = x(i) + latency(i) (an add/sub reg, imm folded by the renamer: 0);
  *   retired   r(i) = max(c(i), r(i-1)), pushed later while R micro-ops already retire then.
  * i is *selected* when r(i) > r(i-1) (r(-1) = 0); its weight r(i) - r(i-1) is the number of
  * cycles it was the oldest unretired instruction, and an interrupt in those cycles reports
@@ -27,33 +29,95 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A core, as the model sees it. */
+/*
+ * Where a sample lands when instruction i is selected (the oldest unretired instruction for
+ * r(i) - r(i-1) cycles): on the instruction after it (the core lets i retire, then takes
+ * the interrupt; Zen 3's behaviour) or on i itself (the interrupt is taken before i
+ * retires). Either way a sample never lands on the jcc of a macro-fused pair: the pair
+ * counts as one instruction, its first.
+ */
+enum ipcc_model_placement {
+	IPCC_MODEL_PLACE_NEXT = 0, /* "next": the instruction after the last retired one */
+	IPCC_MODEL_PLACE_OLDEST,   /* "oldest": the oldest unretired one */
+};
+
+/*
+ * A core, as the model sees it. Every field is one key of a profile file (see
+ * ipcc_model_profile_parse); a port count of 0 means "no limit".
+ */
 struct ipcc_model_profile {
 	char name[32];
 	unsigned width;	       /* W: micro-ops allocated per cycle */
 	unsigned retire;       /* R: micro-ops retired per cycle */
-	unsigned rob;	       /* B: reorder-buffer entries (instructions) */
+	unsigned rob;	       /* B: reorder-buffer entries (instructions); 0: unlimited */
 	unsigned load_latency; /* an L1-hitting load, cycles */
 	unsigned recovery;     /* cycles the front end needs to refill after a mispredict */
 	bool fuse_alu_jcc;     /* add/sub/and/inc/dec + jcc macro-fuse (Intel) */
 	bool fuse_cmp_jcc;     /* cmp/test + jcc macro-fuse */
+	/* Execution ports: at most this many micro-ops of each class issue per cycle. */
+	unsigned alu_ports;    /* integer ALU and branch micro-ops */
+	unsigned load_ports;   /* loads (a load-op instruction has one) */
+	unsigned store_ports;  /* stores (a read-modify-write has one) */
+	unsigned vector_ports; /* vector and floating-point micro-ops */
+	/*
+	 * Immediate folding (Golden Cove's renamer): a dependent chain of add/sub reg, imm
+	 * completes fold_imm of them per cycle (the others have no latency). 0 or 1: off.
+	 */
+	unsigned fold_imm;
+	enum ipcc_model_placement placement;
+	/*
+	 * The retire width that places samples, when it is not `retire` (0: it is): shares come
+	 * from a second run retiring sample_retire micro-ops a cycle, as if the core retired
+	 * that slowly while an interrupt is pending; timing, slots and selection stay R's. An
+	 * empirical parameter, fitted to where samples land (docs/internals/skid.md).
+	 */
+	unsigned sample_retire;
+	/* The built-in whose instruction latencies apply (skylake, zen3, ...). */
+	char latencies[32];
 };
 
 /*
- * Fill `p` with the built-in profile `name` (skylake, icelake, zen3, zen4, neoverse-n2,
- * and `test` with W = R = 4 and no ROB limit, for worked examples), or `auto`: the one
- * closest to this CPU (IPCC_ENOTSUP when none is). IPCC_EINVAL if unknown.
+ * Fill `p` with the built-in profile `name` (skylake, icelake, zen3, zen4, zen5, goldencove,
+ * neoverse-n2, and `test` with W = R = 4, no ROB or port limit, for worked examples), or
+ * `auto`: the one closest to this CPU (IPCC_ENOTSUP when none is). IPCC_EINVAL if unknown.
  */
 int ipcc_model_profile(const char *name, struct ipcc_model_profile *p);
-
-/* The built-in profiles' names, NULL-terminated. */
-extern const char *const ipcc_model_profiles[];
 
 /* Where parsing stopped, and why. */
 struct ipcc_model_error {
 	unsigned line, column; /* 1-based */
 	char message[160];
 };
+
+/*
+ * Profile files: plain text, one `key = value` per line, `#` starts a comment, blank lines
+ * are ignored. The keys are the struct's fields: name, width, retire, rob, load_latency,
+ * recovery, fuse_alu_jcc, fuse_cmp_jcc, alu_ports, load_ports, store_ports, vector_ports,
+ * fold_imm, placement, sample_retire, latencies: unsigned decimals, booleans `true`/`false`,
+ * placement `next` or `oldest`, latencies a built-in's name. An optional first key
+ * `base = BUILTIN` starts from that built-in (its name included); without it every key must
+ * be given. A key may appear once.
+ *
+ * ipcc_model_profile_parse() reads `text`; on failure it returns IPCC_EINVAL, leaves *p
+ * untouched and `err` says which line (column 1) and why. ipcc_model_profile_load() reads
+ * the file `path` the same way (its message, for ipcc_last_error(), is "PATH:LINE: why";
+ * IPCC_ESYS when the file cannot be read). ipcc_model_profile_format() writes every key of
+ * `p` into buf (NUL-terminated; IPCC_EINVAL if len is too small) in the order above, no
+ * base, so that parsing the text gives back `p` exactly; ipcc_model_profile_save() writes
+ * that text, after a comment line, to `path` (replacing it).
+ */
+int ipcc_model_profile_parse(const char *text, struct ipcc_model_profile *p,
+			     struct ipcc_model_error *err);
+int ipcc_model_profile_load(const char *path, struct ipcc_model_profile *p);
+int ipcc_model_profile_format(const struct ipcc_model_profile *p, char *buf, size_t len);
+int ipcc_model_profile_save(const char *path, const struct ipcc_model_profile *p);
+
+/* Whether two profiles are the same in every field. */
+bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
+			      const struct ipcc_model_profile *b);
+
+/* The built-in profiles' names, NULL-terminated. */
+extern const char *const ipcc_model_profiles[];
 
 struct ipcc_model_program;
 
@@ -75,9 +139,11 @@ struct ipcc_model_row {
 	unsigned index; /* static instruction */
 	uint64_t iteration;
 	int64_t scheduled, ready, complete, retired;
+	int64_t issued; /* >= ready: when it got a port of each class it needs */
 	bool selected;
 	uint64_t weight; /* cycles as the oldest unretired instruction */
-	double share;	 /* predicted share of samples landing on this instruction */
+	double share;	 /* predicted share of samples landing on this instruction (placed by
+			  * the profile's sample_retire run when it has one) */
 };
 
 struct ipcc_model_summary {

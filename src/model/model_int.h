@@ -27,7 +27,12 @@ struct minsn {
 	unsigned fe_stall; /* cycles the front end delivers nothing before this one */
 	bool at_retire;	   /* executes at retirement (lock, fences, ; at_retire) */
 	bool mispredict;   /* a branch the front end mispredicts */
+	bool fold;	   /* add/sub reg, imm: folded where the profile folds immediates */
+	uint8_t ports;	   /* the execution-port classes it issues to (PORT_* bits) */
 };
+
+/* Port classes: an instruction takes one port of each class it uses, in its issue cycle. */
+enum { PORT_ALU, PORT_LOAD, PORT_STORE, PORT_VEC, PORT_CLASSES };
 
 struct ipcc_model_program {
 	struct minsn *insn;

@@ -78,13 +78,21 @@ static const struct {
 	{ "zen3", "vaddpd", 3, 1 },	    { "zen4", "vaddpd", 3, 1 },
 	{ "zen3", "vmulpd", 3, 1 },	    { "zen4", "vmulpd", 3, 1 },
 	{ "zen3", "mfence", 7, 1 },	    { "zen4", "mfence", 7, 1 },
+	{ "zen5", "vpmulld", 3, 1 },	    { "zen5", "vaddpd", 3, 1 },
+	{ "zen5", "vmulpd", 3, 1 },	    { "zen5", "mfence", 7, 1 },
 	{ "neoverse-n2", "vpmulld", 4, 1 },
 };
+
+/* Which built-in's latencies apply: the profile's `latencies`, else its name. */
+static const char *table_of(const struct ipcc_model_profile *p)
+{
+	return p->latencies[0] ? p->latencies : p->name;
+}
 
 /* A locked read-modify-write: executes at retire, ~18 cycles on Intel, ~8 on Zen. */
 static unsigned lock_latency(const struct ipcc_model_profile *p)
 {
-	return strncmp(p->name, "zen", 3) == 0 ? 8 : 18;
+	return strncmp(table_of(p), "zen", 3) == 0 ? 8 : 18;
 }
 
 /* ---- registers ------------------------------------------------------------------------- */
@@ -416,7 +424,7 @@ static bool is_jcc(const char *m)
 
 /* Operands read and written, by form; `n` operands in o[]. */
 static int semantics(struct parser *ps, const char *mat, const char *m, enum form f,
-		     struct operand *o, int n, bool lock, struct minsn *in, bool *load)
+		     struct operand *o, int n, bool lock, struct minsn *in, bool *load, bool *store)
 {
 	static const int want[][2] = {
 		[F_MOV] = { 2, 2 },  [F_ALU] = { 2, 2 },     [F_UNARY] = { 1, 1 },
@@ -440,6 +448,10 @@ static int semantics(struct parser *ps, const char *mat, const char *m, enum for
 			/* Only lea's address is not an access; stores are handled below. */
 			if (f != F_LEA && !(i == 0 && (f == F_MOV)))
 				*load = true;
+			/* A memory destination is written: mov, read-modify-writes. */
+			if (i == 0 && (f == F_MOV || f == F_ALU || f == F_UNARY || f == F_XADD ||
+				       f == F_CMPXCHG))
+				*store = true;
 		}
 		if (o[i].kind == O_LABEL && f != F_JCC && f != F_JMP)
 			return fail(ps, o[i].at, "'%s' does not take a label", m);
@@ -540,7 +552,7 @@ static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned 
 	enum form form;
 	char m[32];
 	const char *mat, *start;
-	bool lock = false, load = false;
+	bool lock = false, load = false, store = false;
 	int n = 0, ret;
 
 	s = skip_space(s);
@@ -570,7 +582,7 @@ static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned 
 		return fail(ps, mat, "unknown instruction '%s'", m);
 	}
 	for (size_t i = 0; i < sizeof(overrides) / sizeof(overrides[0]); i++)
-		if (!strcmp(overrides[i].profile, p->name) && !strcmp(overrides[i].name, m)) {
+		if (!strcmp(overrides[i].profile, table_of(p)) && !strcmp(overrides[i].name, m)) {
 			in.latency = overrides[i].lat;
 			in.uops = overrides[i].uops;
 		}
@@ -588,9 +600,21 @@ static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned 
 		else if (*s)
 			return fail(ps, s, "expected ',' or the end of the line");
 	}
-	ret = semantics(ps, mat, m, form, o, n, lock, &in, &load);
+	ret = semantics(ps, mat, m, form, o, n, lock, &in, &load, &store);
 	if (ret)
 		return ret;
+	/* Ports: one of each class the instruction uses (see model_int.h). */
+	if (form == F_VEC3 || form == F_FMA)
+		in.ports |= 1u << PORT_VEC;
+	else if (form != F_NOP && form != F_FENCE && !(form == F_MOV && (load || store)))
+		in.ports |= 1u << PORT_ALU;
+	if (load)
+		in.ports |= 1u << PORT_LOAD;
+	if (store)
+		in.ports |= 1u << PORT_STORE;
+	/* add/sub reg, imm: what immediate folding folds */
+	in.fold = (!strcmp(m, "add") || !strcmp(m, "sub")) && !lock && n == 2 &&
+		  o[0].kind == O_REG && o[1].kind == O_IMM;
 	if (load)
 		in.latency += p->load_latency;
 	if (lock) {
@@ -599,9 +623,6 @@ static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned 
 	}
 	if (form == F_FENCE)
 		in.at_retire = true;
-	ret = annotations(ps, c, &in);
-	if (ret)
-		return ret;
 	/* Macro-fusion: a jcc right after a fusable op goes with it, in no slot of its own. */
 	if (form == F_JCC && ps->prog->n > 0 && !ps->label_before && times == 1) {
 		const char *prev = ps->prog->pool + ps->prog->insn[ps->prog->n - 1].text;
@@ -612,9 +633,17 @@ static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned 
 			if (!strcmp(pm, ops[i].name) &&
 			    ((p->fuse_alu_jcc && ops[i].alu_fusable) ||
 			     (p->fuse_cmp_jcc && ops[i].cmp_fusable)) &&
-			    !strstr(prev, "["))
+			    !strstr(prev, "[")) {
+				/* one micro-op: the branch resolves with its pair */
 				in.uops = 0;
+				in.ports = 0;
+				in.latency = 0;
+			}
 	}
+	/* The comment's overrides win, over fusion too. */
+	ret = annotations(ps, c, &in);
+	if (ret)
+		return ret;
 	in.line = ps->line;
 	{
 		const char *t = start, *e = s;

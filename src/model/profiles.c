@@ -1,71 +1,77 @@
 /*
- * profiles.c - the built-in cores. Widths and ROB sizes follow the vendors' public figures
- * (pmu-events.md for the slot widths); load latencies and recovery penalties are typical
- * published values, not measured here; override them per run or per instruction.
+ * profiles.c - the built-in cores, and profile files (model.h). Widths and ROB sizes follow
+ * the vendors' public figures (pmu-events.md for the slot widths), as do the port counts;
+ * load latencies and recovery penalties are typical published values, not measured here;
+ * override them per run, per instruction or in a profile file.
  */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error_int.h"
+#include "ipcc/cpu.h"
 #include "model_int.h"
-#include "procfs_int.h"
+
+#define PROFILE(nm, w, r, b, ld, rec, alu_jcc, cmp_jcc, alu, lp, sp, vp, fold, place, sr)     \
+	{                                                                                     \
+		.name = nm, .width = w, .retire = r, .rob = b, .load_latency = ld,            \
+		.recovery = rec, .fuse_alu_jcc = alu_jcc, .fuse_cmp_jcc = cmp_jcc,            \
+		.alu_ports = alu, .load_ports = lp, .store_ports = sp, .vector_ports = vp,    \
+		.fold_imm = fold, .placement = IPCC_MODEL_PLACE_##place, .sample_retire = sr, \
+		.latencies = nm                                                               \
+	}
 
 static const struct ipcc_model_profile builtin[] = {
-	/* name          W  R  ROB  load rec  alu+jcc cmp+jcc */
-	{ "skylake", 4, 4, 224, 5, 16, true, true },
-	{ "icelake", 5, 8, 352, 5, 16, true, true },
-	{ "zen3", 6, 8, 256, 4, 13, false, true },
-	{ "zen4", 6, 8, 320, 4, 13, false, true },
-	{ "neoverse-n2", 5, 8, 160, 4, 11, false, false },
-	/* For worked examples: W = R = 4, no ROB limit, no fusion. */
-	{ "test", 4, 4, 0, 4, 10, false, false },
+	/* name W R ROB load recovery alu+jcc cmp+jcc ALU load store vector fold placement
+	 * sample_retire */
+	PROFILE("skylake", 4, 4, 224, 5, 16, true, true, 4, 2, 1, 3, 0, NEXT, 0),
+	PROFILE("icelake", 5, 8, 352, 5, 16, true, true, 4, 2, 2, 3, 0, NEXT, 0),
+	PROFILE("zen3", 6, 8, 256, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT, 0),
+	PROFILE("zen4", 6, 8, 320, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT, 0),
+	/*
+	 * AMD Zen 5 (family 1Ah): 8-wide dispatch and retire, a 448-entry ROB, 6 integer ALUs,
+	 * 4 loads and 2 stores a cycle, 4 FP/vector pipes (AMD's public figures, Hot Chips
+	 * 2024 and the family 1Ah optimization guide); a dependent add-imm chain runs one a
+	 * cycle here (no folding). Placement: `next`, 8 wide, which fits four of the five skid
+	 * kernels measured on Zen 5; skid.adds wants another rule (docs/internals/skid.md,
+	 * tests/data/profiles/zen5-adds.profile).
+	 */
+	PROFILE("zen5", 8, 8, 448, 4, 13, false, true, 6, 4, 2, 4, 0, NEXT, 0),
+	/*
+	 * Intel Golden Cove / Raptor Cove (Alder Lake P-core, Sapphire and Emerald Rapids):
+	 * 6-wide allocation, 8-wide retire, a 512-entry ROB, 5 integer ALU ports, 3 loads and
+	 * 2 stores a cycle, 3 vector ports (Intel's public figures, Hot Chips 2021 and the
+	 * optimization manual); the renamer folds add reg, imm (2-3 a cycle measured).
+	 * Placement (as if retiring 4 a cycle) fitted to the even spread over skid.adds seen
+	 * on Emerald Rapids (docs/internals/skid.md).
+	 */
+	PROFILE("goldencove", 6, 8, 512, 5, 17, true, true, 5, 3, 2, 3, 3, NEXT, 4),
+	PROFILE("neoverse-n2", 5, 8, 160, 4, 11, false, false, 4, 3, 2, 2, 0, NEXT, 0),
+	/* For worked examples: W = R = 4, no ROB or port limit, no fusion. */
+	PROFILE("test", 4, 4, 0, 4, 10, false, false, 0, 0, 0, 0, 0, NEXT, 0),
 };
 
-const char *const ipcc_model_profiles[] = { "skylake",	   "icelake", "zen3", "zen4",
-					    "neoverse-n2", "test",    NULL };
+const char *const ipcc_model_profiles[] = { "skylake",	  "icelake",	 "zen3", "zen4", "zen5",
+					    "goldencove", "neoverse-n2", "test", NULL };
 
-/*
- * The built-in profile closest to this CPU, from /proc/cpuinfo: AMD family 19h models
- * 10h-1Fh, 60h-7Fh and A0h on, and family 1Ah, are Zen 4 or later (zen4), the rest of 19h
- * Zen 3; Intel from Ice Lake (models 6Ah, 6Ch, 7Dh, 7Eh, 8Ch on) icelake, earlier skylake;
- * Arm neoverse-n2.
- */
-static const char *detect(void)
-{
-	char vendor[64] = "", family[16] = "", model[16] = "";
-	long fam, mod;
-
-	if (procfs_cpuinfo_field("vendor_id", vendor, sizeof(vendor)) != 0)
-		return procfs_cpuinfo_field("CPU implementer", vendor, sizeof(vendor)) == 0
-			   ? "neoverse-n2"
-			   : NULL;
-	procfs_cpuinfo_field("cpu family", family, sizeof(family));
-	procfs_cpuinfo_field("model", model, sizeof(model));
-	fam = strtol(family, NULL, 10);
-	mod = strtol(model, NULL, 10);
-	if (!strcmp(vendor, "AuthenticAMD")) {
-		if (fam == 0x1a || (fam == 0x19 && ((mod >= 0x10 && mod <= 0x1f) ||
-						    (mod >= 0x60 && mod <= 0x7f) || mod >= 0xa0)))
-			return "zen4";
-		return fam == 0x19 ? "zen3" : NULL;
-	}
-	if (!strcmp(vendor, "GenuineIntel") && fam == 6)
-		return mod == 0x6a || mod == 0x6c || mod == 0x7d || mod == 0x7e || mod >= 0x8c
-			   ? "icelake"
-			   : "skylake";
-	return NULL;
-}
-
+/* "auto": the profile the CPU table (ipcc/cpu.h) names for this CPU, and what it approximates. */
 int ipcc_model_profile(const char *name, struct ipcc_model_profile *p)
 {
-	if (!strcmp(name, "auto")) {
-		const char *found = detect();
+	struct ipcc_cpu cpu;
 
-		if (!found)
+	if (!strcmp(name, "auto")) {
+		char what[128] = "this CPU";
+
+		if (ipcc_cpu_identify(&cpu) == 0)
+			ipcc_cpu_describe(&cpu, what, sizeof(what));
+		if (!*cpu.profile)
 			return err_set(IPCC_ENOTSUP,
-				       "no built-in profile for this CPU: name one with --profile");
-		name = found;
+				       "no built-in profile for %s: name one with --profile", what);
+		name = cpu.profile;
 	}
 	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
 		if (strcmp(builtin[i].name, name) == 0) {
@@ -73,4 +79,310 @@ int ipcc_model_profile(const char *name, struct ipcc_model_profile *p)
 			return 0;
 		}
 	return err_set(IPCC_EINVAL, "unknown profile '%s'", name);
+}
+
+/* ---- profile files ----------------------------------------------------------------------- */
+
+enum key_type { K_UNSIGNED, K_BOOL, K_NAME, K_BUILTIN, K_PLACEMENT };
+
+/* The keys, in the order the writer writes them. */
+static const struct key {
+	const char *name;
+	enum key_type type;
+	size_t offset;
+	unsigned min, max; /* K_UNSIGNED */
+} keys[] = {
+#define KEY(f, t, lo, hi)                                             \
+	{                                                             \
+#f, t, offsetof(struct ipcc_model_profile, f), lo, hi \
+	}
+	KEY(name, K_NAME, 0, 0),
+	KEY(width, K_UNSIGNED, 1, 64),
+	KEY(retire, K_UNSIGNED, 1, 64),
+	KEY(rob, K_UNSIGNED, 0, 100000),
+	KEY(load_latency, K_UNSIGNED, 0, 100000),
+	KEY(recovery, K_UNSIGNED, 0, 100000),
+	KEY(fuse_alu_jcc, K_BOOL, 0, 0),
+	KEY(fuse_cmp_jcc, K_BOOL, 0, 0),
+	KEY(alu_ports, K_UNSIGNED, 0, 64),
+	KEY(load_ports, K_UNSIGNED, 0, 64),
+	KEY(store_ports, K_UNSIGNED, 0, 64),
+	KEY(vector_ports, K_UNSIGNED, 0, 64),
+	KEY(fold_imm, K_UNSIGNED, 0, 16),
+	KEY(placement, K_PLACEMENT, 0, 0),
+	KEY(sample_retire, K_UNSIGNED, 0, 64),
+	KEY(latencies, K_BUILTIN, 0, 0),
+#undef KEY
+};
+#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+
+static const char *const placements[] = {
+	[IPCC_MODEL_PLACE_NEXT] = "next", [IPCC_MODEL_PLACE_OLDEST] = "oldest"
+};
+
+static const struct ipcc_model_profile *find_builtin(const char *name)
+{
+	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
+		if (strcmp(builtin[i].name, name) == 0)
+			return &builtin[i];
+	return NULL;
+}
+
+static int bad(struct ipcc_model_error *err, unsigned line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int bad(struct ipcc_model_error *err, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+
+	err->line = line;
+	err->column = 1;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	return err_set(IPCC_EINVAL, "%u: %s", line, err->message);
+}
+
+/* A profile name: 1-31 of [A-Za-z0-9_.+-]. */
+static bool good_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= sizeof(((struct ipcc_model_profile *)0)->name))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_.+-", *s))
+			return false;
+	return true;
+}
+
+static int set_key(const struct key *k, const char *v, struct ipcc_model_profile *p,
+		   struct ipcc_model_error *err, unsigned line)
+{
+	char *field = (char *)p + k->offset;
+
+	switch (k->type) {
+	case K_UNSIGNED: {
+		char *end;
+		unsigned long n;
+
+		errno = 0;
+		n = strtoul(v, &end, 10);
+		if (!isdigit((unsigned char)*v) || *end || errno || n < k->min || n > k->max)
+			return bad(err, line, "%s wants a whole number from %u to %u, not '%s'",
+				   k->name, k->min, k->max, v);
+		*(unsigned *)(void *)field = (unsigned)n;
+		return 0;
+	}
+	case K_BOOL:
+		if (strcmp(v, "true") && strcmp(v, "false"))
+			return bad(err, line, "%s wants true or false, not '%s'", k->name, v);
+		*(bool *)(void *)field = !strcmp(v, "true");
+		return 0;
+	case K_NAME:
+		if (!good_name(v))
+			return bad(err, line,
+				   "name wants 1 to 31 letters, digits or _.+-, not '%s'", v);
+		snprintf(p->name, sizeof(p->name), "%s", v);
+		return 0;
+	case K_BUILTIN:
+		if (!find_builtin(v))
+			return bad(err, line, "%s wants a built-in profile's name, not '%s'",
+				   k->name, v);
+		snprintf(p->latencies, sizeof(p->latencies), "%s", v);
+		return 0;
+	case K_PLACEMENT:
+		for (size_t i = 0; i < sizeof(placements) / sizeof(placements[0]); i++)
+			if (!strcmp(v, placements[i])) {
+				p->placement = (enum ipcc_model_placement)i;
+				return 0;
+			}
+		return bad(err, line, "placement wants next or oldest, not '%s'", v);
+	}
+	return 0;
+}
+
+int ipcc_model_profile_parse(const char *text, struct ipcc_model_profile *p,
+			     struct ipcc_model_error *err)
+{
+	struct ipcc_model_profile q;
+	bool seen[NKEYS] = { false }, any = false, based = false;
+	unsigned line = 0;
+	const char *s = text;
+
+	memset(err, 0, sizeof(*err));
+	memset(&q, 0, sizeof(q));
+	while (*s) {
+		char buf[256], *k, *v, *e;
+		size_t len = strcspn(s, "\n");
+
+		line++;
+		if (len >= sizeof(buf))
+			return bad(err, line, "line longer than %zu characters", sizeof(buf) - 1);
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		s += len + (s[len] == '\n');
+		if (strlen(buf) != len)
+			return bad(err, line, "a NUL byte in the text");
+		buf[strcspn(buf, "#")] = '\0';
+		for (k = buf; isspace((unsigned char)*k); k++)
+			;
+		for (e = k + strlen(k); e > k && isspace((unsigned char)e[-1]); e--)
+			;
+		*e = '\0';
+		if (!*k)
+			continue;
+		v = strchr(k, '=');
+		if (!v)
+			return bad(err, line, "expected key = value");
+		for (e = v; e > k && isspace((unsigned char)e[-1]); e--)
+			;
+		*e = '\0';
+		for (v++; isspace((unsigned char)*v); v++)
+			;
+		if (!*k)
+			return bad(err, line, "expected a key before '='");
+		if (!*v)
+			return bad(err, line, "%s has no value", k);
+		if (!strcmp(k, "base")) {
+			const struct ipcc_model_profile *b = find_builtin(v);
+
+			if (any)
+				return bad(err, line, "base must be the first key");
+			if (!b)
+				return bad(err, line,
+					   "base wants a built-in profile's name, not '%s'", v);
+			q = *b;
+			based = any = true;
+			continue;
+		}
+		any = true;
+		{
+			size_t i = 0;
+			int ret;
+
+			while (i < NKEYS && strcmp(keys[i].name, k))
+				i++;
+			if (i == NKEYS)
+				return bad(err, line, "unknown key '%s'", k);
+			if (seen[i])
+				return bad(err, line, "%s given twice", k);
+			seen[i] = true;
+			ret = set_key(&keys[i], v, &q, err, line);
+			if (ret)
+				return ret;
+		}
+	}
+	if (!based)
+		for (size_t i = 0; i < NKEYS; i++)
+			if (!seen[i])
+				return bad(
+				    err, line ? line : 1,
+				    "missing key '%s' (or start from a built-in: base = zen3)",
+				    keys[i].name);
+	*p = q;
+	return 0;
+}
+
+int ipcc_model_profile_load(const char *path, struct ipcc_model_profile *p)
+{
+	FILE *f = fopen(path, "r");
+	struct ipcc_model_error err;
+	char *text;
+	size_t len;
+	int ret;
+
+	if (!f)
+		return err_sys("cannot open profile '%s'", path);
+	text = malloc(65536);
+	if (!text) {
+		fclose(f);
+		return err_set(IPCC_ENOMEM, "out of memory");
+	}
+	len = fread(text, 1, 65535, f);
+	if (ferror(f) || !feof(f)) {
+		ret = ferror(f)
+			  ? err_sys("cannot read profile '%s'", path)
+			  : err_set(IPCC_EINVAL, "%s: longer than 64 KiB: not a profile", path);
+		fclose(f);
+		free(text);
+		return ret;
+	}
+	fclose(f);
+	text[len] = '\0';
+	if (strlen(text) != len) {
+		free(text);
+		return err_set(IPCC_EINVAL, "%s: a NUL byte: not a profile", path);
+	}
+	ret = ipcc_model_profile_parse(text, p, &err);
+	free(text);
+	if (ret == IPCC_EINVAL)
+		return err_set(ret, "%s:%u: %s", path, err.line, err.message);
+	return ret;
+}
+
+int ipcc_model_profile_format(const struct ipcc_model_profile *p, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	for (size_t i = 0; i < NKEYS; i++) {
+		const char *field = (const char *)p + keys[i].offset;
+		int n = 0;
+
+		switch (keys[i].type) {
+		case K_UNSIGNED:
+			n = snprintf(buf + off, len - off, "%s = %u\n", keys[i].name,
+				     *(const unsigned *)(const void *)field);
+			break;
+		case K_BOOL:
+			n = snprintf(buf + off, len - off, "%s = %s\n", keys[i].name,
+				     *(const bool *)(const void *)field ? "true" : "false");
+			break;
+		case K_NAME:
+		case K_BUILTIN:
+			n = snprintf(buf + off, len - off, "%s = %s\n", keys[i].name, field);
+			break;
+		case K_PLACEMENT:
+			if ((unsigned)p->placement >= sizeof(placements) / sizeof(placements[0]))
+				return err_set(IPCC_EINVAL, "placement %d is not a placement",
+					       (int)p->placement);
+			n = snprintf(buf + off, len - off, "%s = %s\n", keys[i].name,
+				     placements[p->placement]);
+			break;
+		}
+		if (n < 0 || (size_t)n >= len - off)
+			return err_set(IPCC_EINVAL, "a profile needs more than %zu bytes", len);
+		off += (size_t)n;
+	}
+	return 0;
+}
+
+int ipcc_model_profile_save(const char *path, const struct ipcc_model_profile *p)
+{
+	char text[2048];
+	FILE *f;
+	int ret = ipcc_model_profile_format(p, text, sizeof(text));
+
+	if (ret)
+		return ret;
+	f = fopen(path, "w");
+	if (!f)
+		return err_sys("cannot write profile '%s'", path);
+	fprintf(f, "# ipcc model profile (see ipcc-sim(1), docs/internals/model.md)\n%s", text);
+	if (fclose(f) != 0)
+		return err_sys("cannot write profile '%s'", path);
+	return 0;
+}
+
+bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
+			      const struct ipcc_model_profile *b)
+{
+	return !strcmp(a->name, b->name) && a->width == b->width && a->retire == b->retire &&
+	       a->rob == b->rob && a->load_latency == b->load_latency &&
+	       a->recovery == b->recovery && a->fuse_alu_jcc == b->fuse_alu_jcc &&
+	       a->fuse_cmp_jcc == b->fuse_cmp_jcc && a->alu_ports == b->alu_ports &&
+	       a->load_ports == b->load_ports && a->store_ports == b->store_ports &&
+	       a->vector_ports == b->vector_ports && a->fold_imm == b->fold_imm &&
+	       a->placement == b->placement && a->sample_retire == b->sample_retire &&
+	       !strcmp(a->latencies, b->latencies);
 }

@@ -12,6 +12,7 @@
  * are ordered and their split sums to the total by construction. See
  * docs/internals/model.md.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +74,132 @@ static int64_t allocate(struct alloc *a, const int64_t *ring, uint64_t g, unsign
 	return a->cur;
 }
 
+/*
+ * The execution ports: per cycle, the micro-ops of each class issued in it, in a ring of
+ * cycles tagged with their number. Every instruction still to issue issues at or after the
+ * allocation cursor, so a slot whose tag is older than that is free; when two live cycles
+ * would share a slot the ring doubles. A full cycle points at a later cycle that may have a
+ * free port of the class (a union-find "next free", compressed as it is followed), so
+ * finding a port never walks a long run of full cycles twice.
+ */
+struct ports {
+	unsigned limit[PORT_CLASSES]; /* 0: unlimited */
+	uint8_t want;		      /* classes with a limit */
+	size_t size;		      /* a power of two */
+	int64_t *tag;
+	uint8_t (*used)[PORT_CLASSES];
+	int64_t (*next)[PORT_CLASSES]; /* of a full cycle: no free port before this cycle */
+};
+
+static int ports_grow(struct ports *pt, int64_t floor)
+{
+	size_t size = pt->size ? pt->size * 2 : 256;
+	int64_t *tag = malloc(size * sizeof(*tag));
+	uint8_t(*used)[PORT_CLASSES] = calloc(size, sizeof(*used));
+	int64_t(*next)[PORT_CLASSES] = calloc(size, sizeof(*next));
+
+	if (!tag || !used || !next) {
+		free(tag);
+		free(used);
+		free(next);
+		return IPCC_ENOMEM;
+	}
+	for (size_t i = 0; i < size; i++)
+		tag[i] = INT64_MIN;
+	for (size_t i = 0; i < pt->size; i++)
+		if (pt->tag[i] >= floor) {
+			size_t j = (size_t)pt->tag[i] & (size - 1);
+
+			tag[j] = pt->tag[i];
+			memcpy(used[j], pt->used[i], sizeof(used[j]));
+			memcpy(next[j], pt->next[i], sizeof(next[j]));
+		}
+	free(pt->tag);
+	free(pt->used);
+	free(pt->next);
+	pt->tag = tag;
+	pt->used = used;
+	pt->next = next;
+	pt->size = size;
+	return 0;
+}
+
+static void ports_free(struct ports *pt)
+{
+	free(pt->tag);
+	free(pt->used);
+	free(pt->next);
+}
+
+/* The slot of cycle t, claimed for it; -1 when out of memory. */
+static ptrdiff_t ports_at(struct ports *pt, int64_t t, int64_t floor)
+{
+	size_t j = (size_t)t & (pt->size - 1);
+
+	while (pt->tag[j] != t && pt->tag[j] >= floor) {
+		if (ports_grow(pt, floor))
+			return -1;
+		j = (size_t)t & (pt->size - 1);
+	}
+	if (pt->tag[j] != t) {
+		pt->tag[j] = t;
+		memset(pt->used[j], 0, sizeof(pt->used[j]));
+	}
+	return (ptrdiff_t)j;
+}
+
+/* Whether cycle t has every port of class k taken. */
+static bool ports_full(const struct ports *pt, int k, int64_t t)
+{
+	size_t j = (size_t)t & (pt->size - 1);
+
+	return pt->tag[j] == t && pt->used[j][k] >= pt->limit[k];
+}
+
+/* The first cycle >= t with a free port of class k. */
+static int64_t ports_next_free(struct ports *pt, int k, int64_t t)
+{
+	int64_t u = t, found = t;
+
+	while (ports_full(pt, k, found))
+		found = pt->next[(size_t)found & (pt->size - 1)][k];
+	while (u != found) { /* compress the path */
+		int64_t *nx = &pt->next[(size_t)u & (pt->size - 1)][k];
+
+		u = *nx;
+		*nx = found;
+	}
+	return found;
+}
+
+/* The first cycle >= t with a free port of every class in `need`, taken; -1: no memory. */
+static int64_t ports_issue(struct ports *pt, uint8_t need, int64_t t, int64_t floor)
+{
+	ptrdiff_t j;
+	bool moved = true;
+
+	need &= pt->want;
+	if (!need)
+		return t;
+	while (moved) {
+		moved = false;
+		for (int k = 0; k < PORT_CLASSES; k++)
+			if (need >> k & 1) {
+				int64_t f = ports_next_free(pt, k, t);
+
+				moved |= f != t;
+				t = f;
+			}
+	}
+	j = ports_at(pt, t, floor);
+	if (j < 0)
+		return -1;
+	for (int k = 0; k < PORT_CLASSES; k++)
+		if ((need >> k & 1) && ++pt->used[j][k] >= pt->limit[k])
+			pt->next[j][k] = t + 1;
+	return t;
+}
+
 /* Totals of the cycles before the current one. */
 struct snapshot {
 	int64_t cycle;
@@ -86,8 +213,8 @@ static struct snapshot snap(const struct alloc *a)
 	};
 }
 
-int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
-		   const struct ipcc_model_opts *opts, struct ipcc_model_result *out)
+static int run(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
+	       const struct ipcc_model_opts *opts, struct ipcc_model_result *out)
 {
 	const unsigned n = prog->n, W = p->width, R = p->retire, B = p->rob;
 	const uint64_t iters = opts->iterations ? opts->iterations : 1000;
@@ -95,8 +222,13 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 	struct alloc al = { .width = W, .rob = B };
 	struct snapshot from = { 0 }, to;
 	int64_t reg_done[MODEL_NREGS] = { 0 };
+	unsigned folded[MODEL_NREGS] = { 0 }; /* add/sub reg, imm folded in a row, per register */
+	const unsigned F = p->fold_imm;
+	struct ports pt = { .limit = { p->alu_ports, p->load_ports, p->store_ports,
+				       p->vector_ports } };
 	int64_t *ring = NULL;
 	double *landed = NULL; /* weight of samples landing on each static instruction */
+	unsigned *land = NULL; /* where a sample lands when instruction k is selected */
 	int64_t ret_cycle = 0, r_prev = 0, r_base = 0, row_base = 0;
 	unsigned ret_used = 0;
 	uint64_t g = 0;
@@ -118,18 +250,42 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 	if (opts->trace && iters * n > 100000000ull)
 		return err_set(IPCC_EINVAL, "model: a trace of %llu instructions is too long",
 			       (unsigned long long)(iters * n));
+	for (int k = 0; k < PORT_CLASSES; k++)
+		if (pt.limit[k])
+			pt.want |= (uint8_t)(1u << k);
+	if (pt.want && ports_grow(&pt, 0))
+		return err_set(IPCC_ENOMEM, "model: out of memory");
 	out->rows = calloc(n, sizeof(*out->rows));
 	landed = calloc(n, sizeof(*landed));
+	land = calloc(n, sizeof(*land));
 	ring = B ? calloc(B, sizeof(*ring)) : NULL;
 	if (opts->trace)
 		out->trace = malloc(iters * n * sizeof(*out->trace));
-	if (!out->rows || !landed || (B && !ring) || (opts->trace && !out->trace)) {
+	if (!out->rows || !landed || !land || (B && !ring) || (opts->trace && !out->trace)) {
 		free(landed);
+		free(land);
 		free(ring);
+		ports_free(&pt);
 		ipcc_model_result_release(out);
 		return err_set(IPCC_ENOMEM, "model: out of memory");
 	}
 	out->nrows = n;
+	/*
+	 * Where a sample lands when instruction k is selected: on k + 1 (placement next) or on
+	 * k (oldest), and never on the jcc of a macro-fused pair (no micro-ops of its own): the
+	 * pair is one instruction, so a sample goes to its first, or past it.
+	 */
+	for (unsigned k = 0; k < n; k++) {
+		unsigned t = p->placement == IPCC_MODEL_PLACE_OLDEST ? k : (k + 1) % n, steps = 0;
+
+		if (p->placement == IPCC_MODEL_PLACE_OLDEST)
+			while (prog->insn[t].uops == 0 && t > 0 && steps++ < n)
+				t--;
+		else
+			while (prog->insn[t].uops == 0 && steps++ < n)
+				t = (t + 1) % n;
+		land[k] = t;
+	}
 
 	for (uint64_t it = 0; it < iters; it++) {
 		const bool counted = it >= warm, reported = it == iters - 1;
@@ -141,7 +297,8 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 		for (unsigned k = 0; k < n; k++, g++) {
 			const struct minsn *in = &prog->insn[k];
 			const unsigned u = in->uops;
-			int64_t s, q, c, r;
+			int64_t s, q, x, c, r;
+			unsigned lat = in->latency;
 
 			/* scheduled: in order, W micro-ops a cycle, when the front end offers it,
 			 * one cycle after instruction g - B retired */
@@ -155,9 +312,32 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 				q = max64(q, reg_done[__builtin_ctzll(m)]);
 			if (in->at_retire)
 				q = max64(q, r_prev);
-			c = q + in->latency;
-			for (uint64_t m = in->writes; m; m &= m - 1)
+			/* issued: the first cycle from q with a free port of each class */
+			x = ports_issue(&pt, in->ports, q, al.cur);
+			if (x < 0) {
+				free(landed);
+				free(land);
+				free(ring);
+				ports_free(&pt);
+				ipcc_model_result_release(out);
+				return err_set(IPCC_ENOMEM, "model: out of memory");
+			}
+			/* immediate folding: of F add/sub reg, imm in a row, one has latency */
+			if (in->fold && F > 1) {
+				unsigned *f =
+				    &folded[__builtin_ctzll(in->writes & ~(1ull << REG_FLAGS))];
+
+				if (*f + 1 < F)
+					lat = 0, ++*f;
+				else
+					*f = 0;
+			}
+			c = x + lat;
+			for (uint64_t m = in->writes; m; m &= m - 1) {
 				reg_done[__builtin_ctzll(m)] = c;
+				if (!in->fold)
+					folded[__builtin_ctzll(m)] = 0;
+			}
 
 			/* retired: in order, R micro-ops a cycle */
 			r = max64(c, r_prev);
@@ -171,8 +351,8 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 			if (B)
 				ring[g % B] = r;
 
-			if (counted)
-				landed[(k + 1) % n] += (double)(r - r_prev);
+			if (counted && r > r_prev)
+				landed[land[k]] += (double)(r - r_prev);
 			if (reported || opts->trace) {
 				int64_t base = reported ? row_base : 0;
 				struct ipcc_model_row row = {
@@ -180,6 +360,7 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 					.iteration = it,
 					.scheduled = s - base,
 					.ready = q - base,
+					.issued = x - base,
 					.complete = c - base,
 					.retired = r - base,
 					.selected = r > r_prev,
@@ -190,6 +371,7 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 					out->rows[k] = row;
 				if (opts->trace) {
 					row.scheduled = s, row.ready = q, row.complete = c;
+					row.issued = x;
 					row.retired = r;
 					out->trace[out->ntrace++] = row;
 				}
@@ -227,6 +409,7 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 		to = (struct snapshot){ end, al.uops, al.insns, al.wrong, al.fe, al.be };
 	}
 	free(ring);
+	ports_free(&pt);
 
 	{
 		struct ipcc_model_summary *sm = &out->summary;
@@ -259,6 +442,32 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 			out->rows[k].share = total_w > 0 ? landed[k] / total_w : 0;
 	}
 	free(landed);
+	free(land);
+	return 0;
+}
+
+int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
+		   const struct ipcc_model_opts *opts, struct ipcc_model_result *out)
+{
+	struct ipcc_model_profile q = *p;
+	struct ipcc_model_opts o = *opts;
+	struct ipcc_model_result placed;
+	int ret = run(prog, p, opts, out);
+
+	if (ret || !p->sample_retire || p->sample_retire == p->retire)
+		return ret;
+	/* Samples placed as if the core retired sample_retire micro-ops a cycle. */
+	q.retire = p->sample_retire;
+	q.sample_retire = 0;
+	o.trace = false;
+	ret = run(prog, &q, &o, &placed);
+	if (ret) {
+		ipcc_model_result_release(out);
+		return ret;
+	}
+	for (unsigned k = 0; k < out->nrows; k++)
+		out->rows[k].share = placed.rows[k].share;
+	ipcc_model_result_release(&placed);
 	return 0;
 }
 

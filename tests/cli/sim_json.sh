@@ -5,7 +5,9 @@ set -eu
 ipcc=$1 example=$2
 out=$("$ipcc" sim --profile test --iterations 1 --format json "$example")
 echo "$out" | jq -e '
-    .profile.name == "test" and .profile.width == 4 and
+    .profile.name == "test" and .profile.width == 4 and .profile.alu_ports == 0 and
+    (.profile | has("placement") and has("sample_retire") and has("fold_imm")) and
+    (.instructions | all(.issued >= .ready and .complete >= .issued)) and
     ([.instructions[] | [.scheduled, .ready, .complete, .retired]] ==
         [[0,0,5,5],[0,0,0,5],[0,0,0,5],[0,0,0,5],[1,1,1,6],[1,1,1,6],[1,5,6,6],[1,6,11,11]]) and
     ([.instructions[] | select(.selected) | .index] == [0, 4, 7]) and

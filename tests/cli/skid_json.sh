@@ -1,7 +1,9 @@
 #!/bin/sh
 # skid_json.sh IPCC: ipcc skid's JSON has the documented keys per kernel; the measured and
 # predicted shares each sum to 1 over the loop; the fitted retire width is the one with the
-# smallest distance; the text form has a row per loop instruction.
+# smallest distance; the run is pinned and split in halves (no verdict only when the halves
+# differ more than the model does); the text form has a row per loop instruction; what the
+# JSON holds reads back with --measured and gives the same distances.
 set -eu
 ipcc=$1
 tmp=$(mktemp -d)
@@ -19,7 +21,11 @@ jq -e '
     (.kernels | all(
         .profile == "zen3" and .samples >= 100 and
         (.distance >= 0 and .distance <= 1) and
-        (.verdict | IN("matches", "same-places", "partly", "differs")) and
+        (.verdict | IN("matches", "same-places", "partly", "differs", null)) and
+        (.verdict != null or .repeat_distance > .distance) and
+        (.cpu | type == "number") and .pinned == true and
+        (.repeat_distance == null or (.repeat_distance >= 0 and .repeat_distance <= 1)) and
+        (.rows | all(.half[0] + .half[1] == .samples)) and
         (([.rows[].measured] | add) - 1 | fabs < 1e-6) and
         (([.rows[].predicted] | add) - 1 | fabs < 1e-6) and
         (.rows | all(has("offset") and has("text") and has("selected"))) and
@@ -31,4 +37,11 @@ jq -e '
 [ "$(grep -c '^ *[0-9][0-9]*  ' "$tmp/out.txt")" = 42 ] ||
     { echo "expected 42 rows:"; cat "$tmp/out.txt"; exit 1; }
 grep -q 'best retire width' "$tmp/out.txt" || { echo "no summary line"; exit 1; }
+grep -q 'pinned to CPU [0-9]' "$tmp/out.txt" || { echo "not pinned"; cat "$tmp/out.txt"; exit 1; }
+"$ipcc" skid --measured "$tmp/out.json" --profile zen3 --format json >"$tmp/again.json"
+jq -e --slurpfile a "$tmp/out.json" '
+    ([.kernels[].distance] | map(. * 1e6 | round)) ==
+    ([$a[0].kernels[].distance] | map(. * 1e6 | round)) and
+    (.measured | type == "string")' "$tmp/again.json" >/dev/null ||
+    { echo "--measured gave other distances:"; cat "$tmp/again.json"; exit 1; }
 echo "ok: skid json and text"

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "ipcc/cpu.h"
 #include "ipcc/error.h"
 #include "ipcc/model.h"
 
@@ -83,19 +85,45 @@ int cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t mi
 	return 0;
 }
 
+static char profile_note[320];
+
+const char *cli_profile_note(void)
+{
+	return profile_note;
+}
+
 int cli_parse_profile(const char *cmd, const char *name, struct ipcc_model_profile *out)
 {
-	char list[160] = "";
+	char list[200] = "";
 	int ret = ipcc_model_profile(name, out);
 
 	if (ret == IPCC_ENOTSUP)
 		return cli_usage_error(cmd, "%s", ipcc_last_error());
+	profile_note[0] = '\0';
+	if (!ret && !strcmp(name, "auto")) {
+		/* Which profile auto chose, for which CPU, and what it approximates. */
+		struct ipcc_cpu cpu;
+		char what[128] = "this CPU";
+
+		if (ipcc_cpu_identify(&cpu) == 0)
+			ipcc_cpu_describe(&cpu, what, sizeof(what));
+		snprintf(profile_note, sizeof(profile_note),
+			 "ipcc %s: profile auto is %s, for %s%s%s", cmd, out->name, what,
+			 *cpu.profile_approx ? "; an approximation: " : "", cpu.profile_approx);
+	}
 	if (!ret)
 		return 0;
+	/* Not a built-in: a profile file, when one can be read by that name. */
+	if (access(name, R_OK) == 0) {
+		ret = ipcc_model_profile_load(name, out);
+		if (ret)
+			return cli_usage_error(cmd, "%s", ipcc_last_error());
+		return 0;
+	}
 	for (int i = 0; ipcc_model_profiles[i]; i++) {
 		strncat(list, ipcc_model_profiles[i], sizeof(list) - strlen(list) - 1);
 		strncat(list, ", ", sizeof(list) - strlen(list) - 1);
 	}
-	strncat(list, "auto", sizeof(list) - strlen(list) - 1);
+	strncat(list, "auto or a profile file", sizeof(list) - strlen(list) - 1);
 	return cli_usage_error(cmd, "unknown profile '%s' (expected %s)", name, list);
 }

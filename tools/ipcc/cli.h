@@ -52,10 +52,17 @@ int cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t mi
 struct ipcc_model_profile;
 
 /*
- * Look up a pipeline-model profile by name (or "auto") for --profile; EXIT_USAGE with the
- * known names, or why auto found none, on failure.
+ * Look up a pipeline-model profile by name (or "auto") for --profile, or, when the name is
+ * no built-in's and is a readable file, load that profile file; EXIT_USAGE with the known
+ * names, why auto found none, or the file's PATH:LINE: error, on failure.
  */
 int cli_parse_profile(const char *cmd, const char *name, struct ipcc_model_profile *out);
+
+/*
+ * After cli_parse_profile("auto"): "ipcc CMD: profile auto is P, for CPU[; an approximation:
+ * ...]", for the command to print (to stderr) with its results; "" for a named profile.
+ */
+const char *cli_profile_note(void);
 
 int cmd_calibrate(int argc, char **argv);
 extern const char cmd_calibrate_help[];

@@ -25,8 +25,10 @@ const char cmd_sim_help[] =
     "slot counters and their split.\n"
     "\n"
     "options:\n"
-    "  --profile P         skylake (default), icelake, zen3, zen4, neoverse-n2, test, or\n"
-    "                      auto (the one closest to this CPU)\n"
+    "  --profile P         skylake (default), icelake, zen3, zen4, zen5, goldencove,\n"
+    "                      neoverse-n2, test,\n"
+    "                      auto (the one closest to this CPU), or a profile FILE\n"
+    "                      (key = value lines; see ipcc-sim(1))\n"
     "  --iterations N      run the block N times (default 1000)\n"
     "  --warmup N          leave the first N out of the summary (default: half)\n"
     "  --width N           override the profile: micro-ops allocated per cycle\n"
@@ -188,6 +190,13 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* A port count, or "any" for no limit. */
+static const char *ports(unsigned n, char *buf)
+{
+	snprintf(buf, 16, n ? "%u" : "any", n);
+	return buf;
+}
+
 static void print_text(const struct sim_opts *o, const struct ipcc_model_program *prog,
 		       const struct ipcc_model_result *res)
 {
@@ -195,11 +204,22 @@ static void print_text(const struct sim_opts *o, const struct ipcc_model_program
 	const struct ipcc_model_summary *s = &res->summary;
 	const struct ipcc_model_row *rows = o->run.trace ? res->trace : res->rows;
 	uint64_t nrows = o->run.trace ? res->ntrace : res->nrows;
-	char rob[16];
+	char rob[16], b[4][16], fold[32], placed[48] = "";
 
 	snprintf(rob, sizeof(rob), p->rob ? "%u" : "none", p->rob);
+	snprintf(fold, sizeof(fold), "%u a cycle", p->fold_imm);
+	if (p->sample_retire && p->sample_retire != p->retire)
+		snprintf(placed, sizeof(placed), ", placed as if retiring %u a cycle",
+			 p->sample_retire);
 	printf("ipcc sim: %s, profile %s (width %u, retire %u, ROB %s, load %u, recovery %u)\n",
 	       o->file, p->name, p->width, p->retire, rob, p->load_latency, p->recovery);
+	printf("ports: ALU %s, load %s, store %s, vector %s; immediate folding %s; samples land "
+	       "on %s%s\n",
+	       ports(p->alu_ports, b[0]), ports(p->load_ports, b[1]), ports(p->store_ports, b[2]),
+	       ports(p->vector_ports, b[3]), p->fold_imm > 1 ? fold : "off",
+	       p->placement == IPCC_MODEL_PLACE_OLDEST ? "the selected instruction"
+						       : "the instruction after a selected one",
+	       placed);
 	if (o->run.trace)
 		printf("every dynamic instruction, cycles from the start\n\n");
 	else
@@ -250,11 +270,12 @@ static void print_text(const struct sim_opts *o, const struct ipcc_model_program
 static json_t *row_json(const struct ipcc_model_program *prog, const struct ipcc_model_row *r,
 			double share, bool trace)
 {
-	json_t *j = json_pack("{s:i,s:s,s:I,s:I,s:I,s:I,s:b,s:I}", "index", (int)r->index, "text",
-			      ipcc_model_program_text(prog, r->index), "scheduled",
-			      (json_int_t)r->scheduled, "ready", (json_int_t)r->ready, "complete",
-			      (json_int_t)r->complete, "retired", (json_int_t)r->retired,
-			      "selected", r->selected, "weight", (json_int_t)r->weight);
+	json_t *j = json_pack("{s:i,s:s,s:I,s:I,s:I,s:I,s:I,s:b,s:I}", "index", (int)r->index,
+			      "text", ipcc_model_program_text(prog, r->index), "scheduled",
+			      (json_int_t)r->scheduled, "ready", (json_int_t)r->ready, "issued",
+			      (json_int_t)r->issued, "complete", (json_int_t)r->complete, "retired",
+			      (json_int_t)r->retired, "selected", r->selected, "weight",
+			      (json_int_t)r->weight);
 
 	if (trace)
 		json_object_set_new(j, "iteration", json_integer((json_int_t)r->iteration));
@@ -270,11 +291,17 @@ static void print_json(const struct sim_opts *o, const struct ipcc_model_program
 	json_t *root = json_object(), *rows = json_array();
 	uint64_t n = o->run.trace ? res->ntrace : res->nrows;
 
-	json_object_set_new(root, "profile",
-			    json_pack("{s:s,s:i,s:i,s:i,s:i,s:i}", "name", p->name, "width",
-				      (int)p->width, "retire", (int)p->retire, "rob", (int)p->rob,
-				      "load_latency", (int)p->load_latency, "recovery",
-				      (int)p->recovery));
+	json_object_set_new(
+	    root, "profile",
+	    json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:b,s:b,s:i,s:i,s:i,s:i,s:i,s:i,s:s,s:s}", "name",
+		      p->name, "width", (int)p->width, "retire", (int)p->retire, "rob", (int)p->rob,
+		      "load_latency", (int)p->load_latency, "recovery", (int)p->recovery,
+		      "fuse_alu_jcc", p->fuse_alu_jcc, "fuse_cmp_jcc", p->fuse_cmp_jcc, "alu_ports",
+		      (int)p->alu_ports, "load_ports", (int)p->load_ports, "store_ports",
+		      (int)p->store_ports, "vector_ports", (int)p->vector_ports, "fold_imm",
+		      (int)p->fold_imm, "sample_retire", (int)p->sample_retire, "placement",
+		      p->placement == IPCC_MODEL_PLACE_OLDEST ? "oldest" : "next", "latencies",
+		      p->latencies));
 	for (uint64_t i = 0; i < n; i++) {
 		const struct ipcc_model_row *r = o->run.trace ? &res->trace[i] : &res->rows[i];
 
@@ -348,6 +375,8 @@ int cmd_sim(int argc, char **argv)
 		ipcc_model_program_free(prog);
 		return cli_error("sim", "%s", ipcc_last_error());
 	}
+	if (*cli_profile_note())
+		fprintf(stderr, "%s\n", cli_profile_note());
 	if (o.format == FORMAT_JSON)
 		print_json(&o, prog, &res);
 	else if (o.format == FORMAT_CSV)

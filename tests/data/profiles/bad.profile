@@ -1,0 +1,3 @@
+base = zen3
+retire = 2
+retire = 3
