@@ -246,6 +246,36 @@ TEST(core_kernels_agree_with_the_core_frequency)
 	return TEST_OK;
 }
 
+/* A profile fitted here: every parameter measured, within what any core can be. */
+TEST(fitted_profile_takes_what_the_kernels_measure)
+{
+	struct ipcc_profile_fit_row rows[IPCC_PROFILE_FIT_ROWS];
+	struct ipcc_model_profile base, fit, back;
+	char text[2048];
+
+	CHECK_EQ(int, ipcc_model_profile("zen3", &base), 0);
+	CHECK_EQ(int, ipcc_kernel_fit_profile(&base, &fit, rows), 0);
+	CHECK_STR(fit.name, "zen3-fit");
+	for (int i = 0; i < IPCC_PROFILE_FIT_ROWS; i++) {
+		printf("%-14s %-16s %8.3f %s -> %u  %s\n", rows[i].param, rows[i].kernel,
+		       rows[i].measured, rows[i].unit, rows[i].fitted, rows[i].note);
+		CHECK(!isnan(rows[i].measured));
+	}
+	/* Bounds any core meets, loose for a loaded machine; the exact figures are printed. */
+	CHECK(fit.load_latency >= 3 && fit.load_latency <= 8);
+	CHECK(fit.mul_latency >= 3 && fit.mul_latency <= 4); /* imul: 3 on every big x86 core */
+	CHECK(fit.lock_latency >= 5 && fit.lock_latency <= 100);
+	CHECK(fit.recovery >= 5 && fit.recovery <= 100);
+	CHECK(fit.fold_imm == 0 || fit.fold_imm >= 2);
+	CHECK(fit.alu_ports >= 2 && fit.alu_ports <= 8);
+	CHECK_EQ(int, fit.width, base.width); /* what no kernel measures stays the base's */
+	/* It reads back as written. */
+	CHECK_EQ(int, ipcc_model_profile_format(&fit, text, sizeof(text)), 0);
+	CHECK_EQ(int, ipcc_model_profile_parse(text, &back, &(struct ipcc_model_error){ 0 }), 0);
+	CHECK(ipcc_model_profile_equal(&fit, &back));
+	return TEST_OK;
+}
+
 TEST(bad_parameters_are_errors)
 {
 	struct ipcc_bench_opts o = { .size = 64, .repeat = 1 };

@@ -473,6 +473,50 @@ TEST(profile_files_start_from_a_base)
 	return TEST_OK;
 }
 
+/* Measured latencies (ipcc bench --fit-profile) replace the table's: imul and lock add. */
+TEST(profile_mul_and_lock_latencies_replace_the_tables)
+{
+	struct ipcc_model_profile p;
+	struct ipcc_model_error err;
+	struct ipcc_model_program *prog;
+	struct ipcc_model_result res;
+	static const struct {
+		const char *profile, *code;
+		int64_t complete;
+	} cases[] = {
+		{ "base = zen3\n", "imul rax, rbx\n", 3 },
+		{ "base = zen3\nmul_latency = 5\n", "imul rax, rbx\n", 5 },
+		{ "base = zen3\nlock_latency = 20\n", "lock add [rsi], rax\n", 20 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK_EQ(int, ipcc_model_profile_parse(cases[i].profile, &p, &err), 0);
+		CHECK_EQ(int, ipcc_model_parse(cases[i].code, &p, &prog, &err), 0);
+		if (!prog)
+			continue;
+		CHECK_EQ(
+		    int,
+		    ipcc_model_run(prog, &p, &(struct ipcc_model_opts){ .iterations = 1 }, &res),
+		    0);
+		CHECK_EQ(i64, res.rows[0].complete - res.rows[0].ready, cases[i].complete);
+		ipcc_model_result_release(&res);
+		ipcc_model_program_free(prog);
+	}
+	/* Optional keys: a whole profile written before they existed still reads. */
+	{
+		char text[2048];
+
+		ipcc_model_profile("zen3", &p);
+		CHECK_EQ(int, ipcc_model_profile_format(&p, text, sizeof(text)), 0);
+		*strstr(text, "mul_latency") = '\0';
+		CHECK(strstr(text, "base") == NULL);
+		CHECK_EQ(int, ipcc_model_profile_parse(text, &p, &err), 0);
+		CHECK_EQ(int, (int)p.mul_latency, 0);
+		CHECK_EQ(int, (int)p.lock_latency, 0);
+	}
+	return TEST_OK;
+}
+
 /* Strict: every mistake is refused with its line, and the profile is left alone. */
 TEST(profile_file_errors_say_which_line)
 {

@@ -74,6 +74,9 @@ struct ipcc_model_profile {
 	unsigned sample_retire;
 	/* The built-in whose instruction latencies apply (skylake, zen3, ...). */
 	char latencies[32];
+	/* Measured on a machine (ipcc bench --fit-profile); 0: the latencies table's own. */
+	unsigned mul_latency;  /* imul */
+	unsigned lock_latency; /* a lock-prefixed read-modify-write, at retire */
 };
 
 /*

@@ -92,6 +92,8 @@ static const char *table_of(const struct ipcc_model_profile *p)
 /* A locked read-modify-write: executes at retire, ~18 cycles on Intel, ~8 on Zen. */
 static unsigned lock_latency(const struct ipcc_model_profile *p)
 {
+	if (p->lock_latency)
+		return p->lock_latency;
 	return strncmp(table_of(p), "zen", 3) == 0 ? 8 : 18;
 }
 
@@ -586,6 +588,8 @@ static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned 
 			in.latency = overrides[i].lat;
 			in.uops = overrides[i].uops;
 		}
+	if (form == F_IMUL && p->mul_latency)
+		in.latency = p->mul_latency;
 	s = skip_space(s);
 	while (*s) {
 		if (n == 4)

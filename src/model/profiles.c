@@ -112,6 +112,9 @@ static const struct key {
 	KEY(placement, K_PLACEMENT, 0, 0),
 	KEY(sample_retire, K_UNSIGNED, 0, 64),
 	KEY(latencies, K_BUILTIN, 0, 0),
+	/* Optional (0 when missing): the latencies table's own figure. */
+	KEY(mul_latency, K_UNSIGNED, 0, 1000),
+	KEY(lock_latency, K_UNSIGNED, 0, 1000),
 #undef KEY
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -275,7 +278,9 @@ int ipcc_model_profile_parse(const char *text, struct ipcc_model_profile *p,
 	}
 	if (!based)
 		for (size_t i = 0; i < NKEYS; i++)
-			if (!seen[i])
+			if (!seen[i] &&
+			    keys[i].offset != offsetof(struct ipcc_model_profile, mul_latency) &&
+			    keys[i].offset != offsetof(struct ipcc_model_profile, lock_latency))
 				return bad(
 				    err, line ? line : 1,
 				    "missing key '%s' (or start from a built-in: base = zen3)",
@@ -383,6 +388,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->fuse_cmp_jcc == b->fuse_cmp_jcc && a->alu_ports == b->alu_ports &&
 	       a->load_ports == b->load_ports && a->store_ports == b->store_ports &&
 	       a->vector_ports == b->vector_ports && a->fold_imm == b->fold_imm &&
+	       a->mul_latency == b->mul_latency && a->lock_latency == b->lock_latency &&
 	       a->placement == b->placement && a->sample_retire == b->sample_retire &&
 	       !strcmp(a->latencies, b->latencies);
 }

@@ -17,6 +17,7 @@
 #include "ipcc/counters.h"
 #include "ipcc/error.h"
 #include "ipcc/kernels.h"
+#include "ipcc/model.h"
 
 const char cmd_bench_help[] =
     "usage: ipcc bench [KERNEL...] [options]\n"
@@ -37,6 +38,11 @@ const char cmd_bench_help[] =
     "      --svg FILE      also plot latency and bandwidth against size\n"
     "      --list          list the kernels and their expected counts\n"
     "      --body KERNEL   print a skid kernel's loop body (for ipcc sim)\n"
+    "      --fit-profile BASE\n"
+    "                      fit the pipeline model's profile BASE (a built-in, auto or a file)\n"
+    "                      to this machine: the latencies, recovery, folding and ALU count\n"
+    "                      the kernels measure; with -o FILE, write it (for --profile FILE)\n"
+    "  -o, --output FILE   where --fit-profile writes the fitted profile\n"
     "  -h, --help          show this help\n"
     "\n"
     "Exit status: 0 success, 1 a kernel could not run, 2 bad usage (unknown kernel, size 0,\n"
@@ -51,6 +57,8 @@ struct bench_opts {
 	const char *svg;
 	bool list;
 	const char *body;
+	const char *fit_base, *output;
+	struct ipcc_model_profile base;
 	char **names;
 	int nnames;
 };
@@ -101,7 +109,8 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 		O_FORMAT,
 		O_SVG,
 		O_LIST,
-		O_BODY
+		O_BODY,
+		O_FIT
 	};
 	static const struct option longopts[] = {
 		{ "size", required_argument, NULL, O_SIZE },
@@ -113,6 +122,8 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 		{ "svg", required_argument, NULL, O_SVG },
 		{ "list", no_argument, NULL, O_LIST },
 		{ "body", required_argument, NULL, O_BODY },
+		{ "fit-profile", required_argument, NULL, O_FIT },
+		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -120,7 +131,7 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 	int c, ret = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_SIZE:
 			ret = parse_size("--size", optarg, &o->run.size);
@@ -166,6 +177,13 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 		case O_BODY:
 			o->body = optarg;
 			break;
+		case O_FIT:
+			o->fit_base = optarg;
+			ret = cli_parse_profile("bench", optarg, &o->base);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
 		default:
 			return cli_bad_option("bench", c, argv);
 		}
@@ -176,7 +194,48 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 	o->nnames = argc - optind;
 	if (o->run.size && o->sweep_from)
 		return cli_usage_error("bench", "give --size or --sweep, not both");
+	if (o->output && !o->fit_base)
+		return cli_usage_error("bench", "-o is where --fit-profile writes: give both");
+	if (o->fit_base && o->nnames)
+		return cli_usage_error("bench", "--fit-profile runs its own kernels: name none");
 	return 0;
+}
+
+/* --fit-profile: measure, print the table, write the profile. */
+static int fit_profile(const struct bench_opts *o)
+{
+	struct ipcc_profile_fit_row rows[IPCC_PROFILE_FIT_ROWS];
+	struct ipcc_model_profile fitted;
+	char text[2048];
+
+	ipcc_clock_init();
+	if (ipcc_kernel_fit_profile(&o->base, &fitted, rows))
+		return cli_error("bench", "%s", ipcc_last_error());
+	if (*cli_profile_note())
+		fprintf(stderr, "%s\n", cli_profile_note());
+	printf("ipcc bench: profile %s fitted to this machine as %s\n\n", o->base.name,
+	       fitted.name);
+	printf("%-14s %-16s %12s %-11s %6s %6s  %s\n", "parameter", "kernel", "measured", "",
+	       o->base.name, "fitted", "");
+	for (int i = 0; i < IPCC_PROFILE_FIT_ROWS; i++) {
+		const struct ipcc_profile_fit_row *r = &rows[i];
+
+		if (isnan(r->measured))
+			printf("%-14s %-16s %12s %-11s %6u %6s  %s\n", r->param, r->kernel, "n/a",
+			       "", r->base, "-", r->note);
+		else
+			printf("%-14s %-16s %12.3f %-11s %6u %6u  %s\n", r->param, r->kernel,
+			       r->measured, r->unit, r->base, r->fitted, r->note);
+	}
+	printf("(0 for mul_latency and lock_latency: the %s latencies table's own)\n",
+	       o->base.latencies[0] ? o->base.latencies : o->base.name);
+	if (!o->output)
+		return EXIT_OK;
+	if (ipcc_model_profile_save(o->output, &fitted))
+		return cli_error("bench", "%s", ipcc_last_error());
+	if (ipcc_model_profile_format(&fitted, text, sizeof(text)) == 0)
+		printf("\nwritten to %s:\n%s", o->output, text);
+	return EXIT_OK;
 }
 
 /* Does kernel k match name (its full name, or a family prefix before '.')? */
@@ -532,6 +591,8 @@ int cmd_bench(int argc, char **argv)
 		print_list();
 		return EXIT_OK;
 	}
+	if (o.fit_base)
+		return fit_profile(&o);
 	if (o.body) {
 		const struct ipcc_kernel *k = ipcc_kernel_find(o.body);
 

@@ -1,0 +1,100 @@
+/*
+ * fit.c - a pipeline-model profile fitted to the machine at hand: each parameter the
+ * microkernels reveal, measured here, replaces the base profile's (kernels.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "error_int.h"
+#include "ipcc/kernels.h"
+#include "ipcc/model.h"
+
+/* What one parameter is measured with. */
+enum derive {
+	D_CYCLES_PER_OP, /* the kernel's fewest cycles per op, rounded */
+	D_VALUE,	 /* the kernel's figure (a penalty in cycles), rounded */
+	D_FOLD,		 /* ops per cycle of a dependent add-immediate chain: folding when >= 1.5 */
+	D_WIDTH		 /* independent instructions (but the branch) per cycle, rounded */
+};
+
+static const struct {
+	const char *param, *kernel;
+	enum derive how;
+	double ops; /* per iteration, for D_CYCLES_PER_OP, D_FOLD and D_WIDTH */
+	size_t offset;
+} params[IPCC_PROFILE_FIT_ROWS] = {
+	{ "load_latency", "chain.load", D_CYCLES_PER_OP, 8,
+	  offsetof(struct ipcc_model_profile, load_latency) },
+	{ "mul_latency", "chain.mul", D_CYCLES_PER_OP, 8,
+	  offsetof(struct ipcc_model_profile, mul_latency) },
+	{ "lock_latency", "atomic.lock_add", D_CYCLES_PER_OP, 1,
+	  offsetof(struct ipcc_model_profile, lock_latency) },
+	{ "recovery", "branch.random", D_VALUE, 1, offsetof(struct ipcc_model_profile, recovery) },
+	{ "fold_imm", "chain.add_imm", D_FOLD, 8, offsetof(struct ipcc_model_profile, fold_imm) },
+	/* 80 independent movs, sub and jne: every one an ALU micro-op but the fused branch. */
+	{ "alu_ports", "skid.mov_imm", D_WIDTH, 81,
+	  offsetof(struct ipcc_model_profile, alu_ports) },
+};
+
+int ipcc_kernel_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_profile *out,
+			    struct ipcc_profile_fit_row rows[IPCC_PROFILE_FIT_ROWS])
+{
+	struct ipcc_bench_opts o = { .repeat = 9 };
+	unsigned fitted = 0;
+
+	*out = *base;
+	snprintf(out->name, sizeof(out->name), "%.27s-fit", base->name);
+	if (!out->latencies[0])
+		snprintf(out->latencies, sizeof(out->latencies), "%s", base->name);
+	for (int i = 0; i < IPCC_PROFILE_FIT_ROWS; i++) {
+		const struct ipcc_kernel *k = ipcc_kernel_find(params[i].kernel);
+		unsigned *field = (unsigned *)(void *)((char *)out + params[i].offset);
+		struct ipcc_profile_fit_row *r = &rows[i];
+		struct ipcc_bench_point p;
+		double v = NAN;
+
+		*r = (struct ipcc_profile_fit_row){ params[i].param, params[i].kernel, NAN, "",
+						    *field,	     *field,	       "" };
+		if (!k || ipcc_kernel_run(k, &o, 0, &p) != 0) {
+			snprintf(r->note, sizeof(r->note), "not measured: %s",
+				 k ? ipcc_last_error() : "no such kernel");
+			continue;
+		}
+		switch (params[i].how) {
+		case D_CYCLES_PER_OP:
+			r->measured = p.cycles_best / params[i].ops;
+			r->unit = "cycles";
+			v = r->measured;
+			break;
+		case D_VALUE:
+			r->measured = p.value;
+			r->unit = "cycles";
+			v = r->measured;
+			snprintf(r->note, sizeof(r->note),
+				 "the whole penalty, branch resolution included");
+			break;
+		case D_FOLD:
+			r->measured = params[i].ops / p.cycles_best;
+			r->unit = "adds/cycle";
+			v = r->measured >= 1.5 ? r->measured : 0;
+			snprintf(r->note, sizeof(r->note), "%s",
+				 v ? "the renamer folds immediates"
+				   : "no folding (one add a cycle)");
+			break;
+		case D_WIDTH:
+			r->measured = params[i].ops / p.cycles_best;
+			r->unit = "per cycle";
+			v = r->measured;
+			break;
+		}
+		if (!isfinite(v) || v < 0 || v > 1000) {
+			snprintf(r->note, sizeof(r->note), "not fitted: %g is no figure for %s", v,
+				 r->param);
+			continue;
+		}
+		*field = r->fitted = (unsigned)lround(v);
+		fitted++;
+	}
+	return fitted ? 0 : err_set(IPCC_ENOTSUP, "no kernel could be measured here");
+}
