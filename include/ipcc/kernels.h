@@ -49,9 +49,10 @@ struct ipcc_bench_point {
 	double ns_per_iter;	/* median */
 	double cycles_per_iter; /* median over reps of ns x the core frequency around each */
 	double cycles_best;	/* the fewest of any rep: a busy SMT sibling only adds */
+	double ns_best;		/* the fastest rep */
 	double core_khz;	/* median core frequency around the reps */
 	double spread;		/* (p90 - p10) / median of ns_per_iter */
-	double value;		/* the derived figure, in the kernel's unit */
+	double value;		/* the derived figure, from the best rep, in the kernel's unit */
 };
 
 /*

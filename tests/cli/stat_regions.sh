@@ -2,6 +2,11 @@
 # stat_regions.sh IPCC EXAMPLE: ipcc stat --regions collects the example's regions.
 set -eu
 ipcc=$1 example=$2
+# A temporary folder of its own (ipcc stat keeps the regions file in $TMPDIR), so that another
+# suite running at the same time cannot look like a file left behind.
+TMPDIR=$(mktemp -d)
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 out=$("$ipcc" stat --regions --format json -- "$example" 2>&1 >/dev/null)
 echo "$out" | jq -e '
     .exit_status == 0 and
@@ -15,5 +20,5 @@ echo "$text" | grep -q '^regions$' || { echo "no regions table"; exit 1; }
 echo "$text" | grep -q 'read overhead subtracted' || { echo "no overhead line"; exit 1; }
 # Without regions in the command, the table says so rather than showing nothing.
 "$ipcc" stat --regions -- true 2>&1 | grep -q 'wrote no regions' || { echo "no 'none' line"; exit 1; }
-ls /tmp/ipcc-regions-* 2>/dev/null && { echo "temporary regions file left behind"; exit 1; }
+ls "$TMPDIR"/ipcc-regions-* 2>/dev/null && { echo "temporary regions file left behind"; exit 1; }
 echo "ok: stat --regions"

@@ -300,6 +300,8 @@ static void print_text(const struct result *r, unsigned nr, const struct ipcc_fr
 		       "the two latencies is not what ipcc assumes on this core\n",
 		       core->check_hz / 1e3, 100 * (core->check_hz - core->hz) / core->hz);
 	putchar('\n');
+	printf("figures from the best of the runs (STREAM's rule: a disturbance only adds time); "
+	       "spread: (p90 - p10) / median\n\n");
 	printf("%-30s %9s %10s %11s %10s %-18s %7s %4s\n", "kernel", "size", "ns/iter",
 	       "cycles/iter", "value", "unit", "spread", "reps");
 	for (unsigned i = 0; i < nr; i++) {
@@ -316,9 +318,8 @@ static void print_text(const struct result *r, unsigned nr, const struct ipcc_fr
 			snprintf(name, sizeof(name), r[i].threads > 1 ? "%s x%u threads" : "%s",
 				 r[i].k->name, r[i].threads);
 			printf("%-30s %9s %10.3f %11.2f %10.4g %-18s %6.1f%% %4u\n", name,
-			       size_text(p->size_bytes, sz, sizeof(sz)), p->ns_per_iter,
-			       p->cycles_per_iter, p->value, r[i].k->unit, 100 * p->spread,
-			       p->reps);
+			       size_text(p->size_bytes, sz, sizeof(sz)), p->ns_best, p->cycles_best,
+			       p->value, r[i].k->unit, 100 * p->spread, p->reps);
 		}
 	}
 	if (*no_validation) {
@@ -377,9 +378,10 @@ static void print_json(const struct result *r, unsigned nr, const struct ipcc_fr
 			const struct ipcc_bench_point *p = &r[i].p[j];
 
 			json_array_append_new(
-			    pts, json_pack("{s:I,s:f,s:f,s:f,s:o,s:f,s:i}", "size_bytes",
+			    pts, json_pack("{s:I,s:f,s:f,s:f,s:f,s:f,s:o,s:f,s:i}", "size_bytes",
 					   (json_int_t)p->size_bytes, "ns_per_iter", p->ns_per_iter,
-					   "cycles_per_iter", p->cycles_per_iter, "core_khz",
+					   "cycles_per_iter", p->cycles_per_iter, "ns_best",
+					   p->ns_best, "cycles_best", p->cycles_best, "core_khz",
 					   p->core_khz, "value", jnum(p->value), "spread",
 					   p->spread, "reps", (int)p->reps));
 		}

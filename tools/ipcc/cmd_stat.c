@@ -395,9 +395,13 @@ int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o;
 	struct stat_result r = { 0 };
-	char regions_file[] = "/tmp/ipcc-regions-XXXXXX";
+	const char *tmpdir = getenv("TMPDIR");
+	char regions_file[512];
 	FILE *out = stderr;
 	int ret;
+
+	snprintf(regions_file, sizeof(regions_file), "%s/ipcc-regions-XXXXXX",
+		 tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
 
 	ret = parse(argc, argv, &o);
 	if (ret)
