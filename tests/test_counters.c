@@ -123,7 +123,9 @@ TEST(recipe_follows_the_cpu_table)
 		{ "AuthenticAMD 26 2", "amd-zen5" },   { "GenuineIntel 6 207", "intel-spr" },
 		{ "GenuineIntel 6 143", "intel-spr" }, { "AuthenticAMD 25 1", "amd-zen3" },
 		{ "AuthenticAMD 25 17", "amd-zen4" },  { "GenuineIntel 6 85", "intel-skl" },
-		{ "GenuineIntel 6 63", "intel-snb" },
+		{ "GenuineIntel 6 63", "intel-snb" },  { "0x41 0xd40", "arm-neoverse-v1" },
+		{ "0x41 0xd49", "arm-neoverse-n2" },   { "0x41 0xd4f", "arm-neoverse" },
+		{ "0x41 0xd8e", "arm-neoverse-n3" },   { "0x41 0xd84", "arm-neoverse-v3" },
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
