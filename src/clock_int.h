@@ -61,10 +61,9 @@ void clock_arch_check_chain(uint64_t blocks);
 void clock_arch_signature(char *buf, size_t len);
 
 /*
- * The per-boot TCFREQ cache (clock_cache.c): read a figure kept for this boot and CPU
- * (source IPCC_FREQ_CACHED), or keep one. The directory is $IPCC_CACHE_DIR ("" or "off":
- * none), else $XDG_CACHE_HOME/ipcc, else ~/.cache/ipcc; the boot id is read under
- * $IPCC_PROCFS_ROOT. clock_cache_parse checks one line against a key (for tests).
+ * The per-boot TCFREQ cache (clock_cache.c, in cache_int.h's folder): read a figure kept for
+ * this boot and CPU (source IPCC_FREQ_CACHED), or keep one. clock_cache_parse checks one
+ * line against a key.
  */
 int clock_cache_read(struct ipcc_freq *out);
 void clock_cache_write(const struct ipcc_freq *f);

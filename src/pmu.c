@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/klog.h>
 
+#include "cache_int.h"
 #include "error_int.h"
 #include "ipcc/cpu.h"
 #include "pmu_int.h"
@@ -367,12 +368,44 @@ static bool last_line_with(const char *log, const char *key, char *out, size_t l
 #define SYSLOG_ACTION_READ_ALL	  3
 #define SYSLOG_ACTION_SIZE_BUFFER 10
 
+/*
+ * The line as kept for this boot in the cache ("ipcc-kmsg-1 BOOT_ID", then the line, empty
+ * when the log had none): 0 and the line, 1 when the log had none, -1 when nothing is kept.
+ */
+static int cached_log_line(const char *boot, char *out, size_t len)
+{
+	char path[512], head[128], line[256] = "";
+	int ret = -1;
+	FILE *f;
+
+	if (cache_path("kmsg", path, sizeof(path)) || !(f = fopen(path, "re")))
+		return -1;
+	if (fgets(head, sizeof(head), f) && !strncmp(head, "ipcc-kmsg-1 ", 12) &&
+	    !strncmp(head + 12, boot, strlen(boot)) && head[12 + strlen(boot)] == '\n') {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(out, len, "%s", line);
+		ret = *line ? 0 : 1;
+	}
+	fclose(f);
+	return ret;
+}
+
 int pmu_kernel_log_line(char *out, size_t len)
 {
 	static const char *const keys[] = { "Performance Events:", "hw perfevents:" };
 	const char *file = getenv("IPCC_KMSG");
-	char *log = NULL;
+	char *log = NULL, boot[64] = "", text[400];
 	int ret = -1, n = 0;
+
+	/* Reading and formatting the whole log costs ~160 us: its line is kept for the boot. */
+	if (!(file && *file) && cache_boot_id(boot, sizeof(boot)) == 0) {
+		ret = cached_log_line(boot, out, len);
+		if (ret >= 0)
+			return ret == 0 ? 0 : -1;
+	}
+	ret = -1;
 
 	if (file && *file) {
 		FILE *f = fopen(file, "r");
@@ -395,6 +428,11 @@ int pmu_kernel_log_line(char *out, size_t len)
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && ret; i++)
 			if (last_line_with(log, keys[i], out, len))
 				ret = 0;
+		/* Kept only from a log that could be read: another user may read more. */
+		if (*boot) {
+			snprintf(text, sizeof(text), "ipcc-kmsg-1 %s\n%s\n", boot, ret ? "" : out);
+			cache_replace("kmsg", text);
+		}
 	}
 	free(log);
 	return ret;

@@ -230,6 +230,46 @@ TEST(event_names_without_a_pmu_use_the_closest_table)
 	return TEST_OK;
 }
 
+/* The kernel log's line is kept for the boot: a kept line for this boot is used, others not. */
+TEST(kernel_log_line_is_kept_for_the_boot)
+{
+	char dir[] = "/tmp/ipcc-cache-XXXXXX", path[256], boot[64] = "", line[256];
+	FILE *f;
+
+	f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	if (!f || !fgets(boot, sizeof(boot), f) || !mkdtemp(dir)) {
+		if (f)
+			fclose(f);
+		SKIP("no boot id or no temporary folder");
+	}
+	fclose(f);
+	boot[strcspn(boot, "\n")] = '\0';
+	unsetenv("IPCC_KMSG");
+	setenv("IPCC_CACHE_DIR", dir, 1);
+	snprintf(path, sizeof(path), "%s/kmsg", dir);
+	f = fopen(path, "w");
+	fprintf(f, "ipcc-kmsg-1 %s\nPerformance Events: a kept line\n", boot);
+	fclose(f);
+	CHECK_EQ(int, pmu_kernel_log_line(line, sizeof(line)), 0);
+	CHECK_STR(line, "Performance Events: a kept line");
+	/* Kept as "no such line" for this boot. */
+	f = fopen(path, "w");
+	fprintf(f, "ipcc-kmsg-1 %s\n\n", boot);
+	fclose(f);
+	CHECK_EQ(int, pmu_kernel_log_line(line, sizeof(line)), -1);
+	/* Another boot's: read afresh (whatever this machine's log says), never the kept one. */
+	f = fopen(path, "w");
+	fprintf(f, "ipcc-kmsg-1 00000000-0000-0000-0000-000000000000\nPerformance Events: old\n");
+	fclose(f);
+	line[0] = '\0';
+	pmu_kernel_log_line(line, sizeof(line));
+	CHECK(strcmp(line, "Performance Events: old") != 0);
+	unlink(path);
+	rmdir(dir);
+	unsetenv("IPCC_CACHE_DIR");
+	return TEST_OK;
+}
+
 TEST(libpfm_misencoding_is_corrected_and_said)
 {
 	const struct kernel_ops *old = use_fake("icl");
