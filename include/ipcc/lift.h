@@ -1,0 +1,60 @@
+/*
+ * lift.h - from a profile's samples to the machine code that holds them: the hot loops.
+ *
+ * A loop is a backward branch within one function (a jmp or jcc whose target is at or
+ * before it, in the same function): its body is [target, end of the branch). Several
+ * backward branches to one target (a `continue`) are one loop. Loops are found by
+ * disassembling, with Capstone, every function that holds samples, in the files the
+ * profile recorded; a loop's samples are those whose address falls in its body. The first
+ * step of the model meeting real code (the rest, lifting a loop's instructions into the
+ * pipeline model, is to come).
+ *
+ * The caller owns what ipcc_loops_find() fills and releases it with ipcc_loops_release().
+ */
+#ifndef IPCC_LIFT_H
+#define IPCC_LIFT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ipcc_profile;
+struct ipcc_symbols;
+
+struct ipcc_loop {
+	const char *file;     /* the object, as the profile recorded it */
+	const char *function; /* demangled where it can be */
+	uint64_t function_start;
+	uint64_t start, end; /* the body, in the file's own (ELF) addresses */
+	uint64_t branches;   /* backward branches that close it */
+	uint64_t samples;    /* samples in the body, inner loops' included */
+	double share;	     /* samples / all samples of the profile */
+	int parent;	     /* index of the innermost loop holding this one, or -1 */
+	unsigned depth;	     /* 0 for an outermost loop */
+	int selected;	     /* among the loops chosen to cover the samples (see opts) */
+};
+
+struct ipcc_loops_opts {
+	unsigned max_loops; /* choose at most this many (0: 10) */
+	double cover;	    /* choose until they hold this share of the samples (0: 0.9) */
+};
+
+struct ipcc_loops {
+	struct ipcc_loop *loop; /* every loop with samples, hottest first */
+	size_t n;
+	size_t nselected;     /* chosen: the hottest innermost loops until cover or max_loops */
+	double covered;	      /* the share of the samples the chosen loops hold */
+	uint64_t nsamples;    /* all samples of the profile */
+	unsigned nfunctions;  /* functions disassembled */
+	unsigned nunreadable; /* functions whose code could not be read (file gone, no symbol) */
+};
+
+/*
+ * Find the loops of profile p (symbols from syms, made for p). Returns 0, IPCC_ENOMEM, or
+ * IPCC_ENOTSUP when Capstone cannot disassemble this architecture.
+ */
+int ipcc_loops_find(const struct ipcc_profile *p, struct ipcc_symbols *syms,
+		    const struct ipcc_loops_opts *o, struct ipcc_loops *out);
+
+void ipcc_loops_release(struct ipcc_loops *l);
+
+#endif

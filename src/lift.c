@@ -1,0 +1,246 @@
+/*
+ * lift.c - the hot loops of a profile (lift.h): backward branches found with Capstone in
+ * the functions that hold samples.
+ */
+#include <capstone/capstone.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error_int.h"
+#include "ipcc/lift.h"
+#include "ipcc/profile.h"
+
+/* The largest function disassembled; bigger ones are counted as unreadable. */
+#define MAX_FUNCTION (4u << 20)
+
+/* Whether hit h is in loop l's body. */
+#define IN_LOOP(h, l)                                                               \
+	(!strcmp((h)->file, (l)->file) && (h)->func_start == (l)->function_start && \
+	 (h)->addr >= (l)->start && (h)->addr < (l)->end)
+
+/* One sample, resolved. */
+struct hit {
+	const char *file, *function;
+	uint64_t func_start, func_size, addr;
+	size_t index; /* in the profile */
+};
+
+static int by_function(const void *a, const void *b)
+{
+	const struct hit *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+
+	if (c)
+		return c;
+	if (x->func_start != y->func_start)
+		return x->func_start < y->func_start ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct ipcc_loop *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end;
+}
+
+static int push(struct ipcc_loops *l, size_t *cap, const struct ipcc_loop *loop)
+{
+	if (l->n == *cap) {
+		size_t n = *cap ? 2 * *cap : 64;
+		struct ipcc_loop *p = realloc(l->loop, n * sizeof(*p));
+
+		if (!p)
+			return err_set(IPCC_ENOMEM, "out of memory for %zu loops", n);
+		l->loop = p;
+		*cap = n;
+	}
+	l->loop[l->n++] = *loop;
+	return 0;
+}
+
+/*
+ * The loops of one function: its hits are h[0..n), sorted by address. Every backward branch
+ * with an immediate target inside the function closes the loop that starts at its target;
+ * branches to one target make one loop, to the end of the last of them.
+ */
+static int function_loops(struct ipcc_symbols *syms, csh cs, const struct hit *h, size_t n,
+			  struct ipcc_loops *l, size_t *cap)
+{
+	size_t len = (size_t)h[0].func_size, first = l->n, ninsn;
+	unsigned char *code;
+	cs_insn *insn = NULL;
+	int ret = 0;
+
+	if (!len || len > MAX_FUNCTION || !(code = malloc(len))) {
+		l->nunreadable++;
+		return 0;
+	}
+	if (ipcc_symbols_read(syms, h[0].file, h[0].func_start, code, &len)) {
+		free(code);
+		l->nunreadable++;
+		return 0;
+	}
+	l->nfunctions++;
+	ninsn = cs_disasm(cs, code, len, h[0].func_start, 0, &insn);
+	for (size_t i = 0; i < ninsn && !ret; i++) {
+		const cs_insn *in = &insn[i];
+		const cs_x86 *x = &in->detail->x86;
+		uint64_t target, end = in->address + in->size;
+		bool merged = false;
+
+		if (!cs_insn_group(cs, in, CS_GRP_JUMP) || x->op_count != 1 ||
+		    x->operands[0].type != X86_OP_IMM)
+			continue;
+		target = (uint64_t)x->operands[0].imm;
+		if (target > in->address || target < h[0].func_start)
+			continue;
+		for (size_t k = first; k < l->n; k++)
+			if (l->loop[k].start == target) {
+				if (end > l->loop[k].end)
+					l->loop[k].end = end;
+				l->loop[k].branches++;
+				merged = true;
+			}
+		if (!merged)
+			ret = push(l, cap,
+				   &(struct ipcc_loop){ h[0].file, h[0].function, h[0].func_start,
+							target, end, 1, 0, 0, -1, 0, 0 });
+	}
+	/* Each loop's samples; a loop without any is dropped. */
+	for (size_t k = first; k < l->n;) {
+		struct ipcc_loop *lp = &l->loop[k];
+
+		for (size_t i = 0; i < n; i++)
+			lp->samples += h[i].addr >= lp->start && h[i].addr < lp->end;
+		if (lp->samples)
+			k++;
+		else
+			l->loop[k] = l->loop[--l->n];
+	}
+	cs_free(insn, ninsn);
+	free(code);
+	return ret;
+}
+
+/* The innermost loop holding loop i (same function, a body around its body), or -1. */
+static int parent_of(const struct ipcc_loops *l, size_t i)
+{
+	const struct ipcc_loop *a = &l->loop[i];
+	int best = -1;
+
+	for (size_t k = 0; k < l->n; k++) {
+		const struct ipcc_loop *b = &l->loop[k];
+
+		if (k == i || strcmp(b->file, a->file) || b->function_start != a->function_start ||
+		    b->start > a->start || b->end < a->end ||
+		    (b->start == a->start && b->end == a->end))
+			continue;
+		if (best < 0 || b->end - b->start < l->loop[best].end - l->loop[best].start)
+			best = (int)k;
+	}
+	return best;
+}
+
+/*
+ * Choose loops greedily: each time the loop that holds the most samples no chosen loop
+ * holds yet, until they hold `cover` of the samples or `max` are chosen.
+ */
+static int choose(struct ipcc_loops *l, const struct hit *h, size_t nh, double cover, unsigned max)
+{
+	bool *taken = calloc(nh ? nh : 1, sizeof(*taken));
+	uint64_t covered = 0;
+
+	if (!taken)
+		return err_set(IPCC_ENOMEM, "out of memory");
+	while (l->nselected < max && l->nsamples && (double)covered < cover * (double)l->nsamples) {
+		uint64_t best_new = 0;
+		size_t best = 0;
+
+		for (size_t k = 0; k < l->n; k++) {
+			uint64_t fresh = 0;
+
+			if (l->loop[k].selected)
+				continue;
+			for (size_t i = 0; i < nh; i++)
+				fresh += !taken[i] && IN_LOOP(&h[i], &l->loop[k]);
+			if (fresh > best_new)
+				best_new = fresh, best = k;
+		}
+		if (!best_new)
+			break;
+		l->loop[best].selected = 1;
+		l->nselected++;
+		for (size_t i = 0; i < nh; i++)
+			if (!taken[i] && IN_LOOP(&h[i], &l->loop[best]))
+				taken[i] = true, covered++;
+	}
+	l->covered = l->nsamples ? (double)covered / (double)l->nsamples : 0;
+	free(taken);
+	return 0;
+}
+
+int ipcc_loops_find(const struct ipcc_profile *p, struct ipcc_symbols *syms,
+		    const struct ipcc_loops_opts *o, struct ipcc_loops *out)
+{
+	struct hit *h = calloc(p->nsamples ? p->nsamples : 1, sizeof(*h));
+	size_t nh = 0, cap = 0;
+	int ret = 0;
+	csh cs;
+
+	memset(out, 0, sizeof(*out));
+	out->nsamples = p->nsamples;
+	if (!h)
+		return err_set(IPCC_ENOMEM, "out of memory for %zu samples", p->nsamples);
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+		free(h);
+		return err_set(IPCC_ENOTSUP, "Capstone cannot disassemble x86-64");
+	}
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	for (size_t i = 0; i < p->nsamples; i++) {
+		struct ipcc_symbol y;
+
+		ipcc_symbols_resolve(syms, &p->samples[i], &y);
+		if (y.file && y.function)
+			h[nh++] =
+			    (struct hit){ y.file,	y.demangled ? y.demangled : y.function,
+					  y.func_start, y.func_size,
+					  y.elf_addr,	i };
+	}
+	qsort(h, nh, sizeof(*h), by_function);
+	for (size_t a = 0, b; a < nh && !ret; a = b) {
+		for (b = a + 1;
+		     b < nh && !strcmp(h[b].file, h[a].file) && h[b].func_start == h[a].func_start;
+		     b++)
+			;
+		ret = function_loops(syms, cs, &h[a], b - a, out, &cap);
+	}
+	cs_close(&cs);
+	if (!ret) {
+		qsort(out->loop, out->n, sizeof(*out->loop), by_samples);
+		for (size_t k = 0; k < out->n; k++) {
+			out->loop[k].share = (double)out->loop[k].samples / (double)out->nsamples;
+			out->loop[k].parent = parent_of(out, k);
+		}
+		for (size_t k = 0; k < out->n; k++)
+			for (int q = out->loop[k].parent; q >= 0; q = out->loop[q].parent)
+				out->loop[k].depth++;
+		ret = choose(out, h, nh, o && o->cover > 0 ? o->cover : 0.9,
+			     o && o->max_loops ? o->max_loops : 10);
+	}
+	free(h);
+	if (ret)
+		ipcc_loops_release(out);
+	return ret;
+}
+
+void ipcc_loops_release(struct ipcc_loops *l)
+{
+	free(l->loop);
+	memset(l, 0, sizeof(*l));
+}
