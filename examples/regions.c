@@ -6,7 +6,8 @@
  *
  *     ipcc stat --regions -- build/examples/regions
  *
- * to see the whole run's counters and a table of the regions.
+ * to see the whole run's counters and a table of the regions. `regions N` sorts N numbers
+ * (default 2^20) and looks up 2N (a smaller N for tests that start many of it).
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -15,10 +16,10 @@
 
 #include <ipcc/region.h>
 
-#define N	(1 << 20)
-#define LOOKUPS 2000000
+#define N (1 << 20)
 
 static uint32_t *data;
+static int n = N;
 
 static int cmp(const void *a, const void *b)
 {
@@ -33,44 +34,46 @@ static void *lookups(void *arg)
 
 	IPCC_REGION("lookup")
 	{
-		for (int i = 0; i < LOOKUPS; i++) {
+		for (int i = 0; i < 2 * n; i++) {
 			uint32_t key;
 
 			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
 			key = (uint32_t)(seed >> 32);
-			found += bsearch(&key, data, N, sizeof(*data), cmp) != NULL;
+			found += bsearch(&key, data, (size_t)n, sizeof(*data), cmp) != NULL;
 		}
 	}
 	return (void *)(uintptr_t)found;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	pthread_t other;
 	void *found[2];
 	uint64_t seed = 42;
 
-	data = malloc(sizeof(*data) * N);
+	if (argc > 1 && (n = atoi(argv[1])) < 1)
+		n = N;
+	data = malloc(sizeof(*data) * (size_t)n);
 	if (!data)
 		return 1;
 	ipcc_region_begin("total");
 	IPCC_REGION("fill")
 	{
-		for (int i = 0; i < N; i++) {
+		for (int i = 0; i < n; i++) {
 			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
 			data[i] = (uint32_t)(seed >> 32);
 		}
 	}
 	IPCC_REGION("sort")
 	{
-		qsort(data, N, sizeof(*data), cmp);
+		qsort(data, (size_t)n, sizeof(*data), cmp);
 	}
 	pthread_create(&other, NULL, lookups, (void *)7);
 	found[0] = lookups((void *)11);
 	pthread_join(other, &found[1]);
 	ipcc_region_end("total");
-	printf("sorted %d numbers, found %lu + %lu of %d keys\n", N,
-	       (unsigned long)(uintptr_t)found[0], (unsigned long)(uintptr_t)found[1], 2 * LOOKUPS);
+	printf("sorted %d numbers, found %lu + %lu of %d keys\n", n,
+	       (unsigned long)(uintptr_t)found[0], (unsigned long)(uintptr_t)found[1], 4 * n);
 	free(data);
 	return 0;
 }

@@ -432,9 +432,9 @@ static int corefreq_chain(struct ipcc_freq *out, bool check)
 	out->check_hz = 0;
 	/*
 	 * A preempted or interrupted measurement can make the two disagree once; a latency that
-	 * is not what we assume makes them disagree every time. Up to three pairs: the closest.
+	 * is not what we assume makes them disagree every time. Up to five pairs: the closest.
 	 */
-	for (int i = 0; check && clock_arch_check_latency && i < 3; i++) {
+	for (int i = 0; check && clock_arch_check_latency && i < 5; i++) {
 		if (i > 0 && chain_hz(clock_arch_add_chain, 1, &hz, &ppm) != 0)
 			break;
 		if (chain_hz(clock_arch_check_chain, clock_arch_check_latency, &check_hz,

@@ -9,8 +9,10 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -56,12 +58,38 @@ static bool exit_registered;
 static int64_t overhead[NFIG];
 static bool overhead_known;
 
+/*
+ * IPCC_OUTPUT as a folder (one that exists, or a path ending in '/', made if missing):
+ * FOLDER/HOST-PID.json, so that many processes, on many hosts, can share one folder.
+ */
+static const char *output_path(const char *out, char *buf, size_t len)
+{
+	size_t n = strlen(out);
+	struct stat st;
+	char host[256];
+
+	if (out[n - 1] == '/')
+		mkdir(out, 0777); /* EEXIST, or it fails at the write */
+	else if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode))
+		return out;
+	if (gethostname(host, sizeof(host)) != 0)
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	for (char *p = host; *p; p++)
+		if (*p == '/')
+			*p = '_';
+	snprintf(buf, len, "%s%s%s-%ld.json", out, out[n - 1] == '/' ? "" : "/", host,
+		 (long)getpid());
+	return buf;
+}
+
 static void write_at_exit(void)
 {
-	const char *path = getenv("IPCC_OUTPUT");
+	const char *out = getenv("IPCC_OUTPUT");
+	char buf[4096];
 
-	if (path && *path)
-		ipcc_regions_write(path);
+	if (out && *out)
+		ipcc_regions_write(output_path(out, buf, sizeof(buf)));
 }
 
 static void measure_overhead(void);
@@ -234,6 +262,36 @@ static void measure_overhead(void)
 	memset(&t->reg[t->nreg], 0, sizeof(t->reg[0]));
 }
 
+/*
+ * Write the JSON to path whole or not at all: PATH.tmp.PID in the same folder, fsync, rename
+ * (a reader never sees half a file). Where path is something other than a file (a pipe,
+ * /dev/stdout), straight to it.
+ */
+static int dump_atomic(json_t *root, const char *path)
+{
+	const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(12);
+	char tmp[4096 + 32];
+	struct stat st;
+	FILE *f;
+	int bad;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return json_dump_file(root, path, flags) != 0
+			   ? err_set(IPCC_ESYS, "regions: cannot write %s", path)
+			   : 0;
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		return err_sys("regions: cannot write %s", tmp);
+	bad = json_dumpf(root, f, flags) != 0 || fflush(f) != 0 || fsync(fileno(f)) != 0;
+	bad |= fclose(f) != 0;
+	if (bad || rename(tmp, path) != 0) {
+		unlink(tmp);
+		return err_sys("regions: cannot write %s", path);
+	}
+	return 0;
+}
+
 int ipcc_regions_write(const char *path)
 {
 	json_t *root = json_object(), *regions = json_array();
@@ -279,8 +337,7 @@ int ipcc_regions_write(const char *path)
 	pthread_mutex_unlock(&lock);
 	json_object_set_new(root, "errors", json_integer((json_int_t)errors));
 	json_object_set_new(root, "regions", regions);
-	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) != 0)
-		ret = err_set(IPCC_ESYS, "regions: cannot write %s", path);
+	ret = dump_atomic(root, path);
 	json_decref(root);
 	return ret;
 }

@@ -86,6 +86,13 @@ double ipcc_counts_get_any(const struct ipcc_counts *c, const char *names);
  */
 int ipcc_counts_load(struct ipcc_counts *c, const char *path, struct ipcc_formula_error *err);
 
+/*
+ * Add the counts of `from` to `into`, which holds the sum of `merged` tables so far (0: it
+ * is empty): counts are summed, rates (names ending in _khz) averaged; a name that one of
+ * the tables lacks or holds as NaN is NaN in the sum (not measured everywhere: unknown).
+ */
+int ipcc_counts_add(struct ipcc_counts *into, const struct ipcc_counts *from, unsigned merged);
+
 /* ---- metrics --------------------------------------------------------------------------- */
 
 struct ipcc_metric_set;

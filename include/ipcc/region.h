@@ -19,6 +19,9 @@
  * read with rdpmc, opened on the thread's first region). At process exit the results are
  * written as JSON to the file IPCC_OUTPUT names (nothing when it is unset); `ipcc stat
  * --regions -- ./prog` sets it and prints a table. The file format is in ipcc-stat(1).
+ * IPCC_OUTPUT may name a folder (one that exists, or a path ending in '/', made if missing):
+ * each process then writes FOLDER/HOST-PID.json, so that any number of processes can share
+ * it. Every file is written whole or not at all (a temporary file, then rename).
  *
  * All functions are thread-safe; names are copied on first use. Up to IPCC_REGION_MAX
  * distinct regions per thread, nested up to IPCC_REGION_DEPTH deep.

@@ -93,6 +93,36 @@ bool ipcc_counts_has(const struct ipcc_counts *c, const char *name)
 	return find(c, name) >= 0;
 }
 
+static bool is_rate(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && strcmp(name + n - 4, "_khz") == 0;
+}
+
+int ipcc_counts_add(struct ipcc_counts *into, const struct ipcc_counts *from, unsigned merged)
+{
+	int ret = 0;
+
+	/* A name an earlier table lacks was not measured there: the sum is unknown. */
+	for (unsigned i = 0; merged && i < into->n; i++)
+		if (!ipcc_counts_has(from, into->e[i].name))
+			into->e[i].value = NAN;
+	for (unsigned i = 0; i < from->n && !ret; i++) {
+		const char *name = from->e[i].name;
+		double v = from->e[i].value;
+		int j = find(into, name);
+
+		if (j < 0)
+			ret = ipcc_counts_set(into, name, merged ? NAN : v);
+		else if (is_rate(name))
+			into->e[j].value = (into->e[j].value * merged + v) / (merged + 1);
+		else
+			into->e[j].value += v;
+	}
+	return ret;
+}
+
 /* One name of ipcc_counts_get_any's list: a count, or a sum NAME+NAME+... of counts. */
 static double get_sum(const struct ipcc_counts *c, const char *name, size_t len)
 {

@@ -2,6 +2,7 @@
  * cli.c - option parsing helpers and error messages shared by the subcommands.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -52,8 +53,8 @@ int cli_bad_option(const char *cmd, int opt, char **argv)
 
 int cli_parse_format(const char *cmd, const char *arg, unsigned allowed, enum cli_format *out)
 {
-	static const char *const names[] = { "text", "json", "csv" };
-	char list[32] = "";
+	static const char *const names[] = { "text", "json", "csv", "openmetrics" };
+	char list[48] = "";
 
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (!(allowed & (1u << i)))
@@ -67,6 +68,70 @@ int cli_parse_format(const char *cmd, const char *arg, unsigned allowed, enum cl
 		strcat(list, names[i]);
 	}
 	return cli_usage_error(cmd, "unknown format '%s' (expected %s)", arg, list);
+}
+
+int cli_output_open(const char *cmd, const char *path, FILE *fallback, struct cli_output *o)
+{
+	size_t len;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	o->f = fallback;
+	if (!path)
+		return 0;
+	len = strlen(path) + 32;
+	o->tmp = malloc(len);
+	if (!o->tmp)
+		return cli_error(cmd, "out of memory");
+	snprintf(o->tmp, len, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+		int e = errno;
+
+		if (fd >= 0) {
+			close(fd);
+			unlink(o->tmp);
+		}
+		free(o->tmp);
+		o->tmp = NULL;
+		o->f = NULL;
+		return cli_error(cmd, "cannot write '%s': %s", path, strerror(e));
+	}
+	o->path = path;
+	return 0;
+}
+
+int cli_output_commit(const char *cmd, struct cli_output *o)
+{
+	int ret = 0;
+
+	if (!o->path)
+		return 0;
+	if (fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0)
+		ret = cli_error(cmd, "writing '%s': %s", o->path, strerror(errno));
+	if (fclose(o->f) != 0 && !ret)
+		ret = cli_error(cmd, "writing '%s': %s", o->path, strerror(errno));
+	o->f = NULL;
+	if (!ret && rename(o->tmp, o->path) != 0)
+		ret = cli_error(cmd, "cannot replace '%s': %s", o->path, strerror(errno));
+	if (ret)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	o->path = NULL;
+	return ret;
+}
+
+void cli_output_abort(struct cli_output *o)
+{
+	if (!o->path)
+		return;
+	fclose(o->f);
+	unlink(o->tmp);
+	free(o->tmp);
+	o->f = NULL;
+	o->tmp = NULL;
+	o->path = NULL;
 }
 
 int cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max,

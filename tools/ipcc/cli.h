@@ -21,7 +21,7 @@ enum {
 	EXIT_USAGE = 2 /* bad command line: unknown command or option, bad value */
 };
 
-enum cli_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
+enum cli_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_OPENMETRICS };
 
 struct cli_command {
 	const char *name;
@@ -44,6 +44,23 @@ int cli_bad_option(const char *cmd, int opt, char **argv);
 
 /* Parse --format's value; `allowed` is a mask of 1 << FORMAT_*. EXIT_USAGE on failure. */
 int cli_parse_format(const char *cmd, const char *arg, unsigned allowed, enum cli_format *out);
+
+/*
+ * -o FILE, replaced atomically (what node_exporter's textfile collector needs: a reader sees
+ * the old file or the whole new one): cli_output_open() creates FILE.tmp.PID in FILE's
+ * folder (so a bad path fails before any work); cli_output_commit() flushes, fsyncs, closes
+ * and renames it onto FILE; cli_output_abort() removes it. With a NULL path the output is
+ * `fallback` and both are no-ops. Errors are printed; EXIT_FAIL.
+ */
+struct cli_output {
+	FILE *f;
+	const char *path;
+	char *tmp;
+};
+
+int cli_output_open(const char *cmd, const char *path, FILE *fallback, struct cli_output *o);
+int cli_output_commit(const char *cmd, struct cli_output *o);
+void cli_output_abort(struct cli_output *o);
 
 /* Parse an unsigned integer option value in [min, max]. EXIT_USAGE on failure. */
 int cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max,

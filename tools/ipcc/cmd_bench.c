@@ -16,6 +16,7 @@
 #include "ipcc/clock.h"
 #include "ipcc/counters.h"
 #include "ipcc/error.h"
+#include "ipcc/export.h"
 #include "ipcc/kernels.h"
 #include "ipcc/model.h"
 
@@ -34,7 +35,7 @@ const char cmd_bench_help[] =
     "      --threads N     bandwidth kernels in N threads at once (default 1)\n"
     "      --repeat N      measurements per point (default: until the median is stable)\n"
     "      --huge          ask for transparent huge pages for the working sets\n"
-    "      --format FMT    text (default), json or csv\n"
+    "      --format FMT    text (default), json, csv or openmetrics (for Prometheus)\n"
     "      --svg FILE      also plot latency and bandwidth against size\n"
     "      --list          list the kernels and their expected counts\n"
     "      --body KERNEL   print a skid kernel's loop body (for ipcc sim)\n"
@@ -164,9 +165,10 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 			o->run.huge = true;
 			break;
 		case O_FORMAT:
-			ret = cli_parse_format(
-			    "bench", optarg,
-			    1u << FORMAT_TEXT | 1u << FORMAT_JSON | 1u << FORMAT_CSV, &o->format);
+			ret = cli_parse_format("bench", optarg,
+					       1u << FORMAT_TEXT | 1u << FORMAT_JSON |
+						   1u << FORMAT_CSV | 1u << FORMAT_OPENMETRICS,
+					       &o->format);
 			break;
 		case O_SVG:
 			o->svg = optarg;
@@ -430,6 +432,122 @@ static void print_csv(const struct result *r, unsigned nr)
 		}
 }
 
+/*
+ * The OpenMetrics exposition: per kernel and size, seconds and cycles per iteration, the
+ * figure in the kernel's unit, the spread, and measured / expected counts; labelled with the
+ * CPU, the recipe and backend a counter set gets here, the kernel, its threads and size.
+ * What could not be measured is left out, its reason in ipcc_absent_info.
+ */
+static int print_openmetrics(FILE *out, const struct result *r, unsigned nr,
+			     const struct ipcc_freq *core, const char *no_validation)
+{
+	struct ipcc_counters_opts co = { .backend = IPCC_BACKEND_AUTO };
+	struct ipcc_counter_set *set = NULL;
+	struct ipcc_openmetrics *w = ipcc_openmetrics_new(out);
+	const char *recipe;
+	int ret;
+	enum { SECONDS, CYCLES, VALUE, SPREAD, NFAM };
+	static const struct {
+		const char *name, *unit, *help;
+	} fam[NFAM] = {
+		{ "ipcc_bench_iteration_seconds", "seconds", "Time per iteration of the kernel." },
+		{ "ipcc_bench_iteration_cycles", NULL,
+		  "Core cycles per iteration (time x the core frequency around the runs)." },
+		{ "ipcc_bench_value", NULL,
+		  "The figure the kernel establishes, in the unit its label names." },
+		{ "ipcc_bench_spread_ratio", "ratio",
+		  "(p90 - p10) / median of the time per iteration over the repeats." },
+	};
+
+	if (!w)
+		return IPCC_ENOMEM;
+	if (ipcc_counters_open(&co, &set))
+		set = NULL;
+	recipe = set ? ipcc_counters_recipe(set) : NULL;
+	const struct ipcc_om_label base[] = {
+		{ "command", "ipcc bench" },
+		{ "cpu_model", set ? ipcc_counters_cpu(set) : "unknown" },
+		{ "recipe", recipe ? recipe : "none" },
+		{ "backend", set ? ipcc_backend_name(ipcc_counters_backend(set)) : "time" },
+	};
+	ret = ipcc_openmetrics_labels(w, base, sizeof(base) / sizeof(base[0]));
+	if (!ret)
+		ret = ipcc_openmetrics_family(w, "ipcc_tcfreq_hertz", IPCC_OM_GAUGE, "hertz",
+					      "TCFREQ: the rate of the time counter.");
+	if (!ret)
+		ret = ipcc_openmetrics_sample(w, NULL, 0, (double)ipcc_tcfreq_khz(NULL) * 1e3);
+	if (!ret)
+		ret = ipcc_openmetrics_family(w, "ipcc_core_frequency_hertz", IPCC_OM_GAUGE,
+					      "hertz", "The core frequency at the start.");
+	if (!ret)
+		ret =
+		    ipcc_openmetrics_sample(w, NULL, 0, core->khz ? (double)core->khz * 1e3 : NAN);
+	for (int f = 0; f < NFAM && !ret; f++) {
+		ret = ipcc_openmetrics_family(w, fam[f].name, IPCC_OM_GAUGE, fam[f].unit,
+					      fam[f].help);
+		for (unsigned i = 0; i < nr && !ret; i++)
+			for (unsigned j = 0; j < r[i].np && !ret; j++) {
+				const struct ipcc_bench_point *p = &r[i].p[j];
+				char th[16], sz[24];
+				const struct ipcc_om_label l[] = {
+					{ "kernel", r[i].k->name },
+					{ "threads", th },
+					{ "size_bytes", sz },
+					{ "unit", r[i].k->unit },
+				};
+				const double v[NFAM] = { p->ns_per_iter / 1e9, p->cycles_per_iter,
+							 p->value, p->spread };
+
+				snprintf(th, sizeof(th), "%u", r[i].threads);
+				snprintf(sz, sizeof(sz), "%" PRIu64, p->size_bytes);
+				ret = ipcc_openmetrics_sample(w, l, f == VALUE ? 4 : 3, v[f]);
+			}
+	}
+	if (!ret)
+		ret = ipcc_openmetrics_family(
+		    w, "ipcc_bench_validation_ratio", IPCC_OM_GAUGE, "ratio",
+		    "A count per iteration, measured over expected (1: as the kernel says).");
+	for (unsigned i = 0; i < nr && !ret; i++)
+		for (int c = 0; r[i].validated && c < IPCC_KERNEL_NCHECKS && !ret; c++) {
+			const struct ipcc_om_label l[] = { { "kernel", r[i].k->name },
+							   { "event", r[i].check[c].event } };
+
+			ret = ipcc_openmetrics_sample(w, l, 2, r[i].check[c].ratio);
+		}
+	if (!ret)
+		ret = ipcc_openmetrics_family(w, "ipcc_absent_info", IPCC_OM_INFO, NULL,
+					      "A figure that was not measured, and why.");
+	for (unsigned i = 0; i < nr && !ret; i++) {
+		/* The kernel's own run failed, or none of its counts were measured. */
+		const struct ipcc_om_label l[] = {
+			{ "kernel", r[i].k->name },
+			{ "counter", r[i].error[0] ? "kernel" : "validation" },
+			{ "reason", r[i].error[0]    ? r[i].error
+				    : *no_validation ? no_validation
+						     : "the kernel did not run" },
+		};
+
+		if (r[i].error[0] || !r[i].validated) {
+			ret = ipcc_openmetrics_sample(w, l, 3, 1);
+			continue;
+		}
+		for (int c = 0; c < IPCC_KERNEL_NCHECKS && !ret; c++) {
+			const struct ipcc_kernel_check *ck = &r[i].check[c];
+			const struct ipcc_om_label la[] = { { "kernel", r[i].k->name },
+							    { "counter", ck->event },
+							    { "reason", ck->absent } };
+
+			if (isnan(ck->measured))
+				ret = ipcc_openmetrics_sample(w, la, 3, 1);
+		}
+	}
+	if (!ret)
+		ret = ipcc_openmetrics_end(w);
+	ipcc_openmetrics_free(w);
+	ipcc_counters_free(set);
+	return ret;
+}
+
 /* The cache sizes sysfs states for cpu0 (level and bytes), for the plot. */
 static unsigned cache_sizes(unsigned level[8], uint64_t bytes[8])
 {
@@ -690,7 +808,12 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (progress)
 		fprintf(stderr, "\r%60s\r", "");
-	if (o.format == FORMAT_JSON)
+	if (o.format == FORMAT_OPENMETRICS) {
+		if (print_openmetrics(stdout, r, nr, &core, why)) {
+			ret = cli_error("bench", "%s", ipcc_last_error());
+			goto out;
+		}
+	} else if (o.format == FORMAT_JSON)
 		print_json(r, nr, &core, why);
 	else if (o.format == FORMAT_CSV)
 		print_csv(r, nr);

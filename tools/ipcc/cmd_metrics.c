@@ -19,7 +19,7 @@
 #include "ipcc/recipes.h"
 
 const char cmd_metrics_help[] =
-    "usage: ipcc metrics -m FILE [-m FILE...] [options] --counts FILE\n"
+    "usage: ipcc metrics -m FILE [-m FILE...] [options] --counts FILE [FILE...]\n"
     "       ipcc metrics -m FILE [-m FILE...] [options] -- command [args...]\n"
     "       ipcc metrics --topdown-xml RECIPE\n"
     "\n"
@@ -31,7 +31,9 @@ const char cmd_metrics_help[] =
     "\n"
     "options:\n"
     "  -m, --metrics FILE   a metric file; repeatable (shipped ones: metrics/*.xml)\n"
-    "      --counts FILE    counts from ipcc stat --format json, or perf stat -x, (- : stdin)\n"
+    "      --counts FILE    counts from ipcc stat --format json, or perf stat -x, (- : stdin);\n"
+    "                       repeatable, and words after it are more files: their counts\n"
+    "                       are summed (rates in kHz averaged)\n"
     "      --set NAME=VALUE bind a name to a number (a constant, an expected count)\n"
     "      --dump           print each metric's formula as parsed, instead of values\n"
     "      --topdown-xml R  write recipe R's top-down level 1 as a metric file\n"
@@ -42,12 +44,14 @@ const char cmd_metrics_help[] =
     "ipcc's own counters). Exit status: 0 (or the command's), 1 a failure, 2 bad usage or\n"
     "a bad file (reported as FILE:LINE:COLUMN: message).\n";
 
-#define MAX_FILES 32
+#define MAX_FILES  32
+#define MAX_COUNTS 4096
 
 struct metrics_opts {
 	const char *files[MAX_FILES];
 	unsigned nfiles;
-	const char *counts;
+	const char *counts[MAX_COUNTS];
+	unsigned ncounts;
 	const char *topdown;
 	struct ipcc_counts *bindings;
 	bool dump;
@@ -80,7 +84,10 @@ static int parse(int argc, char **argv, struct metrics_opts *o)
 			o->files[o->nfiles++] = optarg;
 			break;
 		case O_COUNTS:
-			o->counts = optarg;
+			if (o->ncounts == MAX_COUNTS)
+				return cli_usage_error("metrics", "at most %d counts files",
+						       MAX_COUNTS);
+			o->counts[o->ncounts++] = optarg;
 			break;
 		case O_SET: {
 			char *eq = strchr(optarg, '='), *end;
@@ -119,16 +126,26 @@ static int parse(int argc, char **argv, struct metrics_opts *o)
 	}
 	o->argv = argv + optind;
 	o->argc = argc - optind;
+	/* --counts A B C: the words after the options are more counts files (not after --). */
+	if (o->ncounts && o->argc && strcmp(argv[optind - 1], "--") != 0) {
+		for (int i = 0; i < o->argc; i++) {
+			if (o->ncounts == MAX_COUNTS)
+				return cli_usage_error("metrics", "at most %d counts files",
+						       MAX_COUNTS);
+			o->counts[o->ncounts++] = o->argv[i];
+		}
+		o->argc = 0;
+	}
 	if (o->topdown)
-		return o->nfiles || o->counts || o->argc
+		return o->nfiles || o->ncounts || o->argc
 			   ? cli_usage_error("metrics", "--topdown-xml takes nothing else")
 			   : 0;
 	if (!o->nfiles)
 		return cli_usage_error("metrics", "no metric file (-m FILE)");
 	if (o->dump)
-		return o->counts || o->argc ? cli_usage_error("metrics", "--dump takes no counts")
-					    : 0;
-	if (!!o->counts == !!o->argc)
+		return o->ncounts || o->argc ? cli_usage_error("metrics", "--dump takes no counts")
+					     : 0;
+	if (!!o->ncounts == !!o->argc)
 		return cli_usage_error("metrics", "give --counts FILE or -- command, one of them");
 	return 0;
 }
@@ -385,16 +402,30 @@ int cmd_metrics(int argc, char **argv)
 		}
 		goto out;
 	}
-	if (o.counts) {
-		if (ipcc_counts_load(counts, o.counts, &err)) {
-			if (err.message[0])
-				fprintf(stderr, "%s:%u:%u: %s\n", o.counts, err.line, err.column,
-					err.message);
-			else
-				fprintf(stderr, "ipcc metrics: %s\n", ipcc_last_error());
-			ret = EXIT_USAGE;
-			goto out;
+	if (o.ncounts) {
+		for (unsigned i = 0; i < o.ncounts; i++) {
+			struct ipcc_counts *one = ipcc_counts_new();
+
+			if (!one || ipcc_counts_load(one, o.counts[i], &err)) {
+				if (one && err.message[0])
+					fprintf(stderr, "%s:%u:%u: %s\n", o.counts[i], err.line,
+						err.column, err.message);
+				else
+					fprintf(stderr, "ipcc metrics: %s\n", ipcc_last_error());
+				ipcc_counts_free(one);
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			ret = ipcc_counts_add(counts, one, i);
+			ipcc_counts_free(one);
+			if (ret) {
+				ret = cli_error("metrics", "%s", ipcc_last_error());
+				goto out;
+			}
 		}
+		if (o.ncounts > 1)
+			fprintf(stderr, "ipcc metrics: the sum of the counts of %u files\n",
+				o.ncounts);
 	} else {
 		fd = mkstemp(json_path);
 		if (fd < 0) {

@@ -47,8 +47,9 @@ const char cmd_stat_help[] =
     "      --regions        also show the command's ipcc regions (see ipcc-stat(1))\n"
     "      --backend B      auto (default), perf or time\n"
     "      --kernel         also count instructions and cycles in kernel mode\n"
-    "      --format FMT     text (default), json or csv\n"
-    "  -o, --output FILE    write the result to FILE (default: standard error)\n"
+    "      --format FMT     text (default), json, csv or openmetrics (for Prometheus)\n"
+    "  -o, --output FILE    write the result to FILE (default: standard error), replacing\n"
+    "                       it atomically (for node_exporter's textfile collector)\n"
     "  -h, --help           show this help\n"
     "\n"
     "Exit status: the command's (128 + N if signal N ended it), 127 if it could not be run,\n"
@@ -131,9 +132,10 @@ static int parse(int argc, char **argv, struct stat_opts *o)
 				    optarg);
 			break;
 		case OPT_FORMAT:
-			ret = cli_parse_format(
-			    "stat", optarg,
-			    1u << FORMAT_TEXT | 1u << FORMAT_JSON | 1u << FORMAT_CSV, &o->format);
+			ret = cli_parse_format("stat", optarg,
+					       1u << FORMAT_TEXT | 1u << FORMAT_JSON |
+						   1u << FORMAT_CSV | 1u << FORMAT_OPENMETRICS,
+					       &o->format);
 			break;
 		default:
 			return cli_bad_option("stat", c, argv);
@@ -397,7 +399,7 @@ int cmd_stat(int argc, char **argv)
 	struct stat_result r = { 0 };
 	const char *tmpdir = getenv("TMPDIR");
 	char regions_file[512];
-	FILE *out = stderr;
+	struct cli_output out;
 	int ret;
 
 	snprintf(regions_file, sizeof(regions_file), "%s/ipcc-regions-XXXXXX",
@@ -407,8 +409,8 @@ int cmd_stat(int argc, char **argv)
 	if (ret)
 		return ret;
 	/* A bad output path fails before the command runs, not after. */
-	if (o.output && !(out = fopen(o.output, "w")))
-		return cli_error("stat", "cannot write '%s': %s", o.output, strerror(errno));
+	if (cli_output_open("stat", o.output, stderr, &out))
+		return EXIT_FAIL;
 	if (o.regions) {
 		int fd = mkstemp(regions_file);
 
@@ -457,14 +459,19 @@ int cmd_stat(int argc, char **argv)
 		}
 		r.interrupted = interrupted;
 		r.regions_file = o.regions ? regions_file : NULL;
-		stat_print(out, o.format, &r);
-		ret = r.watched ? EXIT_OK : r.run[r.nruns - 1].exit_status;
+		if (stat_print(out.f, o.format, &r))
+			ret = cli_error("stat", "%s", ipcc_last_error());
+		else
+			ret = r.watched ? EXIT_OK : r.run[r.nruns - 1].exit_status;
 	}
 done:
 	if (o.regions)
 		unlink(regions_file);
 	free_result(&r);
-	if (out != stderr && fclose(out) != 0)
-		ret = cli_error("stat", "writing '%s': %s", o.output, strerror(errno));
+	/* Replace -o's file only with a whole result; keep the old one otherwise. */
+	if (r.nruns > 0 && cli_output_commit("stat", &out))
+		ret = EXIT_FAIL;
+	else if (r.nruns == 0)
+		cli_output_abort(&out);
 	return ret;
 }

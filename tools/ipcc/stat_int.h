@@ -42,6 +42,7 @@ struct stat_result {
 	struct ipcc_interval thread_iv[STAT_MAX_THREADS];
 };
 
-void stat_print(FILE *out, enum cli_format format, const struct stat_result *r);
+/* 0, or a negative IPCC_E* code (the OpenMetrics writer's) with ipcc_last_error() set. */
+int stat_print(FILE *out, enum cli_format format, const struct stat_result *r);
 
 #endif

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "ipcc/breakdown.h"
+#include "ipcc/error.h"
+#include "ipcc/export.h"
 #include "stat_int.h"
 
 /* One counter over the runs: the median, min and max of the runs where it was valid. */
@@ -525,15 +527,169 @@ static void print_csv(FILE *out, const struct stat_result *r, const struct view 
 	csv_metric(out, "cpu_utilisation", v->m.cpu_utilisation, "ratio");
 }
 
-void stat_print(FILE *out, enum cli_format format, const struct stat_result *r)
+/* ---- OpenMetrics ----------------------------------------------------------------------- */
+
+/* Families of one sample: name, type, unit, help, value (NaN: absent, left out). */
+static int om_one(struct ipcc_openmetrics *w, const char *name, enum ipcc_om_type type,
+		  const char *unit, const char *help, double v)
+{
+	int ret = ipcc_openmetrics_family(w, name, type, unit, help);
+
+	return ret ? ret : ipcc_openmetrics_sample(w, NULL, 0, v);
+}
+
+static double om_agg(const struct agg *a, double divisor)
+{
+	return a->valid ? a->median / divisor : NAN;
+}
+
+/*
+ * Base units: seconds, hertz, ratios in [0,1], counts as counters. The command, CPU, recipe
+ * and backend label every sample; an absent counter is left out and its reason is in
+ * ipcc_absent_info.
+ */
+static int print_openmetrics(FILE *out, const struct stat_result *r, const struct view *v)
+{
+	struct ipcc_openmetrics *w = ipcc_openmetrics_new(out);
+	const char *recipe = ipcc_counters_recipe(r->set);
+	char *cmd;
+	size_t len = 32;
+	int ret;
+
+	if (!w)
+		return IPCC_ENOMEM;
+	for (int i = 0; i < r->argc; i++)
+		len += strlen(r->argv[i]) + 1;
+	cmd = calloc(1, len);
+	if (!cmd) {
+		ipcc_openmetrics_free(w);
+		return IPCC_ENOMEM;
+	}
+	if (r->watched)
+		snprintf(cmd, len, "pid %d", (int)r->pid);
+	for (int i = 0; i < r->argc; i++) {
+		if (i)
+			strcat(cmd, " ");
+		strcat(cmd, r->argv[i]);
+	}
+	const struct ipcc_om_label base[] = {
+		{ "command", cmd },
+		{ "cpu_model", ipcc_counters_cpu(r->set) },
+		{ "recipe", recipe ? recipe : "none" },
+		{ "backend", ipcc_backend_name(ipcc_counters_backend(r->set)) },
+	};
+	ret = ipcc_openmetrics_labels(w, base, sizeof(base) / sizeof(base[0]));
+#define ONE(name, type, unit, help, val)                              \
+	do {                                                          \
+		if (!ret)                                             \
+			ret = om_one(w, name, type, unit, help, val); \
+	} while (0)
+	ONE("ipcc_runs", IPCC_OM_GAUGE, NULL, "Runs of the command the figures are the median of.",
+	    (double)r->nruns);
+	ONE("ipcc_exit_status", IPCC_OM_GAUGE, NULL,
+	    "The command's exit status (128 + N for signal N).",
+	    r->watched ? NAN : (double)r->run[r->nruns - 1].exit_status);
+	ONE("ipcc_elapsed_seconds", IPCC_OM_GAUGE, "seconds", "Elapsed time of the command.",
+	    om_agg(&v->elapsed, 1e9));
+	ONE("ipcc_tcfreq_hertz", IPCC_OM_GAUGE, "hertz", "TCFREQ: the rate of the time counter.",
+	    (double)r->tc.khz * 1e3);
+	ONE("ipcc_core_frequency_hertz", IPCC_OM_GAUGE, "hertz",
+	    "The frequency the core ran at, measured around the command.",
+	    r->core.khz ? (double)r->core.khz * 1e3 : NAN);
+	ONE("ipcc_user_seconds", IPCC_OM_GAUGE, "seconds", "User time of the command.",
+	    om_agg(&v->user, 1e9));
+	ONE("ipcc_system_seconds", IPCC_OM_GAUGE, "seconds", "System time of the command.",
+	    om_agg(&v->sys, 1e9));
+	ONE("ipcc_task_clock_seconds_total", IPCC_OM_COUNTER, "seconds",
+	    "Time the command's tasks were on a CPU.", om_agg(&v->ctr[IPCC_TASK_CLOCK_NS], 1e9));
+	if (!ret)
+		ret = ipcc_openmetrics_family(
+		    w, "ipcc_count_total", IPCC_OM_COUNTER, NULL,
+		    "Counts of the command: instructions, cycles, slots, software and -e events.");
+	for (int c = 0; c < IPCC_NCOUNTERS && !ret; c++) {
+		const struct ipcc_om_label l = { "counter", ipcc_counter_name(c) };
+
+		if (c != IPCC_TASK_CLOCK_NS)
+			ret = ipcc_openmetrics_sample(w, &l, 1, om_agg(&v->ctr[c], 1));
+	}
+	for (unsigned e = 0; e < ipcc_counters_nextra(r->set) && !ret; e++) {
+		const struct ipcc_om_label l = { "counter", ipcc_counters_extra_name(r->set, e) };
+
+		ret = ipcc_openmetrics_sample(w, &l, 1, om_agg(&v->extra[e], 1));
+	}
+	ONE("ipcc_ipc_ratio", IPCC_OM_GAUGE, "ratio", "Instructions per core cycle.", v->m.ipc);
+	ONE("ipcc_ipcc_ratio", IPCC_OM_GAUGE, "ratio",
+	    "IPCC: instructions per constant cycle (of the time counter).", v->m.ipcc);
+	if (!ret)
+		ret = ipcc_openmetrics_family(
+		    w, "ipcc_slots_ratio", IPCC_OM_GAUGE, "ratio",
+		    "Where the issue slots went: the four parts sum to 1; smt is part of backend.");
+	if (v->bd.valid) {
+		const char *part[] = { "frontend", "backend", "speculation", "retiring", "smt" };
+		const double f[] = { v->bd.frontend, v->bd.backend, v->bd.speculation,
+				     v->bd.retiring, v->bd.smt };
+
+		for (int i = 0; i < 5 && !ret; i++) {
+			const struct ipcc_om_label l = { "slots", part[i] };
+
+			ret = ipcc_openmetrics_sample(w, &l, 1, f[i]);
+		}
+	}
+	ONE("ipcc_cpu_utilisation_ratio", IPCC_OM_GAUGE, "ratio", "Task clock over elapsed time.",
+	    v->m.cpu_utilisation);
+	ONE("ipcc_core_utilisation_ratio", IPCC_OM_GAUGE, "ratio",
+	    "Reference cycles over time-counter ticks.", v->m.utilisation);
+	ONE("ipcc_frequency_not_halted_hertz", IPCC_OM_GAUGE, "hertz",
+	    "Average core frequency while not halted.", v->m.avg_khz * 1e3);
+	ONE("ipcc_net_frequency_hertz", IPCC_OM_GAUGE, "hertz", "Core cycles over elapsed time.",
+	    v->m.net_khz * 1e3);
+	ONE("ipcc_kernel_instructions_ratio", IPCC_OM_GAUGE, "ratio",
+	    "Instructions retired in kernel mode, of all.", v->m.kernel_instructions);
+	ONE("ipcc_kernel_cycles_ratio", IPCC_OM_GAUGE, "ratio", "Cycles in kernel mode, of all.",
+	    v->m.kernel_cycles);
+#undef ONE
+	if (!ret)
+		ret = ipcc_openmetrics_family(w, "ipcc_absent_info", IPCC_OM_INFO, NULL,
+					      "A counter that was not measured, and why.");
+	for (int c = 0; c < IPCC_NCOUNTERS && !ret; c++) {
+		const char *why = ipcc_counters_absent(r->set, c);
+		const struct ipcc_om_label l[] = {
+			{ "counter", ipcc_counter_name(c) },
+			{ "reason", why ? why : "not measured in every run" },
+		};
+
+		if (!v->ctr[c].valid)
+			ret = ipcc_openmetrics_sample(w, l, 2, 1);
+	}
+	for (unsigned e = 0; e < ipcc_counters_nextra(r->set) && !ret; e++) {
+		const char *why = ipcc_counters_extra_absent(r->set, e);
+		const struct ipcc_om_label l[] = {
+			{ "counter", ipcc_counters_extra_name(r->set, e) },
+			{ "reason", why ? why : "not measured" },
+		};
+
+		if (!v->extra[e].valid)
+			ret = ipcc_openmetrics_sample(w, l, 2, 1);
+	}
+	if (!ret)
+		ret = ipcc_openmetrics_end(w);
+	ipcc_openmetrics_free(w);
+	free(cmd);
+	return ret;
+}
+
+int stat_print(FILE *out, enum cli_format format, const struct stat_result *r)
 {
 	struct view v;
 
 	build_view(r, &v);
+	if (format == FORMAT_OPENMETRICS)
+		return print_openmetrics(out, r, &v);
 	if (format == FORMAT_JSON)
 		print_json(out, r, &v);
 	else if (format == FORMAT_CSV)
 		print_csv(out, r, &v);
 	else
 		print_text(out, r, &v);
+	return 0;
 }
