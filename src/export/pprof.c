@@ -189,11 +189,17 @@ static void build_release(struct build *b)
 	free(b->val);
 }
 
-/* One mapping per distinct recorded mapping (address, length, offset, file) with samples. */
+/*
+ * One mapping per distinct recorded mapping (address, length, offset, file) with samples, and
+ * the first recorded one first.
+ */
 static int add_mappings(struct build *b, const struct ipcc_profile *p, struct ipcc_symbols *syms)
 {
 	size_t n = p->nsamples;
 
+	/* The first recorded mapping is the command's executable: pprof's main binary. */
+	if (p->nmmaps)
+		b->map_of[0] = 1;
 	for (size_t i = 0; i < n; i++)
 		if (b->pl[i].y.mmap)
 			b->map_of[b->pl[i].y.mmap - p->mmaps] = 1;
