@@ -41,6 +41,7 @@ struct object {
 	size_t nfuncs;
 	struct segment seg[16];
 	size_t nseg;
+	char build_id[129]; /* the NT_GNU_BUILD_ID note in hexadecimal, or "" */
 };
 
 struct ipcc_symbols {
@@ -330,6 +331,8 @@ static void load_object(struct object *o, const char *path)
 							      ph.p_filesz };
 			}
 		read_ids(elf, &id);
+		for (size_t i = 0; i < id.build_id_len; i++)
+			snprintf(o->build_id + 2 * i, 3, "%02x", id.build_id[i]);
 		/* A stripped file: its debug file's symbols, else its dynamic ones. */
 		if (!read_symtabs(elf, SHT_SYMTAB, o) && !load_debug_symbols(o, path, &id))
 			read_symtabs(elf, SHT_DYNSYM, o);
@@ -420,6 +423,7 @@ void ipcc_symbols_resolve(struct ipcc_symbols *s, const struct ipcc_sample *smp,
 		return;
 	/* One string per file, whichever mapping the sample is in. */
 	out->file = p->mmaps[s->first[best]].filename;
+	out->mmap = &p->mmaps[best];
 	{
 		struct object *o = &s->obj[s->first[best]];
 		uint64_t off = smp->ip - p->mmaps[best].addr + p->mmaps[best].pgoff;
@@ -447,6 +451,15 @@ void ipcc_symbols_resolve(struct ipcc_symbols *s, const struct ipcc_sample *smp,
 			out->func_size = o->funcs[lo - 1].size;
 		}
 	}
+}
+
+const char *ipcc_symbols_build_id(struct ipcc_symbols *s, const char *file)
+{
+	for (size_t i = 0; i < s->prof->nmmaps; i++)
+		if (!strcmp(s->prof->mmaps[i].filename, file))
+			return s->obj[s->first[i]].build_id[0] ? s->obj[s->first[i]].build_id
+							       : NULL;
+	return NULL;
 }
 
 int ipcc_symbols_read(struct ipcc_symbols *s, const char *file, uint64_t elf_addr, void *buf,

@@ -72,7 +72,8 @@ struct ipcc_symbol {
 	const char *demangled; /* function as C++ or Rust writes it, else function itself */
 	uint64_t func_start;   /* the function's address in the file's own (ELF) addresses */
 	uint64_t func_size;
-	uint64_t elf_addr; /* the sample's address in the file's own addresses */
+	uint64_t elf_addr;		      /* the sample's address in the file's own addresses */
+	const struct ipcc_profile_mmap *mmap; /* the mapping the address is in, or NULL */
 };
 
 struct ipcc_symbols;
@@ -88,6 +89,9 @@ void ipcc_symbols_free(struct ipcc_symbols *s);
 /* Resolve sample s's IP. */
 void ipcc_symbols_resolve(struct ipcc_symbols *s, const struct ipcc_sample *smp,
 			  struct ipcc_symbol *out);
+
+/* `file`'s build ID (its NT_GNU_BUILD_ID note) in lower-case hexadecimal, or NULL if none. */
+const char *ipcc_symbols_build_id(struct ipcc_symbols *s, const char *file);
 
 /*
  * Copy *len bytes of `file`'s code at its own address elf_addr into buf; where the code's

@@ -1,6 +1,7 @@
 /*
  * cmd_annotate.c - ipcc annotate: a profile file as functions, as instructions of one
- * function with their disassembly, as folded lines, or as its active code footprint.
+ * function with their disassembly, as folded lines, as its active code footprint, or as a
+ * pprof profile.
  */
 #include <capstone/capstone.h>
 #include <errno.h>
@@ -9,9 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "ipcc/error.h"
+#include "ipcc/pprof.h"
 #include "ipcc/profile.h"
 
 const char cmd_annotate_help[] =
@@ -20,7 +24,8 @@ const char cmd_annotate_help[] =
     "Read a profile written by 'ipcc record' and show where the samples landed: functions,\n"
     "hottest first, with their share of the samples; or one function's (or one address\n"
     "range's) instructions with their disassembly and samples; or one line per function for\n"
-    "flame-graph tools; or the active code footprint.\n"
+    "flame-graph tools; or the active code footprint; or a pprof profile for go tool pprof,\n"
+    "Pyroscope, Parca and the like.\n"
     "\n"
     "Symbols come from each file's ELF symbol table; a stripped file's from its separate\n"
     "debug file where one is installed (by build ID under $IPCC_DEBUG_ROOT/.build-id/,\n"
@@ -45,6 +50,10 @@ const char cmd_annotate_help[] =
     "                      90% and 99% of the samples\n"
     "      --svg FILE      with --footprint: also plot the cumulative share of samples\n"
     "                      against the number of hottest lines\n"
+    "      --format FMT    text (default) or pprof: a gzip-compressed pprof profile\n"
+    "                      (one location per sampled address, function names, no\n"
+    "                      source lines), to -o FILE or to stdout if not a terminal\n"
+    "  -o, --output FILE   with --format pprof: write it to FILE\n"
     "  -h, --help          show this help\n"
     "\n"
     "Exit status: 0 success, 1 the profile cannot be read or NAME has no samples, 2 bad\n"
@@ -53,12 +62,12 @@ const char cmd_annotate_help[] =
 enum unknown_mode { UNKNOWN_ADDRESS, UNKNOWN_LINE, UNKNOWN_FILE };
 
 struct annotate_opts {
-	const char *input, *symbol, *svg;
+	const char *input, *symbol, *svg, *output;
 	char range_file[4096]; /* --symbol FILE+0xSTART-0xEND: FILE, or "" */
 	uint64_t lo, hi;
 	uint64_t top;
 	enum unknown_mode unknown;
-	bool folded, footprint, raw_names;
+	bool folded, footprint, raw_names, pprof;
 };
 
 static const char *base(const char *path)
@@ -109,7 +118,16 @@ static bool parse_range(const char *arg, char *file, size_t len, uint64_t *lo, u
 
 static int parse(int argc, char **argv, struct annotate_opts *o)
 {
-	enum { O_TOP = 256, O_SYMBOL, O_FOLDED, O_FOOTPRINT, O_SVG, O_UNKNOWN, O_NO_DEMANGLE };
+	enum {
+		O_TOP = 256,
+		O_SYMBOL,
+		O_FOLDED,
+		O_FOOTPRINT,
+		O_SVG,
+		O_UNKNOWN,
+		O_NO_DEMANGLE,
+		O_FORMAT
+	};
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "top", required_argument, NULL, O_TOP },
@@ -119,6 +137,8 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 		{ "svg", required_argument, NULL, O_SVG },
 		{ "unknown", required_argument, NULL, O_UNKNOWN },
 		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, ret = 0;
@@ -127,7 +147,7 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 	o->input = "ipcc.profile";
 	o->top = 20;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:o:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o->input = optarg;
@@ -163,6 +183,17 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 		case O_NO_DEMANGLE:
 			o->raw_names = true;
 			break;
+		case O_FORMAT:
+			if (!strcmp(optarg, "pprof") || !strcmp(optarg, "text"))
+				o->pprof = !strcmp(optarg, "pprof");
+			else
+				return cli_usage_error("annotate",
+						       "unknown format '%s' (expected text, pprof)",
+						       optarg);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
 		default:
 			return cli_bad_option("annotate", c, argv);
 		}
@@ -174,6 +205,16 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 	if ((o->symbol != NULL) + o->folded + o->footprint > 1)
 		return cli_usage_error("annotate",
 				       "--symbol, --folded and --footprint: one at a time");
+	if (o->pprof && (o->symbol || o->folded || o->footprint))
+		return cli_usage_error("annotate",
+				       "--format pprof holds every sample: no --symbol, "
+				       "--folded or --footprint");
+	if (o->output && !o->pprof)
+		return cli_usage_error("annotate", "-o writes a pprof profile: add --format pprof");
+	if (o->pprof && !o->output && isatty(STDOUT_FILENO))
+		return cli_usage_error("annotate",
+				       "--format pprof writes binary data: give -o FILE "
+				       "(or redirect stdout)");
 	if (o->svg && !o->footprint)
 		return cli_usage_error("annotate", "--svg plots the footprint: add --footprint");
 	if (o->symbol &&
@@ -450,6 +491,42 @@ static int print_symbol(const struct annotate_opts *o, const struct ipcc_profile
 	return ret;
 }
 
+/*
+ * --format pprof: the whole profile, to -o FILE (whole or not at all) or to stdout. The
+ * recording started when the profile file was last written, less the samples' span.
+ */
+static int write_pprof(const struct annotate_opts *o, const struct ipcc_profile *p,
+		       struct ipcc_symbols *syms)
+{
+	struct ipcc_pprof_opts po = { 0 };
+	struct stat st;
+	void *data;
+	size_t len;
+	uint64_t first = UINT64_MAX, last = 0;
+
+	for (size_t i = 0; i < p->nsamples; i++) {
+		if (p->samples[i].time_ns < first)
+			first = p->samples[i].time_ns;
+		if (p->samples[i].time_ns > last)
+			last = p->samples[i].time_ns;
+	}
+	if (!stat(o->input, &st))
+		po.time_nanos = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec -
+				(p->nsamples ? (int64_t)(last - first) : 0);
+	if (o->output)
+		return ipcc_pprof_write(p, syms, &po, o->output)
+			   ? cli_error("annotate", "%s", ipcc_last_error())
+			   : EXIT_OK;
+	if (ipcc_pprof_encode(p, syms, &po, &data, &len))
+		return cli_error("annotate", "%s", ipcc_last_error());
+	if (fwrite(data, 1, len, stdout) != len || fflush(stdout)) {
+		free(data);
+		return cli_error("annotate", "writing the profile: %s", strerror(errno));
+	}
+	free(data);
+	return EXIT_OK;
+}
+
 int cmd_annotate(int argc, char **argv)
 {
 	struct annotate_opts o;
@@ -467,6 +544,10 @@ int cmd_annotate(int argc, char **argv)
 	if (ipcc_symbols_new(p, &syms)) {
 		ipcc_profile_free(p);
 		return cli_error("annotate", "%s", ipcc_last_error());
+	}
+	if (o.pprof) {
+		ret = write_pprof(&o, p, syms);
+		goto out;
 	}
 	sym = calloc(p->nsamples + 1, sizeof(*sym));
 	b = calloc(p->nsamples + 1, sizeof(*b));
