@@ -174,6 +174,24 @@ static int choose(struct ipcc_loops *l, const struct hit *h, size_t nh, double c
 		}
 		if (!best_new)
 			break;
+		/*
+		 * An inner loop that holds nearly all of it (95%) is the one to explain: the
+		 * deepest such, so that a loop nest is chosen by its innermost hot loop.
+		 */
+		for (size_t k = 0; k < l->n; k++) {
+			uint64_t fresh = 0;
+
+			if (l->loop[k].selected || l->loop[k].depth <= l->loop[best].depth ||
+			    strcmp(l->loop[k].file, l->loop[best].file) ||
+			    l->loop[k].function_start != l->loop[best].function_start ||
+			    l->loop[k].start < l->loop[best].start ||
+			    l->loop[k].end > l->loop[best].end)
+				continue;
+			for (size_t i = 0; i < nh; i++)
+				fresh += !taken[i] && IN_LOOP(&h[i], &l->loop[k]);
+			if ((double)fresh >= 0.95 * (double)best_new)
+				best = k;
+		}
 		l->loop[best].selected = 1;
 		l->nselected++;
 		for (size_t i = 0; i < nh; i++)

@@ -41,7 +41,11 @@ struct ipcc_loops_opts {
 struct ipcc_loops {
 	struct ipcc_loop *loop; /* every loop with samples, hottest first */
 	size_t n;
-	size_t nselected;     /* chosen: the hottest innermost loops until cover or max_loops */
+	/*
+	 * Chosen greedily: each time the loop holding the most samples not yet held, or rather
+	 * its deepest inner loop that holds 95% of those, until cover or max_loops.
+	 */
+	size_t nselected;
 	double covered;	      /* the share of the samples the chosen loops hold */
 	uint64_t nsamples;    /* all samples of the profile */
 	unsigned nfunctions;  /* functions disassembled */

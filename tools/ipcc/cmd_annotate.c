@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "ipcc/error.h"
+#include "ipcc/lift.h"
 #include "ipcc/pprof.h"
 #include "ipcc/profile.h"
 
@@ -46,6 +47,10 @@ const char cmd_annotate_help[] =
     "                      --symbol takes it) or per 'file' (one [unknown] row each)\n"
     "      --no-demangle   show C++ and Rust names as the symbol table has them\n"
     "      --folded        'file;function count' lines, hottest first\n"
+    "      --loops N       the hot loops (backward branches within a function), hottest\n"
+    "                      first with their inner loops: at most N, chosen until they hold\n"
+    "                      the --cover share of the samples\n"
+    "      --cover F       with --loops: the share to cover (default 0.9)\n"
     "      --footprint     how many 64-byte code lines (bytes, functions) hold 50%, 75%,\n"
     "                      90% and 99% of the samples\n"
     "      --svg FILE      with --footprint: also plot the cumulative share of samples\n"
@@ -65,7 +70,8 @@ struct annotate_opts {
 	const char *input, *symbol, *svg, *output;
 	char range_file[4096]; /* --symbol FILE+0xSTART-0xEND: FILE, or "" */
 	uint64_t lo, hi;
-	uint64_t top;
+	uint64_t top, loops;
+	double cover;
 	enum unknown_mode unknown;
 	bool folded, footprint, raw_names, pprof;
 };
@@ -126,7 +132,9 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 		O_SVG,
 		O_UNKNOWN,
 		O_NO_DEMANGLE,
-		O_FORMAT
+		O_FORMAT,
+		O_LOOPS,
+		O_COVER
 	};
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -139,8 +147,11 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "output", required_argument, NULL, 'o' },
+		{ "loops", required_argument, NULL, O_LOOPS },
+		{ "cover", required_argument, NULL, O_COVER },
 		{ NULL, 0, NULL, 0 },
 	};
+	char *end;
 	int c, ret = 0;
 
 	memset(o, 0, sizeof(*o));
@@ -194,6 +205,16 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 		case 'o':
 			o->output = optarg;
 			break;
+		case O_LOOPS:
+			ret = cli_parse_u64("annotate", "--loops", optarg, 1, 1000, &o->loops);
+			break;
+		case O_COVER:
+			o->cover = strtod(optarg, &end);
+			if (*end || end == optarg || !(o->cover > 0 && o->cover <= 1))
+				return cli_usage_error(
+				    "annotate",
+				    "--cover wants a share above 0, at most 1, not '%s'", optarg);
+			break;
 		default:
 			return cli_bad_option("annotate", c, argv);
 		}
@@ -202,9 +223,13 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 	}
 	if (optind != argc)
 		return cli_usage_error("annotate", "unexpected argument '%s'", argv[optind]);
-	if ((o->symbol != NULL) + o->folded + o->footprint > 1)
-		return cli_usage_error("annotate",
-				       "--symbol, --folded and --footprint: one at a time");
+	if ((o->symbol != NULL) + o->folded + o->footprint + (o->loops > 0) > 1)
+		return cli_usage_error(
+		    "annotate", "--symbol, --folded, --footprint and --loops: one at a time");
+	if (o->cover > 0 && !o->loops)
+		return cli_usage_error("annotate", "--cover is for --loops: add --loops N");
+	if (o->pprof && o->loops)
+		return cli_usage_error("annotate", "--format pprof holds every sample: no --loops");
 	if (o->pprof && (o->symbol || o->folded || o->footprint))
 		return cli_usage_error("annotate",
 				       "--format pprof holds every sample: no --symbol, "
@@ -527,6 +552,42 @@ static int write_pprof(const struct annotate_opts *o, const struct ipcc_profile 
 	return EXIT_OK;
 }
 
+/* --loops: the chosen loops, hottest first, each followed by its inner loops. */
+static int print_loops(const struct annotate_opts *o, const struct ipcc_profile *p,
+		       struct ipcc_symbols *syms)
+{
+	struct ipcc_loops l;
+	int ret =
+	    ipcc_loops_find(p, syms, &(struct ipcc_loops_opts){ (unsigned)o->loops, o->cover }, &l);
+
+	if (ret)
+		return cli_error("annotate", "%s", ipcc_last_error());
+	printf("%zu loops chosen of %zu found in %u functions: %.2f%% of the samples (cover %.2f, "
+	       "at most %" PRIu64 ")%s\n",
+	       l.nselected, l.n, l.nfunctions, 100 * l.covered, o->cover > 0 ? o->cover : 0.9,
+	       o->loops, l.nunreadable ? "; some functions' code could not be read" : "");
+	printf("%10s %8s  %-40s %s\n", "samples", "share", "loop", "function (file)");
+	for (size_t k = 0; k < l.n; k++) {
+		const struct ipcc_loop *lp = &l.loop[k];
+		int q = lp->parent;
+		bool shown = lp->selected;
+		char range[64];
+
+		/* An inner loop of a chosen one is shown under it. */
+		for (; q >= 0 && !shown; q = l.loop[q].parent)
+			shown = l.loop[q].selected;
+		if (!shown)
+			continue;
+		snprintf(range, sizeof(range), "%*s+%#" PRIx64 "-%#" PRIx64 "%s",
+			 2 * (int)lp->depth, "", lp->start - lp->function_start,
+			 lp->end - lp->function_start, lp->selected ? "" : " (inner)");
+		printf("%10" PRIu64 " %7.2f%%  %-40s %s (%s)\n", lp->samples, 100 * lp->share,
+		       range, lp->function, base(lp->file));
+	}
+	ipcc_loops_release(&l);
+	return EXIT_OK;
+}
+
 int cmd_annotate(int argc, char **argv)
 {
 	struct annotate_opts o;
@@ -567,6 +628,8 @@ int cmd_annotate(int argc, char **argv)
 	}
 	if (o.symbol) {
 		ret = print_symbol(&o, p, syms, sym);
+	} else if (o.loops) {
+		ret = print_loops(&o, p, syms);
 	} else if (o.footprint) {
 		n = group(&o, p, sym, true, b);
 		print_footprint(p, b, n);

@@ -1,0 +1,26 @@
+#!/bin/sh
+# annotate_loops.sh IPCC NESTED: ipcc annotate --loops finds the loop nest of a program that
+# spends nearly all its time in one inner loop: the chosen loops are in its function and hold
+# at least 90% of the samples; the inner loop is shown indented under its parent. Shares of
+# samples only, never times.
+set -u
+ipcc=$1 prog=$2
+fail() { echo "FAIL: $*"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! "$ipcc" record -o "$tmp/p" -- "$prog" >/dev/null 2>"$tmp/err"; then
+    grep -q 'cannot sample' "$tmp/err" && { cat "$tmp/err"; exit 77; }
+    fail "record: $(cat "$tmp/err")"
+fi
+"$ipcc" annotate -i "$tmp/p" --loops 3 >"$tmp/out" 2>&1 || fail "annotate --loops: $(cat "$tmp/out")"
+cat "$tmp/out"
+share=$(sed -n 's/.*functions: \([0-9.]*\)% of the samples.*/\1/p' "$tmp/out")
+[ -n "$share" ] || fail "no covered share"
+awk -v s="$share" 'BEGIN { exit !(s >= 90) }' || fail "the chosen loops hold $share%, want >= 90%"
+# Every loop shown is work()'s, and the hottest holds most of the samples.
+awk 'NR > 3 && $NF != "(nested_loops)" { bad = 1 } END { exit bad }' "$tmp/out" ||
+    fail "a loop outside the program"
+awk 'NR > 3 && $0 !~ /work/ { bad = 1 } END { exit bad }' "$tmp/out" ||
+    fail "a loop outside work()"
+awk 'NR == 4 { exit !($2 + 0 >= 80) }' "$tmp/out" || fail "the hottest loop holds under 80%"
+exit 0
