@@ -8,9 +8,17 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 "$ipcc" bench --fit-profile zen3 -o "$tmp/fit.profile" >"$tmp/out" 2>&1 || fail "$(cat "$tmp/out")"
+# Each parameter measured, or said why not (a penalty from two kernels' best runs can come
+# out below zero when other work shares the core): at least four of the six measured.
+measured=0
 for key in load_latency mul_latency lock_latency recovery fold_imm alu_ports; do
-    grep -q "^$key  *[a-z._]*  *[0-9.]" "$tmp/out" || fail "no measured $key: $(cat "$tmp/out")"
+    if grep -q "^$key  *[a-z._]*  *[0-9.]" "$tmp/out"; then
+        measured=$((measured + 1))
+    else
+        grep -q "^$key .*not \(fitted\|measured\): " "$tmp/out" || fail "$key: $(cat "$tmp/out")"
+    fi
 done
+[ $measured -ge 4 ] || fail "only $measured parameters measured: $(cat "$tmp/out")"
 grep -q '^name = zen3-fit$' "$tmp/fit.profile" || fail "profile: $(cat "$tmp/fit.profile")"
 "$ipcc" sim --profile "$tmp/fit.profile" "$sim" >"$tmp/sim" 2>&1 || fail "sim: $(cat "$tmp/sim")"
 grep -q 'profile zen3-fit' "$tmp/sim" || fail "sim did not use the fitted profile: $(head -2 "$tmp/sim")"
