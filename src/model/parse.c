@@ -1254,6 +1254,7 @@ static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned 
 	/* add/sub reg, imm: what immediate folding folds */
 	in.fold = known && (!strcmp(m, "add") || !strcmp(m, "sub")) && !lock && n == 2 &&
 		  !in.approx && o[0].kind == O_REG && o[1].kind == O_IMM;
+	/* A memory source adds the profile's load latency (a mov load: 1 + load_latency). */
 	if (load)
 		in.latency += p->load_latency;
 	if (lock) {
