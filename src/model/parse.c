@@ -1116,8 +1116,11 @@ static int approximate(struct parser *ps, const char *s, struct minsn *in, bool 
 		snprintf(piece, sizeof(piece), "%.*s", (int)len, s);
 		s += len + (s[len] == ',');
 		{
-			const char *end = parse_operand(ps, piece, &o);
+			const char *line_start = ps->line_start, *end;
 
+			ps->line_start = piece; /* where a failure's column counts from */
+			end = parse_operand(ps, piece, &o);
+			ps->line_start = line_start;
 			*ps->err = saved;
 			if (!end || *skip_space(end)) {
 				i++;
