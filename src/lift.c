@@ -3,7 +3,10 @@
  * the functions that hold samples.
  */
 #include <capstone/capstone.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,17 +68,55 @@ static int push(struct ipcc_loops *l, size_t *cap, const struct ipcc_loop *loop)
 }
 
 /*
- * The loops of one function: its hits are h[0..n), sorted by address. Every backward branch
- * with an immediate target inside the function closes the loop that starts at its target;
- * branches to one target make one loop, to the end of the last of them.
+ * The loops of insn[0..n), a function's code from proto->function_start: every backward
+ * branch with an immediate target inside the function closes the loop that starts at its
+ * target; branches to one target make one loop, to the end of the last of them. Each is a
+ * copy of proto with its start, end and branches, added to l after l->loop[first].
  */
+static int branch_loops(csh cs, const cs_insn *insn, size_t n, const struct ipcc_loop *proto,
+			struct ipcc_loops *l, size_t *cap, size_t first)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		const cs_insn *in = &insn[i];
+		const cs_x86 *x = &in->detail->x86;
+		uint64_t target, end = in->address + in->size;
+		bool merged = false;
+
+		if (!cs_insn_group(cs, in, CS_GRP_JUMP) || x->op_count != 1 ||
+		    x->operands[0].type != X86_OP_IMM)
+			continue;
+		target = (uint64_t)x->operands[0].imm;
+		if (target > in->address || target < proto->function_start)
+			continue;
+		for (size_t k = first; k < l->n; k++)
+			if (l->loop[k].start == target) {
+				if (end > l->loop[k].end)
+					l->loop[k].end = end;
+				l->loop[k].branches++;
+				merged = true;
+			}
+		if (!merged) {
+			struct ipcc_loop lp = *proto;
+
+			lp.start = target;
+			lp.end = end;
+			lp.branches = 1;
+			ret = push(l, cap, &lp);
+		}
+	}
+	return ret;
+}
+
+/* The loops of one function: its hits are h[0..n), sorted by address. */
 static int function_loops(struct ipcc_symbols *syms, csh cs, const struct hit *h, size_t n,
 			  struct ipcc_loops *l, size_t *cap)
 {
 	size_t len = (size_t)h[0].func_size, first = l->n, ninsn;
 	unsigned char *code;
 	cs_insn *insn = NULL;
-	int ret = 0;
+	int ret;
 
 	if (!len || len > MAX_FUNCTION || !(code = malloc(len))) {
 		l->nunreadable++;
@@ -88,30 +129,10 @@ static int function_loops(struct ipcc_symbols *syms, csh cs, const struct hit *h
 	}
 	l->nfunctions++;
 	ninsn = cs_disasm(cs, code, len, h[0].func_start, 0, &insn);
-	for (size_t i = 0; i < ninsn && !ret; i++) {
-		const cs_insn *in = &insn[i];
-		const cs_x86 *x = &in->detail->x86;
-		uint64_t target, end = in->address + in->size;
-		bool merged = false;
-
-		if (!cs_insn_group(cs, in, CS_GRP_JUMP) || x->op_count != 1 ||
-		    x->operands[0].type != X86_OP_IMM)
-			continue;
-		target = (uint64_t)x->operands[0].imm;
-		if (target > in->address || target < h[0].func_start)
-			continue;
-		for (size_t k = first; k < l->n; k++)
-			if (l->loop[k].start == target) {
-				if (end > l->loop[k].end)
-					l->loop[k].end = end;
-				l->loop[k].branches++;
-				merged = true;
-			}
-		if (!merged)
-			ret = push(l, cap,
-				   &(struct ipcc_loop){ h[0].file, h[0].function, h[0].func_start,
-							target, end, 1, 0, 0, -1, 0, 0 });
-	}
+	ret = branch_loops(cs, insn, ninsn,
+			   &(struct ipcc_loop){ h[0].file, h[0].function, h[0].func_start, 0, 0, 0,
+						0, 0, -1, 0, 0 },
+			   l, cap, first);
 	/* Each loop's samples; a loop without any is dropped. */
 	for (size_t k = first; k < l->n;) {
 		struct ipcc_loop *lp = &l->loop[k];
@@ -260,5 +281,187 @@ int ipcc_loops_find(const struct ipcc_profile *p, struct ipcc_symbols *syms,
 void ipcc_loops_release(struct ipcc_loops *l)
 {
 	free(l->loop);
+	memset(l, 0, sizeof(*l));
+}
+
+/* ---- lifting a loop into the model's text ---------------------------------------------- */
+
+/* Append the printf-formatted text to *buf (length *len, capacity *cap). */
+static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(*buf ? *buf + *len : NULL, *buf ? *cap - *len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return err_set(IPCC_EINVAL, "lift: cannot format an instruction");
+		if (*buf && *len + (size_t)n < *cap)
+			break;
+		{
+			size_t c = *cap ? *cap * 2 : 4096;
+			char *b;
+
+			while (c <= *len + (size_t)n)
+				c *= 2;
+			b = realloc(*buf, c);
+			if (!b)
+				return err_set(IPCC_ENOMEM, "lift: out of memory");
+			*buf = b;
+			*cap = c;
+		}
+	}
+	*len += (size_t)n;
+	return 0;
+}
+
+/* The innermost loop: the first by address whose body holds no other loop's. */
+static const struct ipcc_loop *innermost(const struct ipcc_loops *l)
+{
+	const struct ipcc_loop *best = NULL;
+
+	for (size_t k = 0; k < l->n; k++) {
+		const struct ipcc_loop *a = &l->loop[k];
+		bool holds = false;
+
+		for (size_t j = 0; j < l->n && !holds; j++)
+			holds = j != k && l->loop[j].start >= a->start &&
+				l->loop[j].end <= a->end &&
+				!(l->loop[j].start == a->start && l->loop[j].end == a->end);
+		if (!holds && (!best || a->start < best->start))
+			best = a;
+	}
+	return best;
+}
+
+int ipcc_lift_elf(const char *path, const struct ipcc_lift_opts *o, struct ipcc_lifted *out)
+{
+	struct ipcc_profile_mmap mm = { 0, 0, UINT64_MAX, 0, (char *)path };
+	struct ipcc_profile prof = { .mmaps = &mm, .nmmaps = 1 };
+	struct ipcc_symbols *syms = NULL;
+	struct ipcc_loops loops = { 0 };
+	uint64_t fstart = 0, fsize = 0, start, end;
+	unsigned char *code = NULL;
+	cs_insn *insn = NULL;
+	size_t ninsn = 0, len, cap = 0, tlen = 0, tcap = 0;
+	csh cs;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	{
+		FILE *f = fopen(path, "rb");
+
+		if (!f)
+			return err_sys("cannot open %s", path);
+		fclose(f);
+	}
+	ret = ipcc_symbols_new(&prof, &syms);
+	if (ret)
+		return ret;
+	if (o->symbol) {
+		ret = ipcc_symbols_find(syms, path, o->symbol, &fstart, &fsize);
+		if (!ret && (!fsize || fsize > MAX_FUNCTION))
+			ret = err_set(IPCC_EINVAL, "%s: function '%s' has no size we can read",
+				      path, o->symbol);
+		if (ret)
+			goto out;
+		snprintf(out->function, sizeof(out->function), "%s", o->symbol);
+	}
+	if (o->end > o->start) {
+		start = o->start;
+		end = o->end;
+		if (end - start > MAX_FUNCTION) {
+			ret =
+			    err_set(IPCC_EINVAL, "lift: the range is over %u bytes", MAX_FUNCTION);
+			goto out;
+		}
+	} else if (o->symbol) {
+		start = fstart;
+		end = fstart + fsize;
+	} else {
+		ret = err_set(IPCC_EINVAL, "lift: neither a function nor a range");
+		goto out;
+	}
+	len = (size_t)(end - start);
+	code = malloc(len);
+	if (!code) {
+		ret = err_set(IPCC_ENOMEM, "lift: out of memory");
+		goto out;
+	}
+	ret = ipcc_symbols_read(syms, path, start, code, &len);
+	if (ret)
+		goto out;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+		ret = err_set(IPCC_ENOTSUP, "Capstone cannot disassemble x86-64");
+		goto out;
+	}
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	ninsn = cs_disasm(cs, code, len, start, 0, &insn);
+	if (!(o->end > o->start)) {
+		const struct ipcc_loop *lp;
+
+		ret = branch_loops(
+		    cs, insn, ninsn,
+		    &(struct ipcc_loop){ path, o->symbol, fstart, 0, 0, 0, 0, 0, -1, 0, 0 }, &loops,
+		    &cap, 0);
+		lp = ret ? NULL : innermost(&loops);
+		out->nloops = (unsigned)loops.n;
+		if (!ret && !lp)
+			ret =
+			    err_set(IPCC_EINVAL, "%s: function '%s' has no loop", path, o->symbol);
+		if (!ret) {
+			start = lp->start;
+			end = lp->end;
+		}
+	}
+	for (size_t i = 0; i < ninsn && !ret; i++) {
+		const cs_insn *in = &insn[i];
+		const cs_x86 *x = &in->detail->x86;
+
+		if (in->address < start || in->address >= end)
+			continue;
+		if (!out->ninsns)
+			ret = append(&out->text, &tlen, &tcap, ".Lloop:\n");
+		if (!ret && cs_insn_group(cs, in, CS_GRP_JUMP) && x->op_count == 1 &&
+		    x->operands[0].type == X86_OP_IMM) {
+			uint64_t t = (uint64_t)x->operands[0].imm;
+
+			if (t == start)
+				ret = append(&out->text, &tlen, &tcap, "%s .Lloop", in->mnemonic);
+			else
+				ret = append(&out->text, &tlen, &tcap, "%s .L%" PRIx64,
+					     in->mnemonic, t);
+		} else if (!ret) {
+			ret = append(&out->text, &tlen, &tcap, "%s%s%s", in->mnemonic,
+				     in->op_str[0] ? " " : "", in->op_str);
+		}
+		if (!ret)
+			ret = append(&out->text, &tlen, &tcap, "    ; %#" PRIx64 "\n", in->address);
+		out->ninsns++;
+	}
+	if (!ret && !out->ninsns)
+		ret = err_set(IPCC_EINVAL, "%s: no instructions in [%#" PRIx64 ", %#" PRIx64 ")",
+			      path, start, end);
+	out->start = start;
+	out->end = end;
+	cs_free(insn, ninsn);
+	cs_close(&cs);
+out:
+	free(code);
+	ipcc_loops_release(&loops);
+	ipcc_symbols_free(syms);
+	if (ret)
+		ipcc_lifted_release(out);
+	return ret;
+}
+
+void ipcc_lifted_release(struct ipcc_lifted *l)
+{
+	free(l->text);
 	memset(l, 0, sizeof(*l));
 }

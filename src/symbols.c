@@ -462,6 +462,28 @@ const char *ipcc_symbols_build_id(struct ipcc_symbols *s, const char *file)
 	return NULL;
 }
 
+int ipcc_symbols_find(struct ipcc_symbols *s, const char *file, const char *name, uint64_t *start,
+		      uint64_t *size)
+{
+	for (size_t i = 0; i < s->prof->nmmaps; i++) {
+		struct object *o = &s->obj[s->first[i]];
+
+		if (strcmp(s->prof->mmaps[i].filename, file) != 0)
+			continue;
+		for (size_t k = 0; k < o->nfuncs; k++)
+			if (!strcmp(o->funcs[k].name, name) ||
+			    !strcmp(demangled(&o->funcs[k]), name)) {
+				*start = o->funcs[k].start;
+				*size = o->funcs[k].size;
+				return 0;
+			}
+		if (!o->path)
+			return err_set(IPCC_EINVAL, "%s: not an ELF file", file);
+		break;
+	}
+	return err_set(IPCC_EINVAL, "%s: no function '%s'", file, name);
+}
+
 int ipcc_symbols_read(struct ipcc_symbols *s, const char *file, uint64_t elf_addr, void *buf,
 		      size_t *len)
 {

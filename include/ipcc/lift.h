@@ -5,11 +5,13 @@
  * before it, in the same function): its body is [target, end of the branch). Several
  * backward branches to one target (a `continue`) are one loop. Loops are found by
  * disassembling, with Capstone, every function that holds samples, in the files the
- * profile recorded; a loop's samples are those whose address falls in its body. The first
- * step of the model meeting real code (the rest, lifting a loop's instructions into the
- * pipeline model, is to come).
+ * profile recorded; a loop's samples are those whose address falls in its body.
  *
- * The caller owns what ipcc_loops_find() fills and releases it with ipcc_loops_release().
+ * ipcc_lift_elf() turns a loop of a program (or a range of its addresses) into the pipeline
+ * model's text (model.h), to be parsed leniently.
+ *
+ * The caller owns what ipcc_loops_find() and ipcc_lift_elf() fill and releases it with
+ * ipcc_loops_release() and ipcc_lifted_release().
  */
 #ifndef IPCC_LIFT_H
 #define IPCC_LIFT_H
@@ -60,5 +62,32 @@ int ipcc_loops_find(const struct ipcc_profile *p, struct ipcc_symbols *syms,
 		    const struct ipcc_loops_opts *o, struct ipcc_loops *out);
 
 void ipcc_loops_release(struct ipcc_loops *l);
+
+/* Which code to lift: a function's innermost loop, or a range of addresses. */
+struct ipcc_lift_opts {
+	const char *symbol;  /* the function (its innermost loop: see ipcc_lift_elf), or NULL */
+	uint64_t start, end; /* with end > start: [start, end) in the ELF's own addresses */
+};
+
+struct ipcc_lifted {
+	char *text;	    /* the model's text: one instruction a line, its address in a comment */
+	char function[128]; /* the function lifted from ("" for a range without a symbol) */
+	uint64_t start, end; /* what was lifted, in the ELF's own addresses */
+	unsigned ninsns;     /* instructions lifted */
+	unsigned nloops;     /* loops found in the function (symbol without a range) */
+};
+
+/*
+ * Lift code of the ELF file `path` with Capstone (Intel syntax): the range o->start..end if
+ * given, else the innermost loop of function o->symbol: of its loops (backward branches to
+ * a target in the function, as ipcc_loops_find() finds them), the first by address whose
+ * body holds no other loop. A jump to the lifted code's start becomes a jump to the label
+ * `.Lloop` on its first line; other jump targets become labels `.L<address in hex>`. Returns
+ * 0, IPCC_EINVAL (no such file, function, or code there; a function without a loop),
+ * IPCC_ENOMEM or IPCC_ENOTSUP (Capstone).
+ */
+int ipcc_lift_elf(const char *path, const struct ipcc_lift_opts *o, struct ipcc_lifted *out);
+
+void ipcc_lifted_release(struct ipcc_lifted *l);
 
 #endif

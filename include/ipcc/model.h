@@ -131,7 +131,32 @@ struct ipcc_model_program;
 int ipcc_model_parse(const char *text, const struct ipcc_model_profile *p,
 		     struct ipcc_model_program **out, struct ipcc_model_error *err);
 
+/*
+ * How the parser treats an instruction its table does not know, or whose operands it cannot
+ * read: strict, an error (ipcc_model_parse); lenient, a conservative class it counts and
+ * names (ipcc_model_program_approximated): one micro-op of latency 3 (plus the profile's
+ * load latency with a memory operand) that reads every operand it can read and the flags,
+ * and writes its first operand. Machine code lifted from a program is parsed leniently.
+ */
+enum ipcc_model_mode {
+	IPCC_MODEL_STRICT = 0,
+	IPCC_MODEL_LENIENT,
+};
+
+int ipcc_model_parse_mode(const char *text, const struct ipcc_model_profile *p,
+			  enum ipcc_model_mode mode, struct ipcc_model_program **out,
+			  struct ipcc_model_error *err);
+
 void ipcc_model_program_free(struct ipcc_model_program *prog);
+
+/*
+ * The number of static instructions approximated (lenient parsing), and their distinct
+ * mnemonics, with prefixes, in program order ("rep stosq, ud2") in names (NUL-terminated, cut
+ * with "..." where len is too small; names may be NULL). Whether instruction i is one.
+ */
+unsigned ipcc_model_program_approximated(const struct ipcc_model_program *prog, char *names,
+					 size_t len);
+bool ipcc_model_program_approximate(const struct ipcc_model_program *prog, unsigned i);
 
 /* The number of static instructions, and the source text of instruction i. */
 unsigned ipcc_model_program_size(const struct ipcc_model_program *prog);

@@ -94,6 +94,13 @@ void ipcc_symbols_resolve(struct ipcc_symbols *s, const struct ipcc_sample *smp,
 const char *ipcc_symbols_build_id(struct ipcc_symbols *s, const char *file);
 
 /*
+ * The function `name` of `file` (as the symbol table spells it, or demangled): its start in
+ * the file's own addresses and its size. IPCC_EINVAL with a message if there is none.
+ */
+int ipcc_symbols_find(struct ipcc_symbols *s, const char *file, const char *name, uint64_t *start,
+		      uint64_t *size);
+
+/*
  * Copy *len bytes of `file`'s code at its own address elf_addr into buf; where the code's
  * segment ends sooner, *len is cut to what it holds (a 64-byte line at the end of .text).
  */

@@ -29,6 +29,8 @@ struct minsn {
 	bool mispredict;   /* a branch the front end mispredicts */
 	bool fold;	   /* add/sub reg, imm: folded where the profile folds immediates */
 	uint8_t ports;	   /* the execution-port classes it issues to (PORT_* bits) */
+	bool zero;	   /* a zero idiom: no inputs, no latency, no port */
+	bool approx;	   /* not in the table: a conservative class (lenient parsing) */
 };
 
 /* Port classes: an instruction takes one port of each class it uses, in its issue cycle. */

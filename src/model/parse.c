@@ -20,67 +20,508 @@
 
 /* ---- the instruction table ------------------------------------------------------------- */
 
+/*
+ * Forms: which operands an instruction reads and writes (o0 is the first). Flags, implicit
+ * registers, implicit memory and the port class are columns of the table, not forms.
+ */
 enum form {
-	F_MOV,	   /* dst = src */
-	F_ALU,	   /* dst op= src, flags */
-	F_UNARY,   /* inc/dec/neg/not dst */
-	F_CMP,	   /* cmp/test a, b: flags only */
+	F_MOV,	   /* o0 = f(o1 ...): writes o0, reads the rest (moves, converts, AVX 3-op) */
+	F_UPD,	   /* o0 = f(o0, o1 ...): reads and writes o0, reads the rest (SSE 2-op, cmov) */
+	F_ALU,	   /* o0 op= o1, two operands (integer ALU) */
+	F_SHIFT,   /* o0 op= [o1]: one or two operands (shifts, rotates) */
+	F_UNARY,   /* inc/dec/neg/not/bswap o0 */
+	F_SET,	   /* setcc o0: writes o0 only */
+	F_CMP,	   /* cmp/test/bt/ucomisd a, b: reads both, writes nothing but flags */
 	F_LEA,	   /* dst = address */
-	F_IMUL,	   /* imul dst, src [, imm] */
-	F_NOP,	   /* nop [operand] */
+	F_IMUL,	   /* imul o0 (rdx:rax = rax * o0), imul dst, src [, imm] */
+	F_IMP,	   /* explicit operands read, registers in the table's implicit columns */
+	F_NOP,	   /* nop [operand]; also endbr64, vzeroupper */
 	F_JCC,	   /* conditional branch: reads flags */
-	F_JMP,	   /* jmp */
-	F_XADD,	   /* (lock) xadd m/r, r */
+	F_JMP,	   /* jmp, call */
+	F_PUSH,	   /* push o0 */
+	F_POP,	   /* pop o0 */
+	F_XADD,	   /* (lock) xadd m/r, r; xchg */
 	F_CMPXCHG, /* (lock) cmpxchg m/r, r: also rax and flags */
-	F_FENCE,   /* lfence, mfence */
+	F_FENCE,   /* lfence, mfence, sfence */
 	F_VEC3,	   /* AVX dst, src1, src2 */
-	F_FMA	   /* vfmadd231pd acc, src1, src2 */
+	F_FMA	   /* vfmadd231pd acc, src1, src2: reads all three */
 };
+
+/* Port classes of a row: ALU or vector; a "move" takes none when it is a load or a store. */
+enum { PT_ALU, PT_VEC, PT_NONE, PT_MOVE_ALU, PT_MOVE_VEC };
+
+/* Flags: read, written. */
+#define FL_R 1u
+#define FL_W 2u
+
+/* Implicit registers, as register bits. */
+#define RAX (1ull << 0)
+#define RCX (1ull << 1)
+#define RDX (1ull << 2)
+#define RSP (1ull << 4)
+#define RBP (1ull << 5)
 
 struct op_def {
 	const char *name;
 	enum form form;
-	unsigned lat, uops;
-	bool alu_fusable; /* fuses with a following jcc where the profile fuses ALU ops */
-	bool cmp_fusable; /* fuses where the profile fuses cmp/test */
+	unsigned char lat, uops;
+	unsigned char port;	 /* PT_* */
+	unsigned char flags;	 /* FL_* */
+	bool alu_fusable;	 /* fuses with a following jcc where the profile fuses ALU ops */
+	bool cmp_fusable;	 /* fuses where the profile fuses cmp/test */
+	bool zero_idiom;	 /* with its last two operands one register: depends on nothing */
+	bool load;		 /* an implicit load (ret, leave) */
+	uint64_t imp_rd, imp_wr; /* implicit registers read and written */
 };
 
-/* Latencies in cycles (Skylake's; per-profile differences below), for register operands. */
+/* Row builders: integer ALU, moves, vector (SSE 2-operand and otherwise). */
+#define ALU(n, f, l, u, fl)                                              \
+	{                                                                \
+		n, f, l, u, PT_ALU, fl, false, false, false, false, 0, 0 \
+	}
+#define FUSE(n, f, fl, a, c)                                     \
+	{                                                        \
+		n, f, 1, 1, PT_ALU, fl, a, c, false, false, 0, 0 \
+	}
+#define MOVE(n, l)                                                               \
+	{                                                                        \
+		n, F_MOV, l, 1, PT_MOVE_ALU, 0, false, false, false, false, 0, 0 \
+	}
+#define VMOVE(n, l)                                                              \
+	{                                                                        \
+		n, F_MOV, l, 1, PT_MOVE_VEC, 0, false, false, false, false, 0, 0 \
+	}
+#define VEC(n, f, l, u)                                                 \
+	{                                                               \
+		n, f, l, u, PT_VEC, 0, false, false, false, false, 0, 0 \
+	}
+#define VZERO(n, f, l, u)                                              \
+	{                                                              \
+		n, f, l, u, PT_VEC, 0, false, false, true, false, 0, 0 \
+	}
+#define IMP(n, l, u, fl, rd, wr)                                               \
+	{                                                                      \
+		n, F_IMP, l, u, PT_ALU, fl, false, false, false, false, rd, wr \
+	}
+
+/*
+ * Latencies in cycles (Skylake's; per-profile differences below) and micro-ops, for register
+ * operands; a memory source adds the profile's load latency. SSE mnemonics stand for their
+ * AVX forms too (vaddps is addps with a separate destination: see lookup()); FMA, cmovcc,
+ * setcc and jcc are families (see family()).
+ */
 static const struct op_def ops[] = {
-	{ "mov", F_MOV, 1, 1, false, false },	      { "movzx", F_MOV, 1, 1, false, false },
-	{ "movsx", F_MOV, 1, 1, false, false },	      { "movsxd", F_MOV, 1, 1, false, false },
-	{ "lea", F_LEA, 1, 1, false, false },	      { "add", F_ALU, 1, 1, true, false },
-	{ "sub", F_ALU, 1, 1, true, false },	      { "and", F_ALU, 1, 1, true, false },
-	{ "or", F_ALU, 1, 1, false, false },	      { "xor", F_ALU, 1, 1, false, false },
-	{ "adc", F_ALU, 1, 1, false, false },	      { "inc", F_UNARY, 1, 1, true, false },
-	{ "dec", F_UNARY, 1, 1, true, false },	      { "neg", F_UNARY, 1, 1, false, false },
-	{ "not", F_UNARY, 1, 1, false, false },	      { "cmp", F_CMP, 1, 1, true, true },
-	{ "test", F_CMP, 1, 1, true, true },	      { "imul", F_IMUL, 3, 1, false, false },
-	{ "nop", F_NOP, 0, 1, false, false },	      { "jmp", F_JMP, 1, 1, false, false },
-	{ "xadd", F_XADD, 3, 3, false, false },	      { "cmpxchg", F_CMPXCHG, 5, 5, false, false },
-	{ "lfence", F_FENCE, 4, 2, false, false },    { "mfence", F_FENCE, 33, 3, false, false },
-	{ "vpmulld", F_VEC3, 10, 2, false, false },   { "vpaddd", F_VEC3, 1, 1, false, false },
-	{ "vaddpd", F_VEC3, 4, 1, false, false },     { "vmulpd", F_VEC3, 4, 1, false, false },
-	{ "vfmadd231pd", F_FMA, 4, 1, false, false },
+	/* integer moves */
+	MOVE("mov", 1),
+	MOVE("movzx", 1),
+	MOVE("movsx", 1),
+	MOVE("movsxd", 1),
+	MOVE("movabs", 1),
+	ALU("lea", F_LEA, 1, 1, 0),
+	IMP("cdqe", 1, 1, 0, RAX, RAX),
+	IMP("cwde", 1, 1, 0, RAX, RAX),
+	IMP("cdq", 1, 1, 0, RAX, RDX),
+	IMP("cqo", 1, 1, 0, RAX, RDX),
+	IMP("cwd", 1, 2, 0, RAX, RDX),
+	/* integer ALU */
+	FUSE("add", F_ALU, FL_W, true, false),
+	{ "sub", F_ALU, 1, 1, PT_ALU, FL_W, true, false, true, false, 0, 0 },
+	FUSE("and", F_ALU, FL_W, true, false),
+	FUSE("or", F_ALU, FL_W, false, false),
+	{ "xor", F_ALU, 1, 1, PT_ALU, FL_W, false, false, true, false, 0, 0 },
+	FUSE("adc", F_ALU, FL_R | FL_W, false, false),
+	FUSE("sbb", F_ALU, FL_R | FL_W, false, false),
+	FUSE("inc", F_UNARY, FL_W, true, false),
+	FUSE("dec", F_UNARY, FL_W, true, false),
+	FUSE("neg", F_UNARY, FL_W, false, false),
+	FUSE("not", F_UNARY, 0, false, false),
+	FUSE("cmp", F_CMP, FL_W, true, true),
+	FUSE("test", F_CMP, FL_W, true, true),
+	ALU("bswap", F_UNARY, 2, 2, 0),
+	ALU("shl", F_SHIFT, 1, 1, FL_W),
+	ALU("sal", F_SHIFT, 1, 1, FL_W),
+	ALU("shr", F_SHIFT, 1, 1, FL_W),
+	ALU("sar", F_SHIFT, 1, 1, FL_W),
+	ALU("rol", F_SHIFT, 1, 1, FL_W),
+	ALU("ror", F_SHIFT, 1, 1, FL_W),
+	ALU("rcl", F_SHIFT, 2, 3, FL_R | FL_W),
+	ALU("rcr", F_SHIFT, 2, 3, FL_R | FL_W),
+	ALU("shld", F_UPD, 3, 1, FL_W),
+	ALU("shrd", F_UPD, 3, 1, FL_W),
+	ALU("shlx", F_MOV, 1, 1, 0),
+	ALU("shrx", F_MOV, 1, 1, 0),
+	ALU("sarx", F_MOV, 1, 1, 0),
+	ALU("rorx", F_MOV, 1, 1, 0),
+	ALU("andn", F_MOV, 1, 1, FL_W),
+	ALU("blsr", F_MOV, 1, 1, FL_W),
+	ALU("blsi", F_MOV, 1, 1, FL_W),
+	ALU("blsmsk", F_MOV, 1, 1, FL_W),
+	ALU("bzhi", F_MOV, 1, 1, FL_W),
+	ALU("pdep", F_MOV, 3, 1, 0),
+	ALU("pext", F_MOV, 3, 1, 0),
+	ALU("bt", F_CMP, 1, 1, FL_W),
+	ALU("bts", F_ALU, 1, 1, FL_W),
+	ALU("btr", F_ALU, 1, 1, FL_W),
+	ALU("btc", F_ALU, 1, 1, FL_W),
+	ALU("popcnt", F_MOV, 3, 1, FL_W),
+	ALU("lzcnt", F_MOV, 3, 1, FL_W),
+	ALU("tzcnt", F_MOV, 3, 1, FL_W),
+	ALU("bsf", F_MOV, 3, 1, FL_W),
+	ALU("bsr", F_MOV, 3, 1, FL_W),
+	/* multiply and divide: rdx:rax; divides are not pipelined, which the model ignores */
+	ALU("imul", F_IMUL, 3, 1, FL_W),
+	IMP("mul", 3, 2, FL_W, RAX, RAX | RDX),
+	IMP("div", 26, 10, FL_W, RAX | RDX, RAX | RDX),
+	IMP("idiv", 26, 10, FL_W, RAX | RDX, RAX | RDX),
+	/* stack, calls; conservative: the stack pointer is a dependency chain */
+	{ "push", F_PUSH, 1, 1, PT_NONE, 0, false, false, false, false, RSP, RSP },
+	{ "pop", F_POP, 0, 1, PT_NONE, 0, false, false, false, true, RSP, RSP },
+	{ "call", F_JMP, 1, 2, PT_ALU, 0, false, false, false, false, RSP, RSP },
+	{ "ret", F_IMP, 1, 1, PT_ALU, 0, false, false, false, true, RSP, RSP },
+	{ "leave", F_IMP, 0, 2, PT_ALU, 0, false, false, false, true, RBP, RSP | RBP },
+	/* control, nops, atomics, fences */
+	ALU("jmp", F_JMP, 1, 1, 0),
+	{ "nop", F_NOP, 0, 1, PT_NONE, 0, false, false, false, false, 0, 0 },
+	{ "endbr64", F_NOP, 0, 1, PT_NONE, 0, false, false, false, false, 0, 0 },
+	{ "pause", F_FENCE, 140, 4, PT_NONE, 0, false, false, false, false, 0, 0 },
+	ALU("xadd", F_XADD, 3, 3, FL_W),
+	ALU("xchg", F_XADD, 2, 3, 0),
+	ALU("cmpxchg", F_CMPXCHG, 5, 4, FL_W),
+	{ "lfence", F_FENCE, 4, 2, PT_NONE, 0, false, false, false, false, 0, 0 },
+	{ "mfence", F_FENCE, 33, 3, PT_NONE, 0, false, false, false, false, 0, 0 },
+	{ "sfence", F_FENCE, 6, 2, PT_NONE, 0, false, false, false, false, 0, 0 },
+	/* vector moves and GPR <-> vector */
+	VMOVE("movaps", 1),
+	VMOVE("movapd", 1),
+	VMOVE("movups", 1),
+	VMOVE("movupd", 1),
+	VMOVE("movdqa", 1),
+	VMOVE("movdqu", 1),
+	VMOVE("vmovdqa64", 1),
+	VMOVE("vmovdqu8", 1),
+	VMOVE("vmovdqu16", 1),
+	VMOVE("vmovdqu32", 1),
+	VMOVE("vmovdqu64", 1),
+	VMOVE("vmovdqa32", 1),
+	VMOVE("movntps", 1),
+	VMOVE("movntpd", 1),
+	VMOVE("movntdq", 1),
+	VMOVE("movq", 2),
+	VMOVE("movd", 2),
+	VMOVE("movss", 1),
+	VMOVE("movsd", 1),
+	VMOVE("movhps", 1),
+	VMOVE("movlps", 1),
+	VMOVE("movhpd", 1),
+	VMOVE("movlpd", 1),
+	VMOVE("movddup", 1),
+	VMOVE("movshdup", 1),
+	VMOVE("movsldup", 1),
+	VMOVE("lddqu", 1),
+	VEC("movmskps", F_MOV, 2, 1),
+	VEC("movmskpd", F_MOV, 2, 1),
+	VEC("pmovmskb", F_MOV, 2, 1),
+	VEC("movhlps", F_UPD, 1, 1),
+	VEC("movlhps", F_UPD, 1, 1),
+	/* floating point: add, multiply, divide, square root, min/max, compare, round */
+	VEC("addps", F_UPD, 4, 1),
+	VEC("addpd", F_UPD, 4, 1),
+	VEC("addss", F_UPD, 4, 1),
+	VEC("addsd", F_UPD, 4, 1),
+	VEC("subps", F_UPD, 4, 1),
+	VEC("subpd", F_UPD, 4, 1),
+	VEC("subss", F_UPD, 4, 1),
+	VEC("subsd", F_UPD, 4, 1),
+	VEC("mulps", F_UPD, 4, 1),
+	VEC("mulpd", F_UPD, 4, 1),
+	VEC("mulss", F_UPD, 4, 1),
+	VEC("mulsd", F_UPD, 4, 1),
+	VEC("addsubps", F_UPD, 4, 1),
+	VEC("addsubpd", F_UPD, 4, 1),
+	VEC("haddps", F_UPD, 6, 3),
+	VEC("haddpd", F_UPD, 6, 3),
+	VEC("hsubps", F_UPD, 6, 3),
+	VEC("hsubpd", F_UPD, 6, 3),
+	VEC("dpps", F_UPD, 13, 4),
+	VEC("dppd", F_UPD, 9, 3),
+	VEC("divps", F_UPD, 11, 1),
+	VEC("divss", F_UPD, 11, 1),
+	VEC("divpd", F_UPD, 14, 1),
+	VEC("divsd", F_UPD, 14, 1),
+	VEC("sqrtps", F_MOV, 12, 1),
+	VEC("sqrtpd", F_MOV, 16, 1),
+	VEC("sqrtss", F_UPD, 12, 1),
+	VEC("sqrtsd", F_UPD, 16, 1),
+	VEC("rcpps", F_MOV, 4, 1),
+	VEC("rsqrtps", F_MOV, 4, 1),
+	VEC("rcpss", F_UPD, 4, 1),
+	VEC("rsqrtss", F_UPD, 4, 1),
+	VEC("minps", F_UPD, 4, 1),
+	VEC("minpd", F_UPD, 4, 1),
+	VEC("minss", F_UPD, 4, 1),
+	VEC("minsd", F_UPD, 4, 1),
+	VEC("maxps", F_UPD, 4, 1),
+	VEC("maxpd", F_UPD, 4, 1),
+	VEC("maxss", F_UPD, 4, 1),
+	VEC("maxsd", F_UPD, 4, 1),
+	VEC("cmpps", F_UPD, 4, 1),
+	VEC("cmppd", F_UPD, 4, 1),
+	VEC("cmpss", F_UPD, 4, 1),
+	VEC("cmpsd", F_UPD, 4, 1),
+	VEC("roundps", F_MOV, 8, 2),
+	VEC("roundpd", F_MOV, 8, 2),
+	VEC("roundss", F_UPD, 8, 2),
+	VEC("roundsd", F_UPD, 8, 2),
+	{ "ucomiss", F_CMP, 3, 1, PT_VEC, FL_W, false, false, false, false, 0, 0 },
+	{ "ucomisd", F_CMP, 3, 1, PT_VEC, FL_W, false, false, false, false, 0, 0 },
+	{ "comiss", F_CMP, 3, 1, PT_VEC, FL_W, false, false, false, false, 0, 0 },
+	{ "comisd", F_CMP, 3, 1, PT_VEC, FL_W, false, false, false, false, 0, 0 },
+	{ "ptest", F_CMP, 3, 2, PT_VEC, FL_W, false, false, false, false, 0, 0 },
+	/* logic: xor/andn/sub/compare of a register with itself is a zero (or ones) idiom */
+	VEC("andps", F_UPD, 1, 1),
+	VEC("andpd", F_UPD, 1, 1),
+	VZERO("andnps", F_UPD, 1, 1),
+	VZERO("andnpd", F_UPD, 1, 1),
+	VEC("orps", F_UPD, 1, 1),
+	VEC("orpd", F_UPD, 1, 1),
+	VZERO("xorps", F_UPD, 1, 1),
+	VZERO("xorpd", F_UPD, 1, 1),
+	VEC("pand", F_UPD, 1, 1),
+	VZERO("pandn", F_UPD, 1, 1),
+	VEC("por", F_UPD, 1, 1),
+	VZERO("pxor", F_UPD, 1, 1),
+	VEC("blendps", F_UPD, 1, 1),
+	VEC("blendpd", F_UPD, 1, 1),
+	VEC("pblendw", F_UPD, 1, 1),
+	VEC("blendvps", F_UPD, 2, 2),
+	VEC("blendvpd", F_UPD, 2, 2),
+	VEC("pblendvb", F_UPD, 2, 2),
+	/* integer SIMD */
+	VEC("paddb", F_UPD, 1, 1),
+	VEC("paddw", F_UPD, 1, 1),
+	VEC("paddd", F_UPD, 1, 1),
+	VEC("paddq", F_UPD, 1, 1),
+	VZERO("psubb", F_UPD, 1, 1),
+	VZERO("psubw", F_UPD, 1, 1),
+	VZERO("psubd", F_UPD, 1, 1),
+	VZERO("psubq", F_UPD, 1, 1),
+	VEC("paddsb", F_UPD, 1, 1),
+	VEC("paddsw", F_UPD, 1, 1),
+	VEC("paddusb", F_UPD, 1, 1),
+	VEC("paddusw", F_UPD, 1, 1),
+	VEC("psubsb", F_UPD, 1, 1),
+	VEC("psubsw", F_UPD, 1, 1),
+	VEC("psubusb", F_UPD, 1, 1),
+	VEC("psubusw", F_UPD, 1, 1),
+	VEC("pavgb", F_UPD, 1, 1),
+	VEC("pavgw", F_UPD, 1, 1),
+	VEC("pmullw", F_UPD, 5, 1),
+	VEC("pmulhw", F_UPD, 5, 1),
+	VEC("pmulhuw", F_UPD, 5, 1),
+	VEC("pmulld", F_UPD, 10, 2),
+	VEC("pmuludq", F_UPD, 5, 1),
+	VEC("pmuldq", F_UPD, 5, 1),
+	VEC("pmaddwd", F_UPD, 5, 1),
+	VEC("pmaddubsw", F_UPD, 5, 1),
+	VEC("psadbw", F_UPD, 3, 1),
+	VZERO("pcmpeqb", F_UPD, 1, 1),
+	VZERO("pcmpeqw", F_UPD, 1, 1),
+	VZERO("pcmpeqd", F_UPD, 1, 1),
+	VZERO("pcmpeqq", F_UPD, 1, 1),
+	VZERO("pcmpgtb", F_UPD, 1, 1),
+	VZERO("pcmpgtw", F_UPD, 1, 1),
+	VZERO("pcmpgtd", F_UPD, 1, 1),
+	VEC("pcmpgtq", F_UPD, 3, 1),
+	VEC("pminsb", F_UPD, 1, 1),
+	VEC("pminsw", F_UPD, 1, 1),
+	VEC("pminsd", F_UPD, 1, 1),
+	VEC("pminub", F_UPD, 1, 1),
+	VEC("pminuw", F_UPD, 1, 1),
+	VEC("pminud", F_UPD, 1, 1),
+	VEC("pmaxsb", F_UPD, 1, 1),
+	VEC("pmaxsw", F_UPD, 1, 1),
+	VEC("pmaxsd", F_UPD, 1, 1),
+	VEC("pmaxub", F_UPD, 1, 1),
+	VEC("pmaxuw", F_UPD, 1, 1),
+	VEC("pmaxud", F_UPD, 1, 1),
+	VEC("pabsb", F_MOV, 1, 1),
+	VEC("pabsw", F_MOV, 1, 1),
+	VEC("pabsd", F_MOV, 1, 1),
+	VEC("psllw", F_UPD, 1, 1),
+	VEC("pslld", F_UPD, 1, 1),
+	VEC("psllq", F_UPD, 1, 1),
+	VEC("psrlw", F_UPD, 1, 1),
+	VEC("psrld", F_UPD, 1, 1),
+	VEC("psrlq", F_UPD, 1, 1),
+	VEC("psraw", F_UPD, 1, 1),
+	VEC("psrad", F_UPD, 1, 1),
+	VEC("pslldq", F_UPD, 1, 1),
+	VEC("psrldq", F_UPD, 1, 1),
+	VEC("vpsllvd", F_MOV, 1, 1),
+	VEC("vpsllvq", F_MOV, 1, 1),
+	VEC("vpsrlvd", F_MOV, 1, 1),
+	VEC("vpsrlvq", F_MOV, 1, 1),
+	VEC("vpsravd", F_MOV, 1, 1),
+	/* shuffles, packs, inserts, extracts, broadcasts */
+	VEC("unpcklps", F_UPD, 1, 1),
+	VEC("unpckhps", F_UPD, 1, 1),
+	VEC("unpcklpd", F_UPD, 1, 1),
+	VEC("unpckhpd", F_UPD, 1, 1),
+	VEC("shufps", F_UPD, 1, 1),
+	VEC("shufpd", F_UPD, 1, 1),
+	VEC("punpcklbw", F_UPD, 1, 1),
+	VEC("punpcklwd", F_UPD, 1, 1),
+	VEC("punpckldq", F_UPD, 1, 1),
+	VEC("punpcklqdq", F_UPD, 1, 1),
+	VEC("punpckhbw", F_UPD, 1, 1),
+	VEC("punpckhwd", F_UPD, 1, 1),
+	VEC("punpckhdq", F_UPD, 1, 1),
+	VEC("punpckhqdq", F_UPD, 1, 1),
+	VEC("packsswb", F_UPD, 1, 1),
+	VEC("packssdw", F_UPD, 1, 1),
+	VEC("packuswb", F_UPD, 1, 1),
+	VEC("packusdw", F_UPD, 1, 1),
+	VEC("pshufb", F_UPD, 1, 1),
+	VEC("palignr", F_UPD, 1, 1),
+	VEC("pshufd", F_MOV, 1, 1),
+	VEC("pshuflw", F_MOV, 1, 1),
+	VEC("pshufhw", F_MOV, 1, 1),
+	VEC("insertps", F_UPD, 1, 1),
+	VEC("pinsrb", F_UPD, 2, 2),
+	VEC("pinsrw", F_UPD, 2, 2),
+	VEC("pinsrd", F_UPD, 2, 2),
+	VEC("pinsrq", F_UPD, 2, 2),
+	VEC("pextrb", F_MOV, 3, 2),
+	VEC("pextrw", F_MOV, 3, 2),
+	VEC("pextrd", F_MOV, 3, 2),
+	VEC("pextrq", F_MOV, 3, 2),
+	VEC("extractps", F_MOV, 3, 2),
+	VEC("pmovzxbw", F_MOV, 1, 1),
+	VEC("pmovzxbd", F_MOV, 1, 1),
+	VEC("pmovzxwd", F_MOV, 1, 1),
+	VEC("pmovzxdq", F_MOV, 1, 1),
+	VEC("pmovsxbw", F_MOV, 1, 1),
+	VEC("pmovsxbd", F_MOV, 1, 1),
+	VEC("pmovsxwd", F_MOV, 1, 1),
+	VEC("pmovsxdq", F_MOV, 1, 1),
+	VEC("vbroadcastss", F_MOV, 3, 1),
+	VEC("vbroadcastsd", F_MOV, 3, 1),
+	VEC("vbroadcastf128", F_MOV, 3, 1),
+	VEC("vbroadcasti128", F_MOV, 3, 1),
+	VEC("vpbroadcastb", F_MOV, 3, 1),
+	VEC("vpbroadcastw", F_MOV, 3, 1),
+	VEC("vpbroadcastd", F_MOV, 3, 1),
+	VEC("vpbroadcastq", F_MOV, 3, 1),
+	VEC("vperm2f128", F_MOV, 3, 1),
+	VEC("vperm2i128", F_MOV, 3, 1),
+	VEC("vpermd", F_MOV, 3, 1),
+	VEC("vpermps", F_MOV, 3, 1),
+	VEC("vpermq", F_MOV, 3, 1),
+	VEC("vpermpd", F_MOV, 3, 1),
+	VEC("vpermilps", F_MOV, 1, 1),
+	VEC("vpermilpd", F_MOV, 1, 1),
+	VEC("vinsertf128", F_MOV, 3, 1),
+	VEC("vinserti128", F_MOV, 3, 1),
+	VEC("vextractf128", F_MOV, 3, 1),
+	VEC("vextracti128", F_MOV, 3, 1),
+	VEC("vpblendd", F_MOV, 1, 1),
+	{ "vzeroupper", F_NOP, 0, 4, PT_NONE, 0, false, false, false, false, 0, 0 },
+	{ "vzeroall", F_NOP, 0, 4, PT_NONE, 0, false, false, false, false, 0, 0 },
+	/* converts; the scalar ones into xmm merge into their destination (a dependency) */
+	VEC("cvtsi2ss", F_UPD, 4, 2),
+	VEC("cvtsi2sd", F_UPD, 4, 2),
+	VEC("cvtss2sd", F_UPD, 5, 2),
+	VEC("cvtsd2ss", F_UPD, 5, 2),
+	VEC("cvtss2si", F_MOV, 6, 2),
+	VEC("cvtsd2si", F_MOV, 6, 2),
+	VEC("cvttss2si", F_MOV, 6, 2),
+	VEC("cvttsd2si", F_MOV, 6, 2),
+	VEC("cvtdq2ps", F_MOV, 4, 1),
+	VEC("cvtps2dq", F_MOV, 4, 1),
+	VEC("cvttps2dq", F_MOV, 4, 1),
+	VEC("cvtdq2pd", F_MOV, 5, 2),
+	VEC("cvtpd2dq", F_MOV, 5, 2),
+	VEC("cvttpd2dq", F_MOV, 5, 2),
+	VEC("cvtps2pd", F_MOV, 5, 2),
+	VEC("cvtpd2ps", F_MOV, 5, 2),
+	VEC("vcvtph2ps", F_MOV, 5, 2),
+	VEC("vcvtps2ph", F_MOV, 5, 2),
+	/* the AVX rows the model started with: exact three-operand forms */
+	VEC("vpmulld", F_VEC3, 10, 2),
+	VEC("vpaddd", F_VEC3, 1, 1),
+	VEC("vaddpd", F_VEC3, 4, 1),
+	VEC("vmulpd", F_VEC3, 4, 1),
+	VEC("vfmadd231pd", F_FMA, 4, 1),
 };
 
-static const char *const jccs[] = { "jo",  "jno", "jb",	 "jnae", "jc",	 "jnb", "jae",	"jnc",
-				    "jz",  "je",  "jnz", "jne",	 "jbe",	 "jna", "jnbe", "ja",
-				    "js",  "jns", "jp",	 "jpe",	 "jnp",	 "jpo", "jl",	"jnge",
-				    "jnl", "jge", "jle", "jng",	 "jnle", "jg",	NULL };
+/* The condition codes of jcc, cmovcc and setcc. */
+static const char *const conds[] = { "o",  "no", "b",  "nae", "c",   "nb", "ae",  "nc",
+				     "z",  "e",	 "nz", "ne",  "be",  "na", "nbe", "a",
+				     "s",  "ns", "p",  "pe",  "np",  "po", "l",	  "nge",
+				     "nl", "ge", "le", "ng",  "nle", "g",  NULL };
 
 /* Per-profile differences: {profile, mnemonic, latency, uops}; lock adds its own row. */
 static const struct {
 	const char *profile, *name;
 	unsigned lat, uops;
 } overrides[] = {
-	{ "zen3", "vpmulld", 3, 1 },	    { "zen4", "vpmulld", 3, 1 },
-	{ "zen3", "vaddpd", 3, 1 },	    { "zen4", "vaddpd", 3, 1 },
-	{ "zen3", "vmulpd", 3, 1 },	    { "zen4", "vmulpd", 3, 1 },
-	{ "zen3", "mfence", 7, 1 },	    { "zen4", "mfence", 7, 1 },
-	{ "zen5", "vpmulld", 3, 1 },	    { "zen5", "vaddpd", 3, 1 },
-	{ "zen5", "vmulpd", 3, 1 },	    { "zen5", "mfence", 7, 1 },
+	{ "zen3", "vpmulld", 3, 1 },
+	{ "zen4", "vpmulld", 3, 1 },
+	{ "zen3", "vaddpd", 3, 1 },
+	{ "zen4", "vaddpd", 3, 1 },
+	{ "zen3", "vmulpd", 3, 1 },
+	{ "zen4", "vmulpd", 3, 1 },
+	{ "zen3", "mfence", 7, 1 },
+	{ "zen4", "mfence", 7, 1 },
+	{ "zen5", "vpmulld", 3, 1 },
+	{ "zen5", "vaddpd", 3, 1 },
+	{ "zen5", "vmulpd", 3, 1 },
+	{ "zen5", "mfence", 7, 1 },
 	{ "neoverse-n2", "vpmulld", 4, 1 },
+	/* Zen: FP add and multiply in 3 cycles, a radix-4 integer divider */
+	{ "zen3", "addpd", 3, 1 },
+	{ "zen3", "addps", 3, 1 },
+	{ "zen3", "addsd", 3, 1 },
+	{ "zen3", "addss", 3, 1 },
+	{ "zen3", "mulpd", 3, 1 },
+	{ "zen3", "mulps", 3, 1 },
+	{ "zen3", "mulsd", 3, 1 },
+	{ "zen3", "mulss", 3, 1 },
+	{ "zen3", "subpd", 3, 1 },
+	{ "zen3", "subsd", 3, 1 },
+	{ "zen3", "div", 14, 2 },
+	{ "zen3", "idiv", 14, 2 },
+	{ "zen3", "divsd", 13, 1 },
+	{ "zen3", "divpd", 13, 1 },
+	{ "zen3", "pmulld", 3, 1 },
+	{ "zen4", "pmulld", 3, 1 },
+	{ "zen4", "addpd", 3, 1 },
+	{ "zen4", "addps", 3, 1 },
+	{ "zen4", "addsd", 3, 1 },
+	{ "zen4", "addss", 3, 1 },
+	{ "zen4", "mulpd", 3, 1 },
+	{ "zen4", "mulps", 3, 1 },
+	{ "zen4", "mulsd", 3, 1 },
+	{ "zen4", "mulss", 3, 1 },
+	{ "zen4", "subpd", 3, 1 },
+	{ "zen4", "subsd", 3, 1 },
+	{ "zen4", "div", 14, 2 },
+	{ "zen4", "idiv", 14, 2 },
+	{ "zen5", "addpd", 2, 1 },
+	{ "zen5", "addsd", 2, 1 },
+	{ "zen5", "mulpd", 3, 1 },
+	{ "zen5", "mulsd", 3, 1 },
+	{ "zen5", "div", 12, 2 },
+	{ "zen5", "idiv", 12, 2 },
+	/* Ice Lake and Golden Cove: a faster divider */
+	{ "icelake", "div", 15, 4 },
+	{ "icelake", "idiv", 15, 4 },
+	{ "goldencove", "div", 15, 4 },
+	{ "goldencove", "idiv", 15, 4 },
+	{ "goldencove", "addpd", 3, 1 },
+	{ "goldencove", "addsd", 3, 1 },
+	{ "goldencove", "addps", 3, 1 },
+	{ "goldencove", "addss", 3, 1 },
 };
 
 /* Which built-in's latencies apply: the profile's `latencies`, else its name. */
@@ -151,6 +592,7 @@ struct parser {
 	const char *line_start;
 	unsigned line;
 	bool label_before; /* a label since the last instruction: no fusion across it */
+	bool lenient;	   /* approximate what the table does not know */
 };
 
 static int fail(struct parser *ps, const char *at, const char *fmt, ...)
@@ -279,6 +721,19 @@ static const char *parse_mem(struct parser *ps, const char *s, struct operand *o
 	}
 }
 
+/* After a segment override (fs:, cs: ...) at s, or s. */
+static const char *skip_segment(const char *s)
+{
+	static const char *const segs[] = { "cs", "ds", "es", "fs", "gs", "ss", NULL };
+	char w[8];
+	const char *e = word(s, w, sizeof(w));
+
+	for (int i = 0; segs[i]; i++)
+		if (!strcmp(w, segs[i]) && *e == ':')
+			return skip_space(e + 1);
+	return s;
+}
+
 /* One operand at s; returns the character after it. */
 static const char *parse_operand(struct parser *ps, const char *s, struct operand *o)
 {
@@ -287,7 +742,7 @@ static const char *parse_operand(struct parser *ps, const char *s, struct operan
 	char w[64];
 	const char *at;
 
-	s = skip_space(s);
+	s = skip_segment(skip_space(s));
 	o->at = s;
 	if (*s == '[')
 		return parse_mem(ps, s, o);
@@ -311,6 +766,7 @@ static const char *parse_operand(struct parser *ps, const char *s, struct operan
 
 			if (!strcmp(p, "ptr"))
 				after = skip_space(next);
+			after = skip_segment(after);
 			if (*after != '[')
 				return fail(ps, after, "expected '[' after '%s'", sizes[i]), NULL;
 			return parse_mem(ps, after, o);
@@ -416,25 +872,103 @@ static int annotations(struct parser *ps, const char *c, struct minsn *in)
 	return 0;
 }
 
-static bool is_jcc(const char *m)
+/* Whether s is a condition code (of jcc, cmovcc, setcc). */
+static bool is_cond(const char *s)
 {
-	for (int i = 0; jccs[i]; i++)
-		if (!strcmp(m, jccs[i]))
+	for (int i = 0; conds[i]; i++)
+		if (!strcmp(s, conds[i]))
 			return true;
 	return false;
 }
 
-/* Operands read and written, by form; `n` operands in o[]. */
-static int semantics(struct parser *ps, const char *mat, const char *m, enum form f,
+static const struct op_def *find_row(const char *m)
+{
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(m, ops[i].name))
+			return &ops[i];
+	return NULL;
+}
+
+/*
+ * Mnemonic m's row, into *d: its own; a family's (jcc, cmovcc, setcc, the FMA forms); or,
+ * for vNAME, NAME's where that is a vector row: the AVX form of an SSE instruction, whose
+ * destination is no source (F_UPD becomes F_MOV). *base is the row's name, for overrides.
+ */
+static bool lookup(const char *m, struct op_def *d, const char **base)
+{
+	static const char *const fma[] = { "vfmadd", "vfmsub", "vfnmadd", "vfnmsub", NULL };
+	const struct op_def *r = find_row(m);
+
+	*base = m;
+	if (r) {
+		*d = *r;
+		return true;
+	}
+	memset(d, 0, sizeof(*d));
+	d->name = m;
+	d->lat = 1;
+	d->uops = 1;
+	d->port = PT_ALU;
+	if (m[0] == 'j' && is_cond(m + 1)) {
+		d->form = F_JCC;
+		d->flags = FL_R;
+		return true;
+	}
+	if (!strncmp(m, "cmov", 4) && is_cond(m + 4)) {
+		d->form = F_UPD;
+		d->flags = FL_R;
+		return true;
+	}
+	if (!strncmp(m, "set", 3) && is_cond(m + 3)) {
+		d->form = F_SET;
+		d->flags = FL_R;
+		return true;
+	}
+	for (int i = 0; fma[i]; i++)
+		if (!strncmp(m, fma[i], strlen(fma[i])) && m[strlen(fma[i])]) {
+			d->form = F_FMA;
+			d->lat = 4;
+			d->port = PT_VEC;
+			return true;
+		}
+	if (m[0] == 'v' && (r = find_row(m + 1)) && (r->port == PT_VEC || r->port == PT_MOVE_VEC)) {
+		*d = *r;
+		d->name = m;
+		if (d->form == F_UPD)
+			d->form = F_MOV;
+		*base = r->name;
+		return true;
+	}
+	return false;
+}
+
+/* Whether form f writes (rather than reads) a memory operand in first place. */
+static bool writes_first(enum form f)
+{
+	return f == F_MOV || f == F_SET || f == F_POP;
+}
+
+/* Whether form f stores to a memory operand in first place. */
+static bool stores_first(enum form f)
+{
+	return f == F_MOV || f == F_UPD || f == F_ALU || f == F_SHIFT || f == F_UNARY ||
+	       f == F_SET || f == F_POP || f == F_XADD || f == F_CMPXCHG;
+}
+
+/* Operands read and written by row d; `n` operands in o[]. */
+static int semantics(struct parser *ps, const char *mat, const char *m, const struct op_def *d,
 		     struct operand *o, int n, bool lock, struct minsn *in, bool *load, bool *store)
 {
 	static const int want[][2] = {
-		[F_MOV] = { 2, 2 },  [F_ALU] = { 2, 2 },     [F_UNARY] = { 1, 1 },
-		[F_CMP] = { 2, 2 },  [F_LEA] = { 2, 2 },     [F_IMUL] = { 2, 3 },
-		[F_NOP] = { 0, 1 },  [F_JCC] = { 1, 1 },     [F_JMP] = { 1, 1 },
-		[F_XADD] = { 2, 2 }, [F_CMPXCHG] = { 2, 2 }, [F_FENCE] = { 0, 0 },
-		[F_VEC3] = { 3, 3 }, [F_FMA] = { 3, 3 },
+		[F_MOV] = { 2, 4 },   [F_UPD] = { 2, 3 },     [F_ALU] = { 2, 2 },
+		[F_SHIFT] = { 1, 2 }, [F_UNARY] = { 1, 1 },   [F_SET] = { 1, 1 },
+		[F_CMP] = { 2, 2 },   [F_LEA] = { 2, 2 },     [F_IMUL] = { 1, 3 },
+		[F_IMP] = { 0, 2 },   [F_NOP] = { 0, 1 },     [F_JCC] = { 1, 1 },
+		[F_JMP] = { 1, 1 },   [F_PUSH] = { 1, 1 },    [F_POP] = { 1, 1 },
+		[F_XADD] = { 2, 2 },  [F_CMPXCHG] = { 2, 2 }, [F_FENCE] = { 0, 0 },
+		[F_VEC3] = { 3, 3 },  [F_FMA] = { 3, 3 },
 	};
+	const enum form f = d->form;
 	uint64_t rd = 0, wr = 0;
 
 	if (n < want[f][0] || n > want[f][1]) {
@@ -447,51 +981,50 @@ static int semantics(struct parser *ps, const char *mat, const char *m, enum for
 	for (int i = 0; i < n; i++) {
 		if (o[i].kind == O_MEM) {
 			rd |= o[i].addr_regs;
-			/* Only lea's address is not an access; stores are handled below. */
-			if (f != F_LEA && !(i == 0 && (f == F_MOV)))
+			/* lea's and a nop's address are no access */
+			if (f != F_LEA && f != F_NOP && !(i == 0 && writes_first(f)))
 				*load = true;
-			/* A memory destination is written: mov, read-modify-writes. */
-			if (i == 0 && (f == F_MOV || f == F_ALU || f == F_UNARY || f == F_XADD ||
-				       f == F_CMPXCHG))
+			if (i == 0 && stores_first(f))
 				*store = true;
 		}
 		if (o[i].kind == O_LABEL && f != F_JCC && f != F_JMP)
 			return fail(ps, o[i].at, "'%s' does not take a label", m);
 	}
 #define REG(i) (o[i].kind == O_REG ? 1ull << o[i].reg : 0)
+	if ((f == F_MOV || f == F_UPD || f == F_ALU || f == F_SHIFT || f == F_SET || f == F_POP ||
+	     f == F_UNARY) &&
+	    o[0].kind != O_REG && o[0].kind != O_MEM)
+		return fail(ps, o[0].at, "cannot write to this operand");
 	switch (f) {
 	case F_MOV:
-		if (o[0].kind != O_REG && o[0].kind != O_MEM)
-			return fail(ps, o[0].at, "cannot write to this operand");
-		if (o[0].kind == O_MEM && o[1].kind == O_MEM)
+		if (n == 2 && o[0].kind == O_MEM && o[1].kind == O_MEM)
 			return fail(ps, o[1].at, "two memory operands");
 		wr |= REG(0);
-		rd |= REG(1);
+		for (int i = 1; i < n; i++)
+			rd |= REG(i);
 		break;
 	case F_ALU:
-		if (o[0].kind != O_REG && o[0].kind != O_MEM)
-			return fail(ps, o[0].at, "cannot write to this operand");
 		if (o[0].kind == O_MEM && o[1].kind == O_MEM)
 			return fail(ps, o[1].at, "two memory operands");
-		/* xor r, r and sub r, r: a zero idiom, which depends on nothing */
-		if ((!strcmp(m, "xor") || !strcmp(m, "sub")) && o[0].kind == O_REG &&
-		    o[1].kind == O_REG && o[0].reg == o[1].reg)
-			rd &= ~REG(0);
-		else
-			rd |= REG(0) | REG(1);
-		wr |= REG(0) | 1ull << REG_FLAGS;
-		if (!strcmp(m, "adc"))
-			rd |= 1ull << REG_FLAGS;
-		break;
+		/* fallthrough */
+	case F_UPD:
+	case F_SHIFT:
 	case F_UNARY:
-		if (o[0].kind == O_IMM || o[0].kind == O_LABEL)
-			return fail(ps, o[0].at, "cannot write to this operand");
-		rd |= REG(0);
-		wr |= REG(0) | 1ull << REG_FLAGS;
+	case F_IMP:
+		for (int i = 0; i < n; i++)
+			rd |= REG(i);
+		if (f != F_IMP)
+			wr |= REG(0);
+		break;
+	case F_SET:
+	case F_POP:
+		wr |= REG(0);
 		break;
 	case F_CMP:
-		rd |= REG(0) | REG(1);
-		wr |= 1ull << REG_FLAGS;
+	case F_JMP:
+	case F_PUSH:
+		for (int i = 0; i < n; i++)
+			rd |= REG(i);
 		break;
 	case F_LEA:
 		if (o[0].kind != O_REG || o[1].kind != O_MEM)
@@ -499,42 +1032,53 @@ static int semantics(struct parser *ps, const char *mat, const char *m, enum for
 		wr |= REG(0);
 		break;
 	case F_IMUL:
+		if (n == 1) { /* rdx:rax = rax * o0 */
+			rd |= REG(0) | RAX;
+			wr |= RAX | RDX;
+			break;
+		}
 		if (o[0].kind != O_REG)
 			return fail(ps, o[0].at, "imul writes a register");
 		rd |= REG(1) | (n == 2 ? REG(0) : 0);
-		wr |= REG(0) | 1ull << REG_FLAGS;
+		wr |= REG(0);
 		break;
 	case F_NOP:
 	case F_FENCE:
-		break;
 	case F_JCC:
-		rd |= 1ull << REG_FLAGS;
-		break;
-	case F_JMP:
-		rd |= REG(0);
 		break;
 	case F_XADD:
 		rd |= REG(0) | REG(1);
-		wr |= REG(0) | REG(1) | 1ull << REG_FLAGS;
+		wr |= REG(0) | REG(1);
 		break;
 	case F_CMPXCHG:
-		rd |= REG(0) | REG(1) | 1ull << 0; /* rax */
-		wr |= REG(0) | 1ull << 0 | 1ull << REG_FLAGS;
+		rd |= REG(0) | REG(1) | RAX;
+		wr |= REG(0) | RAX;
 		break;
 	case F_VEC3:
-		if (o[0].kind != O_REG || o[0].reg < REG_VEC0)
-			return fail(ps, o[0].at, "'%s' writes a vector register", m);
-		rd |= REG(1) | REG(2);
-		wr |= REG(0);
-		break;
 	case F_FMA:
 		if (o[0].kind != O_REG || o[0].reg < REG_VEC0)
 			return fail(ps, o[0].at, "'%s' writes a vector register", m);
-		rd |= REG(0) | REG(1) | REG(2);
+		rd |= REG(1) | REG(2) | (f == F_FMA ? REG(0) : 0);
 		wr |= REG(0);
 		break;
 	}
+	/* xor r, r, pxor x, x, vxorps x, y, y ...: a zero idiom, which depends on nothing */
+	if (d->zero_idiom && n >= 2 && n <= 3 && o[n - 1].kind == O_REG && o[n - 2].kind == O_REG &&
+	    o[n - 1].reg == o[n - 2].reg && o[0].kind == O_REG) {
+		rd = 0;
+		in->zero = true;
+	}
 #undef REG
+	if (f == F_PUSH || (f == F_JMP && d->imp_wr)) /* push, call */
+		*store = true;
+	if (f == F_POP || d->load)
+		*load = true;
+	if (d->flags & FL_R)
+		rd |= 1ull << REG_FLAGS;
+	if (d->flags & FL_W)
+		wr |= 1ull << REG_FLAGS;
+	rd |= d->imp_rd;
+	wr |= d->imp_wr;
 	if (lock && (f != F_ALU && f != F_UNARY && f != F_XADD && f != F_CMPXCHG))
 		return fail(ps, mat, "'lock' cannot prefix '%s'", m);
 	if (lock && o[0].kind != O_MEM)
@@ -544,105 +1088,202 @@ static int semantics(struct parser *ps, const char *mat, const char *m, enum for
 	return 0;
 }
 
+/*
+ * An instruction the table does not know (or whose operands it cannot read), in lenient
+ * mode: one micro-op of latency 3 that reads every operand it can read and the flags,
+ * writes its first, loads from a memory operand and stores to a first one.
+ */
+#define APPROX_LATENCY 3
+
+static int approximate(struct parser *ps, const char *s, struct minsn *in, bool *load, bool *store)
+{
+	uint64_t rd = 1ull << REG_FLAGS, wr = 0;
+	bool vec = false;
+	int i = 0;
+
+	while (*s) {
+		size_t len = 0;
+		int depth = 0;
+		char piece[256];
+		struct operand o;
+		struct ipcc_model_error saved = *ps->err;
+
+		while (s[len] && (depth > 0 || s[len] != ',')) {
+			depth += s[len] == '[' || s[len] == '{' || s[len] == '(';
+			depth -= s[len] == ']' || s[len] == '}' || s[len] == ')';
+			len++;
+		}
+		snprintf(piece, sizeof(piece), "%.*s", (int)len, s);
+		s += len + (s[len] == ',');
+		{
+			const char *line_start = ps->line_start, *end;
+
+			ps->line_start = piece; /* where a failure's column counts from */
+			end = parse_operand(ps, piece, &o);
+			ps->line_start = line_start;
+			*ps->err = saved;
+			if (!end || *skip_space(end)) {
+				i++;
+				continue; /* not an operand the model reads: ignored */
+			}
+		}
+		if (o.kind == O_REG) {
+			rd |= 1ull << o.reg;
+			if (i == 0)
+				wr |= 1ull << o.reg;
+			vec |= o.reg >= REG_VEC0;
+		} else if (o.kind == O_MEM) {
+			rd |= o.addr_regs;
+			*load = true;
+			if (i == 0)
+				*store = true;
+		}
+		i++;
+	}
+	in->reads = rd;
+	in->writes = wr;
+	in->latency = APPROX_LATENCY;
+	in->uops = 1;
+	in->ports = 1u << (vec ? PORT_VEC : PORT_ALU);
+	in->approx = true;
+	return 0;
+}
+
+/* Prefixes that change nothing the model sees (lock is handled on its own). */
+static bool is_prefix(const char *w)
+{
+	static const char *const pre[] = { "rep",    "repe",	 "repz",     "repne",
+					   "repnz",  "data16",	 "notrack",  "bnd",
+					   "addr32", "xacquire", "xrelease", NULL };
+
+	for (int i = 0; pre[i]; i++)
+		if (!strcmp(w, pre[i]))
+			return true;
+	return false;
+}
+
 /* One instruction, s just after any label; c the comment (or ""). */
 static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned times)
 {
 	const struct ipcc_model_profile *p = ps->p;
 	struct minsn in = { 0 };
 	struct operand o[4];
-	const struct op_def *def = NULL;
-	enum form form;
+	struct op_def def;
+	const char *base;
 	char m[32];
-	const char *mat, *start;
-	bool lock = false, load = false, store = false;
-	int n = 0, ret;
+	const char *mat, *start, *ops_at, *end;
+	bool lock = false, load = false, store = false, known;
+	int n = 0, ret = 0;
 
 	s = skip_space(s);
 	start = s;
 	mat = s;
 	s = word(s, m, sizeof(m));
-	if (!strcmp(m, "lock")) {
-		lock = true;
+	while (!strcmp(m, "lock") || is_prefix(m)) {
+		lock |= !strcmp(m, "lock");
 		s = skip_space(s);
 		mat = s;
 		s = word(s, m, sizeof(m));
 	}
 	if (!*m)
 		return fail(ps, mat, "expected an instruction");
-	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (!strcmp(m, ops[i].name))
-			def = &ops[i];
-	if (def) {
-		form = def->form;
-		in.latency = def->lat;
-		in.uops = def->uops;
-	} else if (is_jcc(m)) {
-		form = F_JCC;
-		in.latency = 1;
-		in.uops = 1;
-	} else {
+	known = lookup(m, &def, &base);
+	if (!known && !ps->lenient)
 		return fail(ps, mat, "unknown instruction '%s'", m);
-	}
-	for (size_t i = 0; i < sizeof(overrides) / sizeof(overrides[0]); i++)
-		if (!strcmp(overrides[i].profile, table_of(p)) && !strcmp(overrides[i].name, m)) {
-			in.latency = overrides[i].lat;
-			in.uops = overrides[i].uops;
-		}
-	if (form == F_IMUL && p->mul_latency)
-		in.latency = p->mul_latency;
 	s = skip_space(s);
-	while (*s) {
-		if (n == 4)
-			return fail(ps, s, "too many operands");
-		s = parse_operand(ps, s, &o[n]);
-		if (!s)
-			return IPCC_EINVAL;
-		n++;
-		s = skip_space(s);
-		if (*s == ',')
-			s = skip_space(s + 1);
-		else if (*s)
-			return fail(ps, s, "expected ',' or the end of the line");
+	ops_at = s;
+	end = s + strlen(s);
+	if (known) {
+		in.latency = def.lat;
+		in.uops = def.uops;
+		if (p->width && in.uops > p->width)
+			in.uops = p->width;
+		if (p->retire && in.uops > p->retire)
+			in.uops = p->retire;
+		for (size_t i = 0; i < sizeof(overrides) / sizeof(overrides[0]); i++)
+			if (!strcmp(overrides[i].profile, table_of(p)) &&
+			    (!strcmp(overrides[i].name, m) || !strcmp(overrides[i].name, base))) {
+				in.latency = overrides[i].lat;
+				in.uops = overrides[i].uops;
+			}
+		if (def.form == F_IMUL && p->mul_latency)
+			in.latency = p->mul_latency;
+		while (*s && ret == 0) {
+			if (n == 4) {
+				ret = fail(ps, s, "too many operands");
+				break;
+			}
+			s = parse_operand(ps, s, &o[n]);
+			if (!s) {
+				ret = IPCC_EINVAL;
+				break;
+			}
+			n++;
+			s = skip_space(s);
+			if (*s == ',')
+				s = skip_space(s + 1);
+			else if (*s)
+				ret = fail(ps, s, "expected ',' or the end of the line");
+		}
+		if (ret == 0)
+			ret = semantics(ps, mat, m, &def, o, n, lock, &in, &load, &store);
+		if (ret != 0 && !(ret == IPCC_EINVAL && ps->lenient))
+			return ret;
 	}
-	ret = semantics(ps, mat, m, form, o, n, lock, &in, &load, &store);
-	if (ret)
-		return ret;
-	/* Ports: one of each class the instruction uses (see model_int.h). */
-	if (form == F_VEC3 || form == F_FMA)
-		in.ports |= 1u << PORT_VEC;
-	else if (form != F_NOP && form != F_FENCE && !(form == F_MOV && (load || store)))
-		in.ports |= 1u << PORT_ALU;
+	if (!known || ret != 0) {
+		memset(ps->err, 0, sizeof(*ps->err));
+		memset(&in, 0, sizeof(in));
+		load = store = false;
+		lock = false;
+		approximate(ps, ops_at, &in, &load, &store);
+		s = end;
+	} else {
+		/* Ports: one of each class the instruction uses (see model_int.h). */
+		bool mem = load || store;
+
+		if (def.port == PT_ALU || (def.port == PT_MOVE_ALU && !mem))
+			in.ports |= 1u << PORT_ALU;
+		if (def.port == PT_VEC || (def.port == PT_MOVE_VEC && !mem))
+			in.ports |= 1u << PORT_VEC;
+		if (in.zero) { /* eliminated at rename */
+			in.ports = 0;
+			in.latency = 0;
+		}
+	}
 	if (load)
 		in.ports |= 1u << PORT_LOAD;
 	if (store)
 		in.ports |= 1u << PORT_STORE;
 	/* add/sub reg, imm: what immediate folding folds */
-	in.fold = (!strcmp(m, "add") || !strcmp(m, "sub")) && !lock && n == 2 &&
-		  o[0].kind == O_REG && o[1].kind == O_IMM;
+	in.fold = known && (!strcmp(m, "add") || !strcmp(m, "sub")) && !lock && n == 2 &&
+		  !in.approx && o[0].kind == O_REG && o[1].kind == O_IMM;
+	/* A memory source adds the profile's load latency (a mov load: 1 + load_latency). */
 	if (load)
 		in.latency += p->load_latency;
 	if (lock) {
 		in.latency = lock_latency(p);
 		in.at_retire = true;
 	}
-	if (form == F_FENCE)
+	if (known && !in.approx && def.form == F_FENCE)
 		in.at_retire = true;
 	/* Macro-fusion: a jcc right after a fusable op goes with it, in no slot of its own. */
-	if (form == F_JCC && ps->prog->n > 0 && !ps->label_before && times == 1) {
+	if (known && !in.approx && def.form == F_JCC && ps->prog->n > 0 && !ps->label_before &&
+	    times == 1) {
 		const char *prev = ps->prog->pool + ps->prog->insn[ps->prog->n - 1].text;
+		const struct op_def *pr;
 		char pm[32];
 
 		word(skip_space(prev), pm, sizeof(pm));
-		for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-			if (!strcmp(pm, ops[i].name) &&
-			    ((p->fuse_alu_jcc && ops[i].alu_fusable) ||
-			     (p->fuse_cmp_jcc && ops[i].cmp_fusable)) &&
-			    !strstr(prev, "[")) {
-				/* one micro-op: the branch resolves with its pair */
-				in.uops = 0;
-				in.ports = 0;
-				in.latency = 0;
-			}
+		pr = find_row(pm);
+		if (pr &&
+		    ((p->fuse_alu_jcc && pr->alu_fusable) ||
+		     (p->fuse_cmp_jcc && pr->cmp_fusable)) &&
+		    !strstr(prev, "[")) {
+			/* one micro-op: the branch resolves with its pair */
+			in.uops = 0;
+			in.ports = 0;
+			in.latency = 0;
+		}
 	}
 	/* The comment's overrides win, over fusion too. */
 	ret = annotations(ps, c, &in);
@@ -667,8 +1308,17 @@ static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned 
 int ipcc_model_parse(const char *text, const struct ipcc_model_profile *p,
 		     struct ipcc_model_program **out, struct ipcc_model_error *err)
 {
+	return ipcc_model_parse_mode(text, p, IPCC_MODEL_STRICT, out, err);
+}
+
+int ipcc_model_parse_mode(const char *text, const struct ipcc_model_profile *p,
+			  enum ipcc_model_mode mode, struct ipcc_model_program **out,
+			  struct ipcc_model_error *err)
+{
 	struct ipcc_model_program *prog = calloc(1, sizeof(*prog));
-	struct parser ps = { .p = p, .prog = prog, .err = err };
+	struct parser ps = {
+		.p = p, .prog = prog, .err = err, .lenient = mode == IPCC_MODEL_LENIENT
+	};
 	struct {
 		unsigned start, count, line;
 	} rep[MAX_REP_DEPTH];
@@ -841,4 +1491,66 @@ unsigned ipcc_model_program_size(const struct ipcc_model_program *prog)
 const char *ipcc_model_program_text(const struct ipcc_model_program *prog, unsigned i)
 {
 	return i < prog->n ? prog->pool + prog->insn[i].text : NULL;
+}
+
+bool ipcc_model_program_approximate(const struct ipcc_model_program *prog, unsigned i)
+{
+	return i < prog->n && prog->insn[i].approx;
+}
+
+/* The mnemonic of an instruction's text, with its prefixes: "rep stosq". */
+static size_t mnemonic_len(const char *t)
+{
+	const char *s = skip_space(t);
+	char w[32];
+
+	for (;;) {
+		const char *e = word(s, w, sizeof(w));
+
+		if (!*w)
+			return (size_t)(s - t);
+		if (strcmp(w, "lock") && !is_prefix(w))
+			return (size_t)(e - t);
+		s = skip_space(e);
+	}
+}
+
+unsigned ipcc_model_program_approximated(const struct ipcc_model_program *prog, char *names,
+					 size_t len)
+{
+	unsigned count = 0;
+	size_t used = 0;
+
+	if (names && len)
+		names[0] = '\0';
+	for (unsigned i = 0; i < prog->n; i++) {
+		const char *t = prog->pool + prog->insn[i].text;
+		size_t ml = mnemonic_len(t);
+		bool seen = false;
+
+		if (!prog->insn[i].approx)
+			continue;
+		count++;
+		for (unsigned k = 0; k < i && !seen; k++) {
+			const char *u = prog->pool + prog->insn[k].text;
+
+			seen = prog->insn[k].approx && mnemonic_len(u) == ml && !strncmp(u, t, ml);
+		}
+		if (seen || !names || !len)
+			continue;
+		{
+			int w = snprintf(names + used, len - used, "%s%.*s", used ? ", " : "",
+					 (int)ml, t);
+
+			if (w < 0 || (size_t)w >= len - used) {
+				/* cut: end with "..." where it fits */
+				if (len >= 4)
+					memcpy(names + len - 4, "...", 4);
+				used = len - 1;
+			} else {
+				used += (size_t)w;
+			}
+		}
+	}
+	return count;
 }

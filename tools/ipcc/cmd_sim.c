@@ -13,16 +13,19 @@
 
 #include "cli.h"
 #include "ipcc/error.h"
+#include "ipcc/lift.h"
 #include "ipcc/model.h"
 
 const char cmd_sim_help[] =
     "usage: ipcc sim [options] FILE|-\n"
+    "       ipcc sim [options] --elf PROGRAM --symbol NAME|--address A-B\n"
     "\n"
     "Run a loop body of x86-64 Intel-syntax assembly through the pipeline model: per\n"
     "instruction the cycle it is scheduled, ready, complete and retired, whether an interrupt\n"
     "would find it the oldest unretired instruction (selected, for how many cycles), and the\n"
     "predicted share of samples on each instruction; then cycles per iteration, IPC, the four\n"
-    "slot counters and their split.\n"
+    "slot counters and their split. With --elf, the block is a loop of a compiled program,\n"
+    "disassembled with Capstone.\n"
     "\n"
     "options:\n"
     "  --profile P         skylake (default), icelake, zen3, zen4, zen5, goldencove,\n"
@@ -38,6 +41,13 @@ const char cmd_sim_help[] =
     "  --recovery N        ... cycles to refill after a mispredicted branch\n"
     "  --trace             a row for every dynamic instruction, not just the last iteration\n"
     "  --format FMT        text (default), json or csv\n"
+    "  --lenient           approximate instructions the model does not know (and say\n"
+    "                      which) rather than refuse them\n"
+    "  --elf PROGRAM       model code of this ELF file (always lenient):\n"
+    "  --symbol NAME       the innermost loop of function NAME (the first by address\n"
+    "                      whose body holds no other loop)\n"
+    "  --address A-B       the instructions in [A, B), in the ELF's own addresses\n"
+    "                      (0x... for hexadecimal), rather than a loop\n"
     "  -h, --help          show this help\n"
     "\n"
     "Per line, in a comment: lat=N, uops=N, fe_stall=N, mispredict, at_retire.\n"
@@ -50,7 +60,32 @@ struct sim_opts {
 	bool warmup_set;
 	enum cli_format format;
 	const char *file;
+	bool lenient;
+	const char *elf;
+	struct ipcc_lift_opts lift;
+	struct ipcc_lifted lifted; /* with --elf */
 };
+
+/* A-B: two addresses (0x... hexadecimal, else decimal), A < B. */
+static int parse_range(const char *arg, struct ipcc_lift_opts *l)
+{
+	char *end;
+	const char *dash = strchr(arg, '-');
+
+	errno = 0;
+	if (dash && dash != arg) {
+		l->start = strtoull(arg, &end, 0);
+		if (end == dash && dash[1]) {
+			l->end = strtoull(dash + 1, &end, 0);
+			if (!*end && !errno && l->end > l->start)
+				return 0;
+		}
+	}
+	return cli_usage_error("sim",
+			       "--address wants START-END, START < END (0x401120-0x401140), "
+			       "not '%s'",
+			       arg);
+}
 
 static int parse(int argc, char **argv, struct sim_opts *o)
 {
@@ -64,7 +99,11 @@ static int parse(int argc, char **argv, struct sim_opts *o)
 		O_LOAD,
 		O_REC,
 		O_TRACE,
-		O_FORMAT
+		O_FORMAT,
+		O_LENIENT,
+		O_ELF,
+		O_SYMBOL,
+		O_ADDRESS
 	};
 	static const struct option longopts[] = {
 		{ "profile", required_argument, NULL, O_PROFILE },
@@ -77,6 +116,10 @@ static int parse(int argc, char **argv, struct sim_opts *o)
 		{ "recovery", required_argument, NULL, O_REC },
 		{ "trace", no_argument, NULL, O_TRACE },
 		{ "format", required_argument, NULL, O_FORMAT },
+		{ "lenient", no_argument, NULL, O_LENIENT },
+		{ "elf", required_argument, NULL, O_ELF },
+		{ "symbol", required_argument, NULL, O_SYMBOL },
+		{ "address", required_argument, NULL, O_ADDRESS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct {
@@ -124,19 +167,42 @@ static int parse(int argc, char **argv, struct sim_opts *o)
 			    "sim", optarg, 1u << FORMAT_TEXT | 1u << FORMAT_JSON | 1u << FORMAT_CSV,
 			    &o->format);
 			break;
+		case O_LENIENT:
+			o->lenient = true;
+			break;
+		case O_ELF:
+			o->elf = optarg;
+			o->lenient = true;
+			break;
+		case O_SYMBOL:
+			o->lift.symbol = optarg;
+			break;
+		case O_ADDRESS:
+			ret = parse_range(optarg, &o->lift);
+			break;
 		default:
 			return cli_bad_option("sim", c, argv);
 		}
 		if (ret)
 			return ret;
 	}
-	if (optind != argc - 1)
+	if (o->elf) {
+		if (!o->lift.symbol && o->lift.end == 0)
+			return cli_usage_error("sim", "--elf needs --symbol NAME or --address A-B");
+		if (optind != argc)
+			return cli_usage_error("sim", "--elf takes no input file");
+		o->file = o->elf;
+	} else if (o->lift.symbol || o->lift.end) {
+		return cli_usage_error("sim", "--symbol and --address need --elf PROGRAM");
+	} else if (optind != argc - 1) {
 		return cli_usage_error("sim",
 				       optind == argc ? "no input file (use - for standard "
 							"input)"
 						      : "one input file, not %d",
 				       argc - optind);
-	o->file = argv[optind];
+	} else {
+		o->file = argv[optind];
+	}
 	ret = cli_parse_profile("sim", profile, &o->prof);
 	if (ret)
 		return ret;
@@ -220,6 +286,28 @@ static void print_text(const struct sim_opts *o, const struct ipcc_model_program
 	       p->placement == IPCC_MODEL_PLACE_OLDEST ? "the selected instruction"
 						       : "the instruction after a selected one",
 	       placed);
+	if (o->elf) {
+		const struct ipcc_lifted *l = &o->lifted;
+
+		if (o->lift.end > o->lift.start)
+			printf("lifted: [%#" PRIx64 ", %#" PRIx64 ")%s%s, %u instructions\n",
+			       l->start, l->end, l->function[0] ? " in " : "", l->function,
+			       l->ninsns);
+		else
+			printf("lifted: the innermost loop of %s (of %u), [%#" PRIx64 ", %#" PRIx64
+			       "), %u instructions\n",
+			       l->function, l->nloops, l->start, l->end, l->ninsns);
+	}
+	{
+		char names[256];
+		unsigned n = ipcc_model_program_approximated(prog, names, sizeof(names));
+
+		if (n)
+			printf("approximated: %u instruction%s not in the model's table (%s): 1 "
+			       "micro-op, latency 3, reads its operands and the flags, writes its "
+			       "first\n",
+			       n, n == 1 ? "" : "s", names);
+	}
 	if (o->run.trace)
 		printf("every dynamic instruction, cycles from the start\n\n");
 	else
@@ -309,6 +397,19 @@ static void print_json(const struct sim_opts *o, const struct ipcc_model_program
 				      row_json(prog, r, res->rows[r->index].share, o->run.trace));
 	}
 	json_object_set_new(root, "instructions", rows);
+	{
+		char names[1024];
+		unsigned na = ipcc_model_program_approximated(prog, names, sizeof(names));
+
+		json_object_set_new(root, "approximated",
+				    json_pack("{s:i,s:s}", "count", (int)na, "mnemonics", names));
+	}
+	if (o->elf)
+		json_object_set_new(
+		    root, "lifted",
+		    json_pack("{s:s,s:s,s:I,s:I,s:i}", "file", o->elf, "function",
+			      o->lifted.function, "start", (json_int_t)o->lifted.start, "end",
+			      (json_int_t)o->lifted.end, "instructions", (int)o->lifted.ninsns));
 	json_object_set_new(
 	    root, "summary",
 	    json_pack("{s:I,s:I,s:I,s:I,s:f,s:f,s:{s:I,s:I,s:I,s:I},s:{s:f,s:f,s:f,s:f}}",
@@ -355,14 +456,25 @@ int cmd_sim(int argc, char **argv)
 	ret = parse(argc, argv, &o);
 	if (ret)
 		return ret;
-	text = slurp(o.file);
+	if (o.elf) {
+		ret = ipcc_lift_elf(o.elf, &o.lift, &o.lifted);
+		if (ret) {
+			fprintf(stderr, "ipcc sim: %s\n", ipcc_last_error());
+			return ret == IPCC_EINVAL || ret == IPCC_ESYS ? EXIT_USAGE : EXIT_FAIL;
+		}
+		text = strdup(o.lifted.text);
+	} else {
+		text = slurp(o.file);
+	}
 	if (!text) {
 		fprintf(stderr, "ipcc sim: cannot read '%s': %s\n", o.file, strerror(errno));
 		return EXIT_USAGE;
 	}
-	ret = ipcc_model_parse(text, &o.prof, &prog, &err);
+	ret = ipcc_model_parse_mode(
+	    text, &o.prof, o.lenient ? IPCC_MODEL_LENIENT : IPCC_MODEL_STRICT, &prog, &err);
 	free(text);
 	if (ret) {
+		ipcc_lifted_release(&o.lifted);
 		if (ret == IPCC_EINVAL)
 			fprintf(stderr, "%s:%u:%u: %s\n", strcmp(o.file, "-") ? o.file : "<stdin>",
 				err.line, err.column, err.message);
@@ -372,6 +484,7 @@ int cmd_sim(int argc, char **argv)
 	}
 	ret = ipcc_model_run(prog, &o.prof, &o.run, &res);
 	if (ret) {
+		ipcc_lifted_release(&o.lifted);
 		ipcc_model_program_free(prog);
 		return cli_error("sim", "%s", ipcc_last_error());
 	}
@@ -385,5 +498,6 @@ int cmd_sim(int argc, char **argv)
 		print_text(&o, prog, &res);
 	ipcc_model_result_release(&res);
 	ipcc_model_program_free(prog);
+	ipcc_lifted_release(&o.lifted);
 	return EXIT_OK;
 }
