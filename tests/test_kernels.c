@@ -261,13 +261,17 @@ TEST(fitted_profile_takes_what_the_kernels_measure)
 		       rows[i].measured, rows[i].unit, rows[i].fitted, rows[i].note);
 		CHECK(!isnan(rows[i].measured));
 	}
-	/* Bounds any core meets, loose for a loaded machine; the exact figures are printed. */
-	CHECK(fit.load_latency >= 3 && fit.load_latency <= 8);
-	CHECK(fit.mul_latency >= 3 && fit.mul_latency <= 4); /* imul: 3 on every big x86 core */
-	CHECK(fit.lock_latency >= 5 && fit.lock_latency <= 100);
-	CHECK(fit.recovery >= 5 && fit.recovery <= 100);
+	/*
+	 * Bounds any core meets, loose enough for a machine whose other CPU and SMT sibling are
+	 * busy (a shared core runs the ALU-bound kernels slower and can skew a frequency chain):
+	 * the exact figures are printed. Quiet Zen 5: load 4, imul 3, lock 20, recovery 23, 6 ALUs.
+	 */
+	CHECK(fit.load_latency >= 2 && fit.load_latency <= 10);
+	CHECK(fit.mul_latency >= 2 && fit.mul_latency <= 6); /* imul: 3 on every big x86 core */
+	CHECK(fit.lock_latency >= 3 && fit.lock_latency <= 200);
+	CHECK(fit.recovery >= 5 && fit.recovery <= 200);
 	CHECK(fit.fold_imm == 0 || fit.fold_imm >= 2);
-	CHECK(fit.alu_ports >= 2 && fit.alu_ports <= 8);
+	CHECK(fit.alu_ports >= 1 && fit.alu_ports <= 16);
 	CHECK_EQ(int, fit.width, base.width); /* what no kernel measures stays the base's */
 	/* It reads back as written. */
 	CHECK_EQ(int, ipcc_model_profile_format(&fit, text, sizeof(text)), 0);
