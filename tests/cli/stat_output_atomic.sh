@@ -20,7 +20,9 @@ for w in 1 2 3; do
 done
 reads=0 bad=0
 while [ ! -e "$dir/done.1" ] || [ ! -e "$dir/done.2" ] || [ ! -e "$dir/done.3" ]; do
-    cp "$f" "$dir/seen"
+    # cat reads the one file it opened, whatever replaces the name meanwhile; cp refuses a
+    # file renamed over while it copies ("replaced while being copied") and would fail here.
+    cat "$f" >"$dir/seen"
     reads=$((reads + 1))
     head -n 1 "$dir/seen" | grep -q '^# TYPE ' && tail -n 1 "$dir/seen" | grep -qx '# EOF' ||
         { bad=$((bad + 1)); cp "$dir/seen" "$dir/bad.$bad"; }
