@@ -234,14 +234,15 @@ TEST(core_kernels_agree_with_the_core_frequency)
 	       add, mul, imm, load);
 	/*
 	 * On a quiet machine all three are within 0.01 of 1, 3 and 1 (ipcc bench: 1.000, 3.00).
-	 * The bounds are wider because a sibling busy all through a run stretches the kernel and
-	 * the frequency chains unevenly: 1.08 and 2.94 were seen with both CPUs compiling. A
-	 * chain the renamer shortens (the old add-immediate: 0.3-0.5 on Golden Cove) or a wrong
-	 * frequency (3-4x on Emerald Rapids) is far outside them.
+	 * The bounds are wider because an SMT sibling busy all through a run contends for the
+	 * ALU ports the frequency chain uses, more than for the multiplier or the load unit:
+	 * under stress-ng on both CPUs chain.add stayed at 1.00 while chain.mul read 2.59-2.92
+	 * and chain.load 3.45-3.9. A chain the renamer shortens (the old add-immediate: 0.3-0.5
+	 * on Golden Cove) or a wrong frequency (3-4x on Emerald Rapids) is far outside them.
 	 */
-	CHECK_CMP(dbl, fabs(add - 1.0), <, 0.10);
-	CHECK_CMP(dbl, fabs(mul - 3.0), <, 0.30); /* imul r64: 3 cycles on every big x86 core */
-	CHECK_CMP(dbl, imm, <, 1.10);		  /* 1, or less where the renamer folds */
+	CHECK_CMP(dbl, fabs(add - 1.0), <, 0.15);
+	CHECK_CMP(dbl, fabs(mul - 3.0), <, 0.55); /* imul r64: 3 cycles on every big x86 core */
+	CHECK_CMP(dbl, imm, <, 1.15);		  /* 1, or less where the renamer folds */
 	CHECK_CMP(dbl, load, >=, 3.0);		  /* no core has an L1 hit under 3 cycles */
 	return TEST_OK;
 }

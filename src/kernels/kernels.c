@@ -587,7 +587,8 @@ static long preemptions(void)
  * Median over reps of measure_once; more reps while the spread is over 2% (up to 31). With
  * core_khz 0, the core frequency is measured between every two reps (the add chain, or PMU
  * cycles), and each rep's cycles use the mean of the figures before and after it: a core that
- * changes its clock between reps cannot skew them. A single-thread rep during which this
+ * changes its clock between reps cannot skew them (the higher of the two figures: a disturbed
+ * chain errs low). A single-thread rep during which this
  * thread was preempted is taken again (up to four tries per rep; then it stands).
  */
 static void measure(const struct kdef *d, struct work *w, unsigned nthreads, unsigned repeat,
@@ -626,7 +627,11 @@ static void measure(const struct kdef *d, struct work *w, unsigned nthreads, uns
 
 			if (!core_khz) {
 				clock_corefreq(&after, false);
-				k = (before.hz + after.hz) / 2e3;
+				/*
+				 * The higher of the two: a disturbed chain only takes longer, so it
+				 * errs low, and a low figure would make the best run look short.
+				 */
+				k = (before.hz > after.hz ? before.hz : after.hz) / 1e3;
 				before = after;
 			}
 			if (preempted && ++tries < 4 * want)
