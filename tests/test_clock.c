@@ -339,8 +339,10 @@ TEST(corefreq_from_add_chain_is_plausible)
 
 /*
  * Two latency classes, one frequency: the add chain (1 cycle) and the imul chain (3) agree
- * within 2% in the best of a few tries (a preempted try can disagree; a wrong latency
- * disagrees in every one).
+ * in the best of a few tries (a preempted try can disagree; a wrong latency disagrees in
+ * every one, by a third or more). Quiet, they agree within 0.1%; with stress-ng on the SMT
+ * sibling, which contends for the add chain's ALU ports, they were 2.9-5% apart: the bound
+ * is 8%, and ipcc reports anything over 2% (ipcc_freq_disagrees).
  */
 TEST(imul_chain_agrees_with_the_add_chain)
 {
@@ -349,7 +351,7 @@ TEST(imul_chain_agrees_with_the_add_chain)
 
 	if (!clock_arch_check_latency)
 		SKIP("no multiply latency that every core of this architecture shares");
-	for (int try = 0; try < 7 && best > 0.02; try++) {
+	for (int try = 0; try < 7 && best > 0.01; try++) {
 		CHECK_EQ(int, clock_corefreq(&f, true), 0);
 		if (f.source != IPCC_FREQ_ADD_CHAIN)
 			SKIP("the PMU gives the core frequency here: no chains to compare");
@@ -358,7 +360,7 @@ TEST(imul_chain_agrees_with_the_add_chain)
 			best = fabs(f.check_hz - f.hz) / f.hz;
 	}
 	printf("add chain %.0f kHz, imul chain %.0f kHz\n", f.hz / 1e3, f.check_hz / 1e3);
-	CHECK_CMP(dbl, best, <=, 0.02);
+	CHECK_CMP(dbl, best, <=, 0.08);
 	CHECK(!ipcc_freq_disagrees(&(struct ipcc_freq){ .hz = 1e9, .check_hz = 1.019e9 }));
 	CHECK(ipcc_freq_disagrees(&(struct ipcc_freq){ .hz = 1e9, .check_hz = 0.97e9 }));
 	CHECK(!ipcc_freq_disagrees(&(struct ipcc_freq){ .hz = 1e9 }));

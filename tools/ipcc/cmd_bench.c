@@ -298,8 +298,9 @@ static void print_text(const struct result *r, unsigned nr, const struct ipcc_fr
 	       "frequency measured around its own runs), TCFREQ %" PRIu64 " kHz\n",
 	       core->khz, ipcc_freq_source_name(core->source), ipcc_tcfreq_khz(NULL));
 	if (ipcc_freq_disagrees(core))
-		printf("warning: the imul chain says %.0f kHz, %+.1f%% off the add chain: one of "
-		       "the two latencies is not what ipcc assumes on this core\n",
+		printf("warning: the imul chain says %.0f kHz, %+.1f%% off the add chain: a busy "
+		       "SMT sibling slows one more than the other, or a latency is not what ipcc "
+		       "assumes on this core\n",
 		       core->check_hz / 1e3, 100 * (core->check_hz - core->hz) / core->hz);
 	putchar('\n');
 	printf("figures from the best of the runs (STREAM's rule: a disturbance only adds time); "

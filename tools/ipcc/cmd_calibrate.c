@@ -133,8 +133,8 @@ static void print_text(const struct calibration *cal, const struct calibrate_opt
 	if (cal->core.check_hz > 0)
 		printf("  %-20s %.0f kHz   imul chain, 3 cycles each: %s, %.2f%% apart\n",
 		       "cross-check", cal->core.check_hz / 1e3,
-		       ipcc_freq_disagrees(&cal->core) ? "DISAGREES (one of the two latencies is "
-							 "not what ipcc assumes here)"
+		       ipcc_freq_disagrees(&cal->core) ? "DISAGREES (a busy SMT sibling or a "
+							 "latency ipcc assumes wrongly here)"
 						       : "agrees",
 		       100 * fabs(cal->core.check_hz - cal->core.hz) / cal->core.hz);
 	else

@@ -235,8 +235,8 @@ static void print_text(FILE *out, const struct stat_result *r, const struct view
 			r->core_after ? "after the run" : "while the command ran");
 		if (ipcc_freq_disagrees(&r->core))
 			fprintf(out,
-				"  %-24s %18.0f kHz  imul chain: DISAGREES by %.1f%% (a latency "
-				"is not what ipcc assumes on this core)\n",
+				"  %-24s %18.0f kHz  imul chain: DISAGREES by %.1f%% (a busy SMT "
+				"sibling, or a latency ipcc assumes wrongly here)\n",
 				"", r->core.check_hz / 1e3,
 				100 * fabs(r->core.check_hz - r->core.hz) / r->core.hz);
 	} else
