@@ -9,6 +9,7 @@
 #include "ipcc/lift.h"
 #include "ipcc/profile.h"
 #include "ipcc/sample.h"
+#include "own_text.h"
 #include "test.h"
 
 /* Two nested loops and a single one after them; noinline keeps them in one function. */
@@ -28,33 +29,6 @@ __attribute__((noinline)) uint64_t lift_test_nested(uint64_t n, volatile uint64_
 	return s;
 }
 
-/* This program's text mapping, from /proc/self/maps. */
-static int own_text(struct ipcc_sample_mmap *m, char *path, size_t len)
-{
-	uint64_t ip = (uint64_t)(uintptr_t)lift_test_nested;
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512], perms[8];
-	unsigned long long lo, hi, off;
-	int found = 0;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		int pos = 0;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off, &pos) < 4)
-			continue;
-		if (ip >= lo && ip < hi && pos) {
-			snprintf(path, len, "%s", line + pos);
-			path[strcspn(path, "\n")] = '\0';
-			*m = (struct ipcc_sample_mmap){ lo, hi - lo, off, (uint32_t)getpid(),
-							0,  path };
-			found = 1;
-		}
-	}
-	if (f)
-		fclose(f);
-	return found;
-}
-
 TEST(nested_loops_are_found_hottest_first)
 {
 	struct ipcc_sample_mmap m;
@@ -68,7 +42,7 @@ TEST(nested_loops_are_found_hottest_first)
 	uint64_t fn = (uint64_t)(uintptr_t)lift_test_nested;
 	int inner = -1, outer = -1;
 
-	if (!own_text(&m, path, sizeof(path)))
+	if (!test_own_text((uint64_t)(uintptr_t)lift_test_nested, &m, path, sizeof(path)))
 		SKIP("no /proc/self/maps line for this program's text");
 	/* One sample on every byte of the function: each loop holds its body's share. */
 	ipcc_profile_write_header(f);

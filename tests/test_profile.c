@@ -8,6 +8,7 @@
 
 #include "ipcc/error.h"
 #include "ipcc/profile.h"
+#include "own_text.h"
 #include "test.h"
 
 /* Write a small profile into memory; returns its size. */
@@ -154,33 +155,6 @@ __attribute__((noinline, used)) static int profile_test_marker(int x)
 	return x * 3 + 1;
 }
 
-/* This executable's own text mapping, from /proc/self/maps. */
-static bool own_text(struct ipcc_sample_mmap *m, char *path, size_t len)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512], perms[8];
-	unsigned long long lo, hi, off;
-	uint64_t ip = (uint64_t)(uintptr_t)profile_test_marker;
-	bool found = false;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		int pos = 0;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off, &pos) < 4)
-			continue;
-		if (ip >= lo && ip < hi && pos) {
-			snprintf(path, len, "%s", line + pos);
-			path[strcspn(path, "\n")] = '\0';
-			*m = (struct ipcc_sample_mmap){ lo, hi - lo, off, (uint32_t)getpid(),
-							0,  path };
-			found = true;
-		}
-	}
-	if (f)
-		fclose(f);
-	return found;
-}
-
 TEST(samples_resolve_to_this_programs_functions)
 {
 	struct ipcc_sample_mmap m;
@@ -196,7 +170,7 @@ TEST(samples_resolve_to_this_programs_functions)
 	struct ipcc_symbol y;
 	unsigned char code[4];
 
-	if (!own_text(&m, path, sizeof(path)))
+	if (!test_own_text((uint64_t)(uintptr_t)profile_test_marker, &m, path, sizeof(path)))
 		SKIP("no /proc/self/maps line for this program's text");
 	ipcc_profile_write_header(f);
 	ipcc_profile_write_mmap(f, &m);

@@ -1,0 +1,19 @@
+/*
+ * own_text.h - the test program's own text mapping, for tests that make profiles of it.
+ */
+#ifndef IPCC_TEST_OWN_TEXT_H
+#define IPCC_TEST_OWN_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ipcc/sample.h"
+
+/*
+ * The mapping of /proc/self/maps that holds address `ip`, as a recorded mmap into *m (its
+ * file name copied into path); false when no line holds it.
+ */
+bool test_own_text(uint64_t ip, struct ipcc_sample_mmap *m, char *path, size_t len);
+
+#endif
