@@ -339,60 +339,26 @@ static const struct ipcc_loop *innermost(const struct ipcc_loops *l)
 	return best;
 }
 
-int ipcc_lift_elf(const char *path, const struct ipcc_lift_opts *o, struct ipcc_lifted *out)
+/*
+ * Lift [start, end) of `path` (symbols from syms), or with symbol set and no range, that
+ * function's innermost loop; fstart is the function's start then.
+ */
+static int lift(struct ipcc_symbols *syms, const char *path, const char *symbol, uint64_t fstart,
+		uint64_t start, uint64_t end, bool innermost_loop, struct ipcc_lifted *out)
 {
-	struct ipcc_profile_mmap mm = { 0, 0, UINT64_MAX, 0, (char *)path };
-	struct ipcc_profile prof = { .mmaps = &mm, .nmmaps = 1 };
-	struct ipcc_symbols *syms = NULL;
 	struct ipcc_loops loops = { 0 };
-	uint64_t fstart = 0, fsize = 0, start, end;
 	unsigned char *code = NULL;
 	cs_insn *insn = NULL;
 	size_t ninsn = 0, len, cap = 0, tlen = 0, tcap = 0;
 	csh cs;
 	int ret;
 
-	memset(out, 0, sizeof(*out));
-	{
-		FILE *f = fopen(path, "rb");
-
-		if (!f)
-			return err_sys("cannot open %s", path);
-		fclose(f);
-	}
-	ret = ipcc_symbols_new(&prof, &syms);
-	if (ret)
-		return ret;
-	if (o->symbol) {
-		ret = ipcc_symbols_find(syms, path, o->symbol, &fstart, &fsize);
-		if (!ret && (!fsize || fsize > MAX_FUNCTION))
-			ret = err_set(IPCC_EINVAL, "%s: function '%s' has no size we can read",
-				      path, o->symbol);
-		if (ret)
-			goto out;
-		snprintf(out->function, sizeof(out->function), "%s", o->symbol);
-	}
-	if (o->end > o->start) {
-		start = o->start;
-		end = o->end;
-		if (end - start > MAX_FUNCTION) {
-			ret =
-			    err_set(IPCC_EINVAL, "lift: the range is over %u bytes", MAX_FUNCTION);
-			goto out;
-		}
-	} else if (o->symbol) {
-		start = fstart;
-		end = fstart + fsize;
-	} else {
-		ret = err_set(IPCC_EINVAL, "lift: neither a function nor a range");
-		goto out;
-	}
+	if (end - start > MAX_FUNCTION)
+		return err_set(IPCC_EINVAL, "lift: the range is over %u bytes", MAX_FUNCTION);
 	len = (size_t)(end - start);
-	code = malloc(len);
-	if (!code) {
-		ret = err_set(IPCC_ENOMEM, "lift: out of memory");
-		goto out;
-	}
+	code = malloc(len ? len : 1);
+	if (!code)
+		return err_set(IPCC_ENOMEM, "lift: out of memory");
 	ret = ipcc_symbols_read(syms, path, start, code, &len);
 	if (ret)
 		goto out;
@@ -402,23 +368,24 @@ int ipcc_lift_elf(const char *path, const struct ipcc_lift_opts *o, struct ipcc_
 	}
 	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	ninsn = cs_disasm(cs, code, len, start, 0, &insn);
-	if (!(o->end > o->start)) {
+	if (innermost_loop) {
 		const struct ipcc_loop *lp;
 
 		ret = branch_loops(
 		    cs, insn, ninsn,
-		    &(struct ipcc_loop){ path, o->symbol, fstart, 0, 0, 0, 0, 0, -1, 0, 0 }, &loops,
+		    &(struct ipcc_loop){ path, symbol, fstart, 0, 0, 0, 0, 0, -1, 0, 0 }, &loops,
 		    &cap, 0);
 		lp = ret ? NULL : innermost(&loops);
 		out->nloops = (unsigned)loops.n;
 		if (!ret && !lp)
-			ret =
-			    err_set(IPCC_EINVAL, "%s: function '%s' has no loop", path, o->symbol);
+			ret = err_set(IPCC_EINVAL, "%s: function '%s' has no loop", path, symbol);
 		if (!ret) {
 			start = lp->start;
 			end = lp->end;
 		}
 	}
+	if (!ret && ninsn && !(out->address = malloc(ninsn * sizeof(*out->address))))
+		ret = err_set(IPCC_ENOMEM, "lift: out of memory");
 	for (size_t i = 0; i < ninsn && !ret; i++) {
 		const cs_insn *in = &insn[i];
 		const cs_x86 *x = &in->detail->x86;
@@ -442,7 +409,7 @@ int ipcc_lift_elf(const char *path, const struct ipcc_lift_opts *o, struct ipcc_
 		}
 		if (!ret)
 			ret = append(&out->text, &tlen, &tcap, "    ; %#" PRIx64 "\n", in->address);
-		out->ninsns++;
+		out->address[out->ninsns++] = in->address;
 	}
 	if (!ret && !out->ninsns)
 		ret = err_set(IPCC_EINVAL, "%s: no instructions in [%#" PRIx64 ", %#" PRIx64 ")",
@@ -454,14 +421,60 @@ int ipcc_lift_elf(const char *path, const struct ipcc_lift_opts *o, struct ipcc_
 out:
 	free(code);
 	ipcc_loops_release(&loops);
-	ipcc_symbols_free(syms);
 	if (ret)
 		ipcc_lifted_release(out);
 	return ret;
 }
 
+int ipcc_lift_elf(const char *path, const struct ipcc_lift_opts *o, struct ipcc_lifted *out)
+{
+	struct ipcc_profile_mmap mm = { 0, 0, UINT64_MAX, 0, (char *)path };
+	struct ipcc_profile prof = { .mmaps = &mm, .nmmaps = 1 };
+	struct ipcc_symbols *syms = NULL;
+	uint64_t fstart = 0, fsize = 0;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	{
+		FILE *f = fopen(path, "rb");
+
+		if (!f)
+			return err_sys("cannot open %s", path);
+		fclose(f);
+	}
+	ret = ipcc_symbols_new(&prof, &syms);
+	if (ret)
+		return ret;
+	if (o->symbol) {
+		ret = ipcc_symbols_find(syms, path, o->symbol, &fstart, &fsize);
+		if (!ret && (!fsize || fsize > MAX_FUNCTION))
+			ret = err_set(IPCC_EINVAL, "%s: function '%s' has no size we can read",
+				      path, o->symbol);
+		if (!ret)
+			snprintf(out->function, sizeof(out->function), "%s", o->symbol);
+	}
+	if (!ret && o->end > o->start)
+		ret = lift(syms, path, o->symbol, fstart, o->start, o->end, false, out);
+	else if (!ret && o->symbol)
+		ret = lift(syms, path, o->symbol, fstart, fstart, fstart + fsize, true, out);
+	else if (!ret)
+		ret = err_set(IPCC_EINVAL, "lift: neither a function nor a range");
+	ipcc_symbols_free(syms);
+	return ret;
+}
+
+int ipcc_lift_range(struct ipcc_symbols *syms, const char *file, uint64_t start, uint64_t end,
+		    struct ipcc_lifted *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (end <= start)
+		return err_set(IPCC_EINVAL, "lift: an empty range");
+	return lift(syms, file, NULL, 0, start, end, false, out);
+}
+
 void ipcc_lifted_release(struct ipcc_lifted *l)
 {
 	free(l->text);
+	free(l->address);
 	memset(l, 0, sizeof(*l));
 }

@@ -73,6 +73,7 @@ struct ipcc_lifted {
 	char *text;	    /* the model's text: one instruction a line, its address in a comment */
 	char function[128]; /* the function lifted from ("" for a range without a symbol) */
 	uint64_t start, end; /* what was lifted, in the ELF's own addresses */
+	uint64_t *address;   /* each lifted instruction's address, in the text's order */
 	unsigned ninsns;     /* instructions lifted */
 	unsigned nloops;     /* loops found in the function (symbol without a range) */
 };
@@ -87,6 +88,14 @@ struct ipcc_lifted {
  * IPCC_ENOMEM or IPCC_ENOTSUP (Capstone).
  */
 int ipcc_lift_elf(const char *path, const struct ipcc_lift_opts *o, struct ipcc_lifted *out);
+
+/*
+ * Lift [start, end) of `file`, a file of the profile `syms` was made for (as
+ * ipcc_loops_find() names it): the same text as ipcc_lift_elf() with a range, without opening
+ * the file again.
+ */
+int ipcc_lift_range(struct ipcc_symbols *syms, const char *file, uint64_t start, uint64_t end,
+		    struct ipcc_lifted *out);
 
 void ipcc_lifted_release(struct ipcc_lifted *l);
 

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 
 #include "cli.h"
 #include "ipcc/error.h"
+#include "ipcc/explain.h"
 #include "ipcc/lift.h"
 #include "ipcc/pprof.h"
 #include "ipcc/profile.h"
@@ -51,11 +54,23 @@ const char cmd_annotate_help[] =
     "                      first with their inner loops: at most N, chosen until they hold\n"
     "                      the --cover share of the samples\n"
     "      --cover F       with --loops: the share to cover (default 0.9)\n"
+    "      --model         with the hot loops (--loops N, default 10): lift each chosen\n"
+    "                      loop's machine code into the pipeline model and show, per\n"
+    "                      instruction, the measured share of its samples, the model's\n"
+    "                      predicted share and the de-skidded share (each sample moved\n"
+    "                      back to the instruction that held retirement when it was\n"
+    "                      taken); per loop the predicted cycles per iteration, what\n"
+    "                      bounds it, the distance between measured and predicted, and\n"
+    "                      the distance between the samples' two halves in time\n"
+    "      --profile NAME  with --model: a built-in profile (ipcc sim --help lists\n"
+    "                      them), auto (default: the one closest to this CPU), or a\n"
+    "                      profile FILE (ipcc bench --fit-profile writes one)\n"
     "      --footprint     how many 64-byte code lines (bytes, functions) hold 50%, 75%,\n"
     "                      90% and 99% of the samples\n"
     "      --svg FILE      with --footprint: also plot the cumulative share of samples\n"
     "                      against the number of hottest lines\n"
-    "      --format FMT    text (default) or pprof: a gzip-compressed pprof profile\n"
+    "      --format FMT    text (default); json with --model; or pprof: a\n"
+    "                      gzip-compressed pprof profile\n"
     "                      (one location per sampled address, function names, no\n"
     "                      source lines), to -o FILE or to stdout if not a terminal\n"
     "  -o, --output FILE   with --format pprof: write it to FILE\n"
@@ -73,7 +88,9 @@ struct annotate_opts {
 	uint64_t top, loops;
 	double cover;
 	enum unknown_mode unknown;
-	bool folded, footprint, raw_names, pprof;
+	bool folded, footprint, raw_names, pprof, model, json;
+	const char *profile;
+	struct ipcc_model_profile prof;
 };
 
 static const char *base(const char *path)
@@ -134,7 +151,9 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 		O_NO_DEMANGLE,
 		O_FORMAT,
 		O_LOOPS,
-		O_COVER
+		O_COVER,
+		O_MODEL,
+		O_PROFILE
 	};
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -149,6 +168,8 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "loops", required_argument, NULL, O_LOOPS },
 		{ "cover", required_argument, NULL, O_COVER },
+		{ "model", no_argument, NULL, O_MODEL },
+		{ "profile", required_argument, NULL, O_PROFILE },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -195,18 +216,27 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 			o->raw_names = true;
 			break;
 		case O_FORMAT:
-			if (!strcmp(optarg, "pprof") || !strcmp(optarg, "text"))
+			if (!strcmp(optarg, "pprof") || !strcmp(optarg, "text") ||
+			    !strcmp(optarg, "json")) {
 				o->pprof = !strcmp(optarg, "pprof");
-			else
-				return cli_usage_error("annotate",
-						       "unknown format '%s' (expected text, pprof)",
-						       optarg);
+				o->json = !strcmp(optarg, "json");
+			} else {
+				return cli_usage_error(
+				    "annotate", "unknown format '%s' (expected text, json, pprof)",
+				    optarg);
+			}
 			break;
 		case 'o':
 			o->output = optarg;
 			break;
 		case O_LOOPS:
 			ret = cli_parse_u64("annotate", "--loops", optarg, 1, 1000, &o->loops);
+			break;
+		case O_MODEL:
+			o->model = true;
+			break;
+		case O_PROFILE:
+			o->profile = optarg;
 			break;
 		case O_COVER:
 			o->cover = strtod(optarg, &end);
@@ -223,11 +253,20 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 	}
 	if (optind != argc)
 		return cli_usage_error("annotate", "unexpected argument '%s'", argv[optind]);
+	if (o->model && !o->loops)
+		o->loops = 10;
+	if (o->profile && !o->model)
+		return cli_usage_error("annotate", "--profile is for --model: add --model");
+	if (o->json && !o->model)
+		return cli_usage_error("annotate", "--format json is for --model: add --model");
 	if ((o->symbol != NULL) + o->folded + o->footprint + (o->loops > 0) > 1)
 		return cli_usage_error(
 		    "annotate", "--symbol, --folded, --footprint and --loops: one at a time");
 	if (o->cover > 0 && !o->loops)
 		return cli_usage_error("annotate", "--cover is for --loops: add --loops N");
+	if (o->model &&
+	    (ret = cli_parse_profile("annotate", o->profile ? o->profile : "auto", &o->prof)))
+		return ret;
 	if (o->pprof && o->loops)
 		return cli_usage_error("annotate", "--format pprof holds every sample: no --loops");
 	if (o->pprof && (o->symbol || o->folded || o->footprint))
@@ -588,6 +627,186 @@ static int print_loops(const struct annotate_opts *o, const struct ipcc_profile 
 	return EXIT_OK;
 }
 
+/* The profile --model used: a built-in's name, or "NAME (from FILE)". */
+static void profile_label(const struct annotate_opts *o, char *buf, size_t len)
+{
+	const char *asked = o->profile ? o->profile : "auto";
+
+	if (!strcmp(asked, "auto") || !strcmp(asked, o->prof.name))
+		snprintf(buf, len, "%s", o->prof.name);
+	else
+		snprintf(buf, len, "%s (from %s)", o->prof.name, asked);
+}
+
+/* The distance within which the model explains the samples (as issue 11's held-out check). */
+#define VERDICT_DISTANCE 0.10
+
+/*
+ * The verdict on a loop: none where the samples' two halves differ more than the model
+ * does (and by more than VERDICT_DISTANCE), else whether the model is within it.
+ */
+static const char *verdict(const struct ipcc_explain_loop *e)
+{
+	if (isnan(e->halves) || isnan(e->distance))
+		return "too few samples for a verdict";
+	if (e->halves > VERDICT_DISTANCE && e->halves > e->distance)
+		return "no verdict: the samples' halves differ more than they differ from the "
+		       "model";
+	return e->distance <= VERDICT_DISTANCE ? "the model explains the samples"
+					       : "the model does not explain the samples";
+}
+
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *hex(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%#" PRIx64, v);
+	return json_string(buf);
+}
+
+static void print_model_json(const struct annotate_opts *o, const struct ipcc_explain *x)
+{
+	json_t *root = json_object(), *loops = json_array();
+	char label[4200];
+
+	profile_label(o, label, sizeof(label));
+	json_object_set_new(root, "profile", json_string(label));
+	json_object_set_new(root, "covered", json_real(x->loops.covered));
+	for (size_t k = 0; k < x->n; k++) {
+		const struct ipcc_explain_loop *e = &x->loop[k];
+		json_t *j = json_object(), *rows = json_array(), *approx = json_array();
+		char names[sizeof(e->approximated)], *save = NULL;
+
+		json_object_set_new(j, "function", json_string(e->loop.function));
+		json_object_set_new(j, "file", json_string(e->loop.file));
+		json_object_set_new(j, "start", hex(e->loop.start));
+		json_object_set_new(j, "end", hex(e->loop.end));
+		json_object_set_new(j, "samples", json_integer((json_int_t)e->loop.samples));
+		json_object_set_new(j, "share", json_real(e->loop.share));
+		json_object_set_new(j, "inner_loops", json_integer(e->inner));
+		if (e->status) {
+			json_object_set_new(j, "error", json_string(e->why));
+			json_array_append_new(loops, j);
+			json_decref(rows);
+			json_decref(approx);
+			continue;
+		}
+		json_object_set_new(j, "cycles_per_iteration",
+				    real_or_null(e->cycles_per_iteration));
+		json_object_set_new(j, "ipc", real_or_null(e->ipc));
+		json_object_set_new(j, "bound", json_string(e->bound_text));
+		snprintf(names, sizeof(names), "%s", e->approximated);
+		for (char *t = strtok_r(names, ",", &save); t; t = strtok_r(NULL, ",", &save))
+			json_array_append_new(approx, json_string(t + (*t == ' ')));
+		json_object_set_new(j, "approximated", approx);
+		json_object_set_new(j, "mispredicts", json_string(e->mispredicts));
+		json_object_set_new(j, "distance", real_or_null(e->distance));
+		json_object_set_new(j, "halves", real_or_null(e->halves));
+		json_object_set_new(j, "verdict", json_string(verdict(e)));
+		json_object_set_new(j, "deskid_moved", json_real(e->deskid_moved));
+		json_object_set_new(j, "unplaced", json_integer((json_int_t)e->unplaced));
+		for (unsigned r = 0; r < e->nrows; r++) {
+			const struct ipcc_explain_row *w = &e->rows[r];
+
+			json_array_append_new(
+			    rows,
+			    json_pack("{s:o,s:s,s:s,s:I,s:f,s:f,s:f,s:b,s:b}", "address",
+				      hex(w->address), "line", w->line, "text", w->text, "samples",
+				      (json_int_t)w->samples, "measured", w->measured, "predicted",
+				      w->predicted, "deskid", w->deskid, "selected", w->selected,
+				      "approximated", w->approximated));
+		}
+		json_object_set_new(j, "rows", rows);
+		json_array_append_new(loops, j);
+	}
+	json_object_set_new(root, "loops", loops);
+	json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	putchar('\n');
+	json_decref(root);
+}
+
+static void print_model_text(const struct annotate_opts *o, const struct ipcc_explain *x)
+{
+	char label[4200];
+
+	profile_label(o, label, sizeof(label));
+	printf("%zu loops chosen of %zu: %.2f%% of the samples; model profile %s (placement "
+	       "%s)\n",
+	       x->n, x->loops.n, 100 * x->loops.covered, label,
+	       o->prof.placement == IPCC_MODEL_PLACE_OLDEST ? "oldest" : "next");
+	for (size_t k = 0; k < x->n; k++) {
+		const struct ipcc_explain_loop *e = &x->loop[k];
+
+		printf("\nloop %zu: %s+%#" PRIx64 "-%#" PRIx64 " (%s), %" PRIu64
+		       " samples, %.2f%%%s\n",
+		       k + 1, e->loop.function, e->loop.start - e->loop.function_start,
+		       e->loop.end - e->loop.function_start, base(e->loop.file), e->loop.samples,
+		       100 * e->loop.share,
+		       e->inner ? "; holds inner loops, modelled as running once an iteration"
+				: "");
+		if (e->status) {
+			printf("  not modelled: %s\n", e->why);
+			continue;
+		}
+		printf("  predicted %.2f cycles/iteration (IPC %.2f)\n", e->cycles_per_iteration,
+		       e->ipc);
+		if (e->bound_text[0])
+			printf("  bound: %s\n", e->bound_text);
+		if (e->nmispredicts)
+			printf("  mispredicts: %s (the rate that best explains where the samples "
+			       "landed; no branch-miss counter)\n",
+			       e->mispredicts);
+		if (e->napproximated)
+			printf("  %u instructions approximated: %s\n", e->napproximated,
+			       e->approximated);
+		printf("  distance measured-predicted %.3f, between halves %.3f: %s\n", e->distance,
+		       e->halves, verdict(e));
+		printf("  de-skidding moved %.1f%% of the samples%s\n", 100 * e->deskid_moved,
+		       e->unplaced ? "" : "");
+		if (e->unplaced)
+			printf("  %" PRIu64 " samples inside an instruction, not at its start\n",
+			       e->unplaced);
+		printf("  %8s  %-20s %8s %8s %8s %8s  %s\n", "address", "line", "samples",
+		       "measured", "model", "deskid", "instruction");
+		for (unsigned r = 0; r < e->nrows; r++) {
+			const struct ipcc_explain_row *w = &e->rows[r];
+
+			printf("  %8" PRIx64 "  %-20s %8" PRIu64
+			       " %7.2f%% %7.2f%% %7.2f%% %c%c%s\n",
+			       w->address, w->line[0] ? w->line : "-", w->samples,
+			       100 * w->measured, 100 * w->predicted, 100 * w->deskid,
+			       w->selected ? '*' : ' ', w->approximated ? '~' : ' ', w->text);
+		}
+	}
+	printf("\n* selected: held retirement in the model; ~ approximated\n");
+}
+
+/* --model: the chosen loops through the pipeline model. */
+static int print_model(const struct annotate_opts *o, const struct ipcc_profile *p,
+		       struct ipcc_symbols *syms)
+{
+	struct ipcc_explain x;
+	const char *note = cli_profile_note();
+	int ret = ipcc_explain(
+	    p, syms, &(struct ipcc_explain_opts){ (unsigned)o->loops, o->cover, &o->prof, 0 }, &x);
+
+	if (ret)
+		return cli_error("annotate", "%s", ipcc_last_error());
+	if (*note)
+		fprintf(stderr, "%s\n", note);
+	if (o->json)
+		print_model_json(o, &x);
+	else
+		print_model_text(o, &x);
+	ipcc_explain_release(&x);
+	return EXIT_OK;
+}
+
 int cmd_annotate(int argc, char **argv)
 {
 	struct annotate_opts o;
@@ -618,7 +837,7 @@ int cmd_annotate(int argc, char **argv)
 	}
 	for (size_t i = 0; i < p->nsamples; i++)
 		ipcc_symbols_resolve(syms, &p->samples[i], &sym[i]);
-	if (p->has_summary && !o.folded)
+	if (p->has_summary && !o.folded && !o.json)
 		printf("%s: %zu samples (%s), %" PRIu64 " lost, throttled %" PRIu64 " times\n",
 		       o.input, p->nsamples, p->summary.event, p->summary.lost,
 		       p->summary.throttles);
@@ -628,6 +847,8 @@ int cmd_annotate(int argc, char **argv)
 	}
 	if (o.symbol) {
 		ret = print_symbol(&o, p, syms, sym);
+	} else if (o.model) {
+		ret = print_model(&o, p, syms);
 	} else if (o.loops) {
 		ret = print_loops(&o, p, syms);
 	} else if (o.footprint) {
