@@ -5,7 +5,8 @@
  * Symbols come from the file's .symtab; a stripped file's from its separate debug file when
  * one is installed (found as gdb and perf find it: by the NT_GNU_BUILD_ID note under
  * <root>/.build-id/, else by .gnu_debuglink beside the file, in its .debug/ folder or under
- * <root>/<its folder>/; <root> is $IPCC_DEBUG_ROOT or /usr/lib/debug), else from its .dynsym.
+ * <root>/<its folder>/; <root> is $IPCC_DEBUG_ROOT or /usr/lib/debug: symbols_debug_file(),
+ * which lines.c shares through symbols_int.h), else from its .dynsym.
  * Functions are STT_FUNC and STT_GNU_IFUNC symbols, local ones included; one of size 0 ends
  * where the next begins. Of several at one address, the one perf would name is kept.
  */
@@ -21,6 +22,7 @@
 
 #include "error_int.h"
 #include "ipcc/profile.h"
+#include "symbols_int.h"
 
 #define DEBUG_ROOT "/usr/lib/debug"
 
@@ -48,14 +50,6 @@ struct ipcc_symbols {
 	const struct ipcc_profile *prof;
 	struct object *obj; /* per mapping; only a file's first mapping's is filled */
 	size_t *first;	    /* per mapping: the index of the first mapping of the same file */
-};
-
-/* What ties a file to its separate debug file. */
-struct elf_ids {
-	unsigned char build_id[64];
-	size_t build_id_len;
-	char debuglink[256]; /* "" if none */
-	uint32_t crc;
 };
 
 /* By address, then the one perf would name last: the best of several at one address. */
@@ -184,8 +178,7 @@ static void tidy_funcs(struct object *o)
 	}
 }
 
-/* The build ID note and the .gnu_debuglink section, where the file has them. */
-static void read_ids(Elf *elf, struct elf_ids *id)
+void symbols_read_ids(Elf *elf, struct elf_ids *id)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -243,43 +236,49 @@ static uint32_t file_crc(int fd, uint32_t want)
 }
 
 /*
- * Read the function symbols of the debug file at path into o, if it is the debug file of
- * the file with ids `id` (the same build ID, or without one the CRC .gnu_debuglink gives)
- * and has a .symtab. Whether it was.
+ * Open the file at path, if it is the debug file of the file with ids `id` (the same build
+ * ID, or without one the CRC .gnu_debuglink gives) and want() takes it: its Elf, *fd its
+ * descriptor. NULL if not.
  */
-static bool load_debug_file(struct object *o, const char *path, const struct elf_ids *id)
+static Elf *open_debug_file(const char *path, const struct elf_ids *id,
+			    bool (*want)(Elf *elf, void *arg), void *arg, int *fd)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	Elf *elf;
 	bool ok = false;
 
-	if (fd < 0)
-		return false;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return NULL;
+	elf = elf_begin(*fd, ELF_C_READ, NULL);
 	if (elf && elf_kind(elf) == ELF_K_ELF) {
 		struct elf_ids dbg;
 
-		read_ids(elf, &dbg);
+		symbols_read_ids(elf, &dbg);
 		if (id->build_id_len)
 			ok = dbg.build_id_len == id->build_id_len &&
 			     !memcmp(dbg.build_id, id->build_id, id->build_id_len);
 		else
-			ok = file_crc(fd, id->crc) == id->crc;
-		ok = ok && read_symtabs(elf, SHT_SYMTAB, o);
+			ok = file_crc(*fd, id->crc) == id->crc;
+		ok = ok && want(elf, arg);
 	}
+	if (ok)
+		return elf;
 	elf_end(elf);
-	close(fd);
-	return ok;
+	close(*fd);
+	*fd = -1;
+	return NULL;
 }
 
-/* Find the separate debug file of the file at path (with ids id) and read its symbols. */
-static bool load_debug_symbols(struct object *o, const char *path, const struct elf_ids *id)
+Elf *symbols_debug_file(const char *path, const struct elf_ids *id,
+			bool (*want)(Elf *elf, void *arg), void *arg, int *fd)
 {
 	const char *root = getenv("IPCC_DEBUG_ROOT");
 	const char *slash = strrchr(path, '/');
 	int dirlen = slash ? (int)(slash - path) : 0;
 	char try[4096];
+	Elf *elf;
 
+	*fd = -1;
 	if (!root || !*root)
 		root = DEBUG_ROOT;
 	if (id->build_id_len >= 2) {
@@ -290,22 +289,42 @@ static bool load_debug_symbols(struct object *o, const char *path, const struct 
 		if (n > 0 && (size_t)n < sizeof(try) &&
 		    (size_t)snprintf(try + n, sizeof(try) - (size_t)n, ".debug") <
 			sizeof(try) - (size_t)n &&
-		    load_debug_file(o, try, id))
-			return true;
+		    (elf = open_debug_file(try, id, want, arg, fd)))
+			return elf;
 	}
 	if (!id->debuglink[0] || !slash)
-		return false;
+		return NULL;
 	if ((size_t)snprintf(try, sizeof(try), "%.*s/%s", dirlen, path, id->debuglink) <
 		sizeof(try) &&
-	    strcmp(try, path) != 0 && load_debug_file(o, try, id))
-		return true;
+	    strcmp(try, path) != 0 && (elf = open_debug_file(try, id, want, arg, fd)))
+		return elf;
 	if ((size_t)snprintf(try, sizeof(try), "%.*s/.debug/%s", dirlen, path, id->debuglink) <
 		sizeof(try) &&
-	    load_debug_file(o, try, id))
-		return true;
-	return (size_t)snprintf(try, sizeof(try), "%s%.*s/%s", root, dirlen, path, id->debuglink) <
-		   sizeof(try) &&
-	       load_debug_file(o, try, id);
+	    (elf = open_debug_file(try, id, want, arg, fd)))
+		return elf;
+	if ((size_t)snprintf(try, sizeof(try), "%s%.*s/%s", root, dirlen, path, id->debuglink) <
+	    sizeof(try))
+		return open_debug_file(try, id, want, arg, fd);
+	return NULL;
+}
+
+/* symbols_debug_file()'s want: read the debug file's function symbols, if it has a .symtab. */
+static bool want_symtab(Elf *elf, void *o)
+{
+	return read_symtabs(elf, SHT_SYMTAB, o);
+}
+
+/* Find the separate debug file of the file at path (with ids id) and read its symbols. */
+static bool load_debug_symbols(struct object *o, const char *path, const struct elf_ids *id)
+{
+	int fd;
+	Elf *elf = symbols_debug_file(path, id, want_symtab, o, &fd);
+
+	if (!elf)
+		return false;
+	elf_end(elf);
+	close(fd);
+	return true;
 }
 
 static void load_object(struct object *o, const char *path)
@@ -330,7 +349,7 @@ static void load_object(struct object *o, const char *path)
 					    (struct segment){ ph.p_offset, ph.p_vaddr,
 							      ph.p_filesz };
 			}
-		read_ids(elf, &id);
+		symbols_read_ids(elf, &id);
 		for (size_t i = 0; i < id.build_id_len; i++)
 			snprintf(o->build_id + 2 * i, 3, "%02x", id.build_id[i]);
 		/* A stripped file: its debug file's symbols, else its dynamic ones. */
