@@ -38,6 +38,7 @@ bench: deps all
 	./$(BUILD)/ipcc calibrate
 	./$(BUILD)/bench/counters
 	./$(BUILD)/bench/model
+	./$(BUILD)/bench/explain
 	./bench/stat_overhead.sh ./$(BUILD)/ipcc
 	./bench/record_overhead.sh ./$(BUILD)/ipcc ./$(BUILD)/tests/cli/hot_loop
 

@@ -12,6 +12,7 @@
 
 #include "error_int.h"
 #include "ipcc/explain.h"
+#include "ipcc/lines.h"
 #include "ipcc/profile.h"
 
 /* Conditional forward branches inside a body tried as mispredicting, at most. */
@@ -163,6 +164,38 @@ static unsigned two_way_branches(csh cs, struct ipcc_symbols *syms, const struct
 	cs_free(insn, ninsn);
 	free(code);
 	return n;
+}
+
+/*
+ * Each row's source line, from the line tables of the loop's file: opened once per file
+ * (the tables of files[0..*nfiles), their names in names[]).
+ */
+#define MAX_LINE_FILES 16
+
+struct line_files {
+	const char *name[MAX_LINE_FILES];
+	struct ipcc_lines *lines[MAX_LINE_FILES];
+	unsigned n;
+};
+
+static void source_lines(struct line_files *lf, struct ipcc_explain_loop *e, bool *any)
+{
+	struct ipcc_lines *l = NULL;
+	unsigned k;
+
+	for (k = 0; k < lf->n && strcmp(lf->name[k], e->loop.file); k++)
+		;
+	if (k < lf->n) {
+		l = lf->lines[k];
+	} else if (lf->n < MAX_LINE_FILES && !ipcc_lines_open(e->loop.file, &l)) {
+		lf->name[lf->n] = e->loop.file;
+		lf->lines[lf->n++] = l;
+	}
+	if (!l)
+		return;
+	for (unsigned r = 0; r < e->nrows; r++)
+		*any |= ipcc_lines_find(l, e->rows[r].address, e->rows[r].line,
+					sizeof(e->rows[r].line));
 }
 
 /* Whether sample y is in loop lp's body. */
@@ -395,6 +428,7 @@ int ipcc_explain(const struct ipcc_profile *p, struct ipcc_symbols *syms,
 		 const struct ipcc_explain_opts *o, struct ipcc_explain *out)
 {
 	struct ipcc_symbol *sym = calloc(p->nsamples + 1, sizeof(*sym));
+	struct line_files lf = { 0 };
 	csh cs;
 	int ret;
 
@@ -434,6 +468,7 @@ int ipcc_explain(const struct ipcc_profile *p, struct ipcc_symbols *syms,
 			ret = 0;
 			continue;
 		}
+		source_lines(&lf, e, &out->lines);
 		if (!ret)
 			ret = measure(p, sym, e);
 		if (!ret)
@@ -443,6 +478,8 @@ int ipcc_explain(const struct ipcc_profile *p, struct ipcc_symbols *syms,
 	}
 	cs_close(&cs);
 	free(sym);
+	for (unsigned k = 0; k < lf.n; k++)
+		ipcc_lines_close(lf.lines[k]);
 	if (ret)
 		ipcc_explain_release(out);
 	return ret;

@@ -42,6 +42,7 @@ grep -q "missing packages: libpfm4-dev libcapstone-dev; 'make deps' (or 'make de
 # make bench's programs, small.
 "$build/bench/counters" 11 >"$tmp/out" 2>&1 || fail "bench/counters: $(cat "$tmp/out")"
 "$build/bench/model" 2000 >"$tmp/out" 2>&1 || fail "bench/model: $(cat "$tmp/out")"
+"$build/bench/explain" 2000 >"$tmp/out" 2>&1 || fail "bench/explain: $(cat "$tmp/out")"
 "$src/bench/stat_overhead.sh" "$build/ipcc" 1 >"$tmp/out" 2>&1 || fail "stat_overhead.sh: $(cat "$tmp/out")"
 grep -q "ratio" "$tmp/out" || fail "stat_overhead.sh printed no ratio: $(cat "$tmp/out")"
 "$src/bench/record_overhead.sh" "$build/ipcc" "$build/tests/cli/hot_loop" 1 >"$tmp/out" 2>&1 ||
