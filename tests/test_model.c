@@ -1054,3 +1054,117 @@ TEST(zero_idioms_and_flags_dependencies)
 	CHECK_EQ(i64, ready, 26);
 	return TEST_OK;
 }
+
+/* ---- memory dependencies ---------------------------------------------------------------- */
+
+/* A read-modify-write of an unchanged address is a chain: load latency + 1 an iteration. */
+TEST(read_modify_write_of_one_address_is_a_loop_carried_chain)
+{
+	struct ipcc_model_profile p;
+
+	ipcc_model_profile("test", &p);
+	CHECK_CMP(dbl, cycles_per_iteration("add dword ptr [rax], 1\n", &p), ==,
+		  p.load_latency + 1);
+	CHECK_CMP(dbl, cycles_per_iteration("inc qword ptr [rdi+8]\n", &p), ==, p.load_latency + 1);
+	/* the same address written another way, and a size that differs, still chain */
+	CHECK_CMP(dbl,
+		  cycles_per_iteration("add dword ptr [rax], 1\nadd byte ptr [rax + 0], 1\n", &p),
+		  ==, 2 * (p.load_latency + 1));
+	/* the address moves on every iteration: no chain but rax's (the run's start-up aside) */
+	CHECK_CMP(dbl, fabs(cycles_per_iteration("add dword ptr [rax], 1\nadd rax, 4\n", &p) - 1),
+		  <, 0.02);
+	/* two addresses: two chains, side by side */
+	CHECK_CMP(dbl,
+		  cycles_per_iteration("add dword ptr [rax], 1\nadd dword ptr [rax + 4], 1\n", &p),
+		  ==, p.load_latency + 1);
+	return TEST_OK;
+}
+
+/* A load of the address a store wrote waits for the store's data, then its own latency. */
+TEST(load_after_store_to_the_same_address_waits_for_its_data)
+{
+	static const char *const same[] = { "mov rbx, [rdi+8]\n", "mov rbx, [rdi + 0x8]\n",
+					    "mov rbx, qword ptr [rdi + 8]\n",
+					    "mov ebx, dword ptr [8 + rdi]\n",
+					    "mov rbx, [rdi*1 + 16 - 8]\n" };
+	struct ipcc_model_profile p;
+	int64_t ready, done;
+	char text[256];
+
+	ipcc_model_profile("test", &p);
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		/* the imul's result is stored at cycle 3: the load is ready then */
+		snprintf(text, sizeof(text), "imul rax, rax\nmov [rdi+8], rax\n%s", same[i]);
+		CHECK_EQ(int, run_once(text, IPCC_MODEL_STRICT, 2, &ready, &done), 0);
+		CHECK_EQ(i64, ready, 3);
+		CHECK_EQ(i64, done, 3 + 1 + p.load_latency);
+	}
+	/* another address: no wait */
+	CHECK_EQ(int,
+		 run_once("imul rax, rax\nmov [rdi+8], rax\nmov rbx, [rdi+16]\n", IPCC_MODEL_STRICT,
+			  2, &ready, &done),
+		 0);
+	CHECK_EQ(i64, ready, 0);
+	CHECK_EQ(int,
+		 run_once("imul rax, rax\nmov [rdi+8], rax\nmov rbx, [rsi+8]\n", IPCC_MODEL_STRICT,
+			  2, &ready, &done),
+		 0);
+	CHECK_EQ(i64, ready, 0);
+	/* the address register written in between: another address, it waits only for rdi */
+	CHECK_EQ(int,
+		 run_once("imul rax, rax\nmov [rdi+8], rax\nadd rdi, 8\nmov rbx, [rdi+8]\n",
+			  IPCC_MODEL_STRICT, 3, &ready, &done),
+		 0);
+	CHECK_EQ(i64, ready, 1);
+	/* a read-modify-write's data is ready when it completes */
+	CHECK_EQ(int,
+		 run_once("add qword ptr [rdi], 1\nmov rbx, [rdi]\n", IPCC_MODEL_STRICT, 1, &ready,
+			  &done),
+		 0);
+	CHECK_EQ(i64, ready, 1 + p.load_latency);
+	/* lenient parsing keeps the address of what it approximates */
+	CHECK_EQ(int,
+		 run_once("rep stosq qword ptr [rdi], rax\nmov rbx, [rdi]\n", IPCC_MODEL_LENIENT, 1,
+			  &ready, &done),
+		 0);
+	CHECK_EQ(i64, ready, 3 + p.load_latency);
+	return TEST_OK;
+}
+
+/* ---- mispredict rates ------------------------------------------------------------------- */
+
+TEST(mispredict_rate_costs_its_share_of_the_penalty)
+{
+	static const char body[] = "top:\nmov rax, [rbx]\ncmp rax, 0\njne top%s\nadd rcx, 1\n";
+	struct ipcc_model_profile p;
+	struct ipcc_model_program *prog;
+	struct ipcc_model_error err;
+	char text[256];
+	double none, all, half, quarter, zero, one;
+
+	ipcc_model_profile("test", &p);
+	snprintf(text, sizeof(text), body, "");
+	none = cycles_per_iteration(text, &p);
+	snprintf(text, sizeof(text), body, " ; mispredict");
+	all = cycles_per_iteration(text, &p);
+	snprintf(text, sizeof(text), body, " ; mispredict=0.5");
+	half = cycles_per_iteration(text, &p);
+	snprintf(text, sizeof(text), body, " ; mispredict=0.25");
+	quarter = cycles_per_iteration(text, &p);
+	snprintf(text, sizeof(text), body, " ; mispredict=0");
+	zero = cycles_per_iteration(text, &p);
+	snprintf(text, sizeof(text), body, " ; mispredict=1");
+	one = cycles_per_iteration(text, &p);
+	CHECK(none > 0 && all > none + p.recovery);
+	CHECK_CMP(dbl, (half - none) / (all - none), >, 0.4);
+	CHECK_CMP(dbl, (half - none) / (all - none), <, 0.6);
+	CHECK_CMP(dbl, (quarter - none) / (all - none), >, 0.15);
+	CHECK_CMP(dbl, (quarter - none) / (all - none), <, 0.35);
+	CHECK_CMP(dbl, zero, ==, none);
+	CHECK_CMP(dbl, one, ==, all);
+	/* a share is 0 to 1 */
+	CHECK_EQ(int, ipcc_model_parse("jne top ; mispredict=1.5\n", &p, &prog, &err), IPCC_EINVAL);
+	CHECK(strstr(err.message, "mispredict") != NULL);
+	CHECK_EQ(int, ipcc_model_parse("jne top ; mispredict=x\n", &p, &prog, &err), IPCC_EINVAL);
+	return TEST_OK;
+}

@@ -8,7 +8,8 @@
  *   scheduled s(i): in order, at most W micro-ops per cycle, no earlier than the front end
  *                   can offer i, and at least one cycle after instruction i-B retired;
  *   ready     q(i) = max(s(i), complete(p) of every producer p of an input of i), and for an
- *                    instruction that executes at retire also >= r(i-1);
+ *                    instruction that executes at retire also >= r(i-1); the inputs are
+ *                    registers, the flags and memory (below);
  *   issued    x(i) = the first cycle >= q(i) with a free execution port of each class i
  *                    uses (ALU, load, store, vector; the profile's counts per cycle);
  *   complete  c(i) = x(i) + latency(i) (an add/sub reg, imm folded by the renamer: 0);
@@ -17,6 +18,21 @@
  * cycles it was the oldest unretired instruction, and an interrupt in those cycles reports
  * the instruction after it (in a loop, the first of the next iteration after the last).
  * See docs/internals/model.md for the slot accounting.
+ *
+ * Memory: a load depends on the most recent earlier store to the same address expression
+ * (base, index, scale, displacement, segment; `[rax+8]`, `[rax + 0x8]` and `qword ptr
+ * [rax + 8]` are one, the size is ignored) while neither address register has been written
+ * since (a write ends the store's match: the address changed), in one iteration and across
+ * them. Its input is the store's data: when the registers a plain store (mov [m], r) stores
+ * complete, or when any other store (a read-modify-write: add dword ptr [rax], 1) completes;
+ * the load's own latency (the profile's load_latency) follows. A read-modify-write is a load
+ * and a store of its address, so `add dword ptr [rax], 1` with rax unchanged is a loop-carried
+ * chain of load_latency + 1 cycles. Only the last 32 stores are remembered (oldest first out),
+ * and addresses that differ in text are never taken to alias.
+ *
+ * A branch annotated `; mispredict` is mispredicted every time, `; mispredict=F` (0 <= F <= 1)
+ * on a share F of its dynamic instances, spread evenly: instance k (from 0) when
+ * floor((k+1)F) > floor(kF) (F in millionths).
  *
  * A program is parsed from x86-64 Intel-syntax text against a profile (ipcc_model_parse) and
  * run any number of times (ipcc_model_run). The caller owns what _new/_run return and frees
