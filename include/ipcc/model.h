@@ -230,4 +230,48 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 
 void ipcc_model_result_release(struct ipcc_model_result *r);
 
+/* What can limit a loop's cycles per iteration, each on its own. */
+enum ipcc_model_limit {
+	IPCC_LIMIT_CHAIN,    /* a loop-carried dependency chain (registers, flags, memory) */
+	IPCC_LIMIT_FRONTEND, /* allocation width W: micro-ops / W (+ fe_stall cycles) */
+	IPCC_LIMIT_RETIRE,   /* retire width R: micro-ops / R */
+	/*
+	 * Port counts: instructions of the class / ports (0 ports, unlimited: 0); an
+	 * instruction takes one port of each class it uses, as in ipcc_model_run.
+	 */
+	IPCC_LIMIT_ALU,
+	IPCC_LIMIT_LOAD,
+	IPCC_LIMIT_STORE,
+	IPCC_LIMIT_VECTOR,
+	IPCC_LIMIT_MISPREDICT, /* sum over branches of their rate x the profile's recovery */
+	IPCC_LIMITS
+};
+
+struct ipcc_model_bound {
+	double limit[IPCC_LIMITS];   /* cycles per iteration each limit alone imposes */
+	enum ipcc_model_limit bound; /* the largest (ties: the earlier in the enum) */
+	const char *name;	     /* "dependency chain", "front end", "retire", "ALU ports",
+				      * "load ports", "store ports", "vector ports", "mispredicts" */
+	unsigned chain[64];	     /* static indices, in program order, of the instructions on
+				      * the loop-carried chain that sets limit[IPCC_LIMIT_CHAIN]
+				      * (the first 64 of a longer one) */
+	unsigned nchain;
+	double chain_latency; /* = limit[IPCC_LIMIT_CHAIN] */
+};
+
+/*
+ * The limits of a loop body (one iteration = the whole program), each computed alone, and
+ * the largest. The chain: the longest loop-carried recurrence per iteration with unlimited
+ * width, ports and ROB, under ipcc_model_run's dataflow rules (latencies, immediate folding,
+ * zero idioms, macro-fusion, memory dependencies, execution at retire): the dataflow runs for
+ * up to 64 iterations remembering each dynamic instruction's critical producer, and a walk
+ * back from the last iteration's latest completion stops where it returns to a static
+ * instruction it passed, an iteration or more earlier; the chain is the instructions in
+ * between, its latency the cycles between those two completions per iteration (averaged over
+ * the walk's further returns, for folding's uneven steps). 0 and no instructions when nothing
+ * is loop-carried. Memory O(program size); IPCC_EINVAL for a zero width.
+ */
+int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
+		     struct ipcc_model_bound *out);
+
 #endif
