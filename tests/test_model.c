@@ -1054,3 +1054,352 @@ TEST(zero_idioms_and_flags_dependencies)
 	CHECK_EQ(i64, ready, 26);
 	return TEST_OK;
 }
+
+/* ---- memory dependencies ---------------------------------------------------------------- */
+
+/* A read-modify-write of an unchanged address is a chain: load latency + 1 an iteration. */
+TEST(read_modify_write_of_one_address_is_a_loop_carried_chain)
+{
+	struct ipcc_model_profile p;
+
+	ipcc_model_profile("test", &p);
+	CHECK_CMP(dbl, cycles_per_iteration("add dword ptr [rax], 1\n", &p), ==,
+		  p.load_latency + 1);
+	CHECK_CMP(dbl, cycles_per_iteration("inc qword ptr [rdi+8]\n", &p), ==, p.load_latency + 1);
+	/* the same address written another way, and a size that differs, still chain */
+	CHECK_CMP(dbl,
+		  cycles_per_iteration("add dword ptr [rax], 1\nadd byte ptr [rax + 0], 1\n", &p),
+		  ==, 2 * (p.load_latency + 1));
+	/* the address moves on every iteration: no chain but rax's (the run's start-up aside) */
+	CHECK_CMP(dbl, fabs(cycles_per_iteration("add dword ptr [rax], 1\nadd rax, 4\n", &p) - 1),
+		  <, 0.02);
+	/* two addresses: two chains, side by side */
+	CHECK_CMP(dbl,
+		  cycles_per_iteration("add dword ptr [rax], 1\nadd dword ptr [rax + 4], 1\n", &p),
+		  ==, p.load_latency + 1);
+	return TEST_OK;
+}
+
+/* A load of the address a store wrote waits for the store's data, then its own latency. */
+TEST(load_after_store_to_the_same_address_waits_for_its_data)
+{
+	static const char *const same[] = { "mov rbx, [rdi+8]\n", "mov rbx, [rdi + 0x8]\n",
+					    "mov rbx, qword ptr [rdi + 8]\n",
+					    "mov ebx, dword ptr [8 + rdi]\n",
+					    "mov rbx, [rdi*1 + 16 - 8]\n" };
+	struct ipcc_model_profile p;
+	int64_t ready, done;
+	char text[256];
+
+	ipcc_model_profile("test", &p);
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		/* the imul's result is stored at cycle 3: the load is ready then */
+		snprintf(text, sizeof(text), "imul rax, rax\nmov [rdi+8], rax\n%s", same[i]);
+		CHECK_EQ(int, run_once(text, IPCC_MODEL_STRICT, 2, &ready, &done), 0);
+		CHECK_EQ(i64, ready, 3);
+		CHECK_EQ(i64, done, 3 + 1 + p.load_latency);
+	}
+	/* another address: no wait */
+	CHECK_EQ(int,
+		 run_once("imul rax, rax\nmov [rdi+8], rax\nmov rbx, [rdi+16]\n", IPCC_MODEL_STRICT,
+			  2, &ready, &done),
+		 0);
+	CHECK_EQ(i64, ready, 0);
+	CHECK_EQ(int,
+		 run_once("imul rax, rax\nmov [rdi+8], rax\nmov rbx, [rsi+8]\n", IPCC_MODEL_STRICT,
+			  2, &ready, &done),
+		 0);
+	CHECK_EQ(i64, ready, 0);
+	/* the address register written in between: another address, it waits only for rdi */
+	CHECK_EQ(int,
+		 run_once("imul rax, rax\nmov [rdi+8], rax\nadd rdi, 8\nmov rbx, [rdi+8]\n",
+			  IPCC_MODEL_STRICT, 3, &ready, &done),
+		 0);
+	CHECK_EQ(i64, ready, 1);
+	/* a read-modify-write's data is ready when it completes */
+	CHECK_EQ(int,
+		 run_once("add qword ptr [rdi], 1\nmov rbx, [rdi]\n", IPCC_MODEL_STRICT, 1, &ready,
+			  &done),
+		 0);
+	CHECK_EQ(i64, ready, 1 + p.load_latency);
+	/* lenient parsing keeps the address of what it approximates */
+	CHECK_EQ(int,
+		 run_once("rep stosq qword ptr [rdi], rax\nmov rbx, [rdi]\n", IPCC_MODEL_LENIENT, 1,
+			  &ready, &done),
+		 0);
+	CHECK_EQ(i64, ready, 3 + p.load_latency);
+	return TEST_OK;
+}
+
+/* ---- mispredict rates ------------------------------------------------------------------- */
+
+TEST(mispredict_rate_costs_its_share_of_the_penalty)
+{
+	static const char body[] = "top:\nmov rax, [rbx]\ncmp rax, 0\njne top%s\nadd rcx, 1\n";
+	struct ipcc_model_profile p;
+	struct ipcc_model_program *prog;
+	struct ipcc_model_error err;
+	char text[256];
+	double none, all, half, quarter, zero, one;
+
+	ipcc_model_profile("test", &p);
+	snprintf(text, sizeof(text), body, "");
+	none = cycles_per_iteration(text, &p);
+	snprintf(text, sizeof(text), body, " ; mispredict");
+	all = cycles_per_iteration(text, &p);
+	snprintf(text, sizeof(text), body, " ; mispredict=0.5");
+	half = cycles_per_iteration(text, &p);
+	snprintf(text, sizeof(text), body, " ; mispredict=0.25");
+	quarter = cycles_per_iteration(text, &p);
+	snprintf(text, sizeof(text), body, " ; mispredict=0");
+	zero = cycles_per_iteration(text, &p);
+	snprintf(text, sizeof(text), body, " ; mispredict=1");
+	one = cycles_per_iteration(text, &p);
+	CHECK(none > 0 && all > none + p.recovery);
+	CHECK_CMP(dbl, (half - none) / (all - none), >, 0.4);
+	CHECK_CMP(dbl, (half - none) / (all - none), <, 0.6);
+	CHECK_CMP(dbl, (quarter - none) / (all - none), >, 0.15);
+	CHECK_CMP(dbl, (quarter - none) / (all - none), <, 0.35);
+	CHECK_CMP(dbl, zero, ==, none);
+	CHECK_CMP(dbl, one, ==, all);
+	/* a share is 0 to 1 */
+	CHECK_EQ(int, ipcc_model_parse("jne top ; mispredict=1.5\n", &p, &prog, &err), IPCC_EINVAL);
+	CHECK(strstr(err.message, "mispredict") != NULL);
+	CHECK_EQ(int, ipcc_model_parse("jne top ; mispredict=x\n", &p, &prog, &err), IPCC_EINVAL);
+	return TEST_OK;
+}
+
+/* ---- the bound -------------------------------------------------------------------------- */
+
+static int bound_of(const char *text, const struct ipcc_model_profile *p,
+		    struct ipcc_model_bound *b, double *cpi)
+{
+	struct ipcc_model_program *prog;
+	struct ipcc_model_error err;
+	int ret = ipcc_model_parse(text, p, &prog, &err);
+
+	if (ret) {
+		fprintf(stderr, "%u:%u: %s\n", err.line, err.column, err.message);
+		return ret;
+	}
+	ret = ipcc_model_bound(prog, p, b);
+	ipcc_model_program_free(prog);
+	if (cpi)
+		*cpi = cycles_per_iteration(text, p);
+	return ret;
+}
+
+TEST(bound_names_a_floating_point_chain)
+{
+	struct ipcc_model_bound b;
+	struct ipcc_model_profile p;
+	double cpi;
+
+	ipcc_model_profile("skylake", &p);
+	CHECK_EQ(
+	    int,
+	    bound_of("top:\nvfmadd231sd xmm0, xmm1, xmm2\naddsd xmm0, xmm3\ndec rcx\njnz top\n", &p,
+		     &b, &cpi),
+	    0);
+	CHECK_EQ(int, b.bound, IPCC_LIMIT_CHAIN);
+	CHECK_STR(b.name, "dependency chain");
+	CHECK_EQ(int, (int)b.nchain, 2);
+	CHECK_EQ(int, (int)b.chain[0], 0);
+	CHECK_EQ(int, (int)b.chain[1], 1);
+	CHECK_CMP(dbl, b.chain_latency, ==, 8);
+	CHECK_CMP(dbl, b.limit[IPCC_LIMIT_CHAIN], ==, 8);
+	CHECK_CMP(dbl, cpi, ==, 8); /* the run agrees */
+	return TEST_OK;
+}
+
+TEST(bound_of_independent_adds_is_the_front_end_or_alu_ports)
+{
+	static const char *const regs[] = { "rax", "rbx", "rdx", "rsi", "rdi", "rbp", "r8",
+					    "r9",  "r10", "r11", "r12", "r13", "r14", "r15" };
+	char text[1024];
+	size_t off = (size_t)snprintf(text, sizeof(text), "top:\n");
+
+	for (int i = 0; i < 16; i++)
+		off += (size_t)snprintf(text + off, sizeof(text) - off, "add %s, %s\n",
+					regs[i % 14], i < 14 ? "1" : "rcx");
+	snprintf(text + off, sizeof(text) - off, "dec rcx\njnz top\n");
+	for (int k = 0; ipcc_model_profiles[k]; k++) {
+		struct ipcc_model_profile p;
+		struct ipcc_model_bound b;
+		double cpi, uops, alu;
+
+		ipcc_model_profile(ipcc_model_profiles[k], &p);
+		CHECK_EQ(int, bound_of(text, &p, &b, &cpi), 0);
+		/* 16 adds and dec: one micro-op and one ALU port each; jnz too unless fused */
+		uops = alu = 17 + (p.fuse_alu_jcc ? 0 : 1);
+		CHECK(b.bound == IPCC_LIMIT_FRONTEND || b.bound == IPCC_LIMIT_ALU);
+		if (b.bound == IPCC_LIMIT_FRONTEND)
+			CHECK_CMP(dbl, b.limit[b.bound], ==, uops / p.width);
+		else
+			CHECK_CMP(dbl, b.limit[b.bound], ==, alu / p.alu_ports);
+		CHECK_CMP(dbl, b.limit[IPCC_LIMIT_FRONTEND], ==, uops / p.width);
+		CHECK_CMP(dbl, b.limit[IPCC_LIMIT_RETIRE], ==, uops / p.retire);
+		CHECK_CMP(dbl, b.limit[IPCC_LIMIT_ALU], ==, p.alu_ports ? alu / p.alu_ports : 0);
+		CHECK_CMP(dbl, b.limit[IPCC_LIMIT_LOAD], ==, 0);
+		/* the longest chain: rax's two adds (one folded where the profile folds) */
+		CHECK_CMP(dbl, b.limit[IPCC_LIMIT_CHAIN], <=, 2);
+		CHECK_CMP(dbl, b.limit[IPCC_LIMIT_CHAIN], >=, 1);
+		CHECK_CMP(dbl, cpi, >=, b.limit[b.bound]);
+	}
+	return TEST_OK;
+}
+
+TEST(bound_names_a_pointer_chase_load)
+{
+	struct ipcc_model_profile p;
+	struct ipcc_model_bound b;
+	double cpi;
+
+	ipcc_model_profile("zen3", &p);
+	CHECK_EQ(int, bound_of("mov rax, [rax]\n", &p, &b, &cpi), 0);
+	CHECK_EQ(int, b.bound, IPCC_LIMIT_CHAIN);
+	CHECK_EQ(int, (int)b.nchain, 1);
+	CHECK_EQ(int, (int)b.chain[0], 0);
+	/* a mov load's latency is 1 + load_latency (the fitted profiles' convention) */
+	CHECK_CMP(dbl, b.chain_latency, ==, 1 + p.load_latency);
+	CHECK_CMP(dbl, cpi, ==, b.chain_latency);
+	return TEST_OK;
+}
+
+TEST(bound_names_a_read_modify_write_chain_through_memory)
+{
+	struct ipcc_model_profile p;
+	struct ipcc_model_bound b;
+	double cpi;
+
+	ipcc_model_profile("test", &p);
+	CHECK_EQ(int, bound_of("top:\nadd dword ptr [rax], 1\ndec rcx\njnz top\n", &p, &b, &cpi),
+		 0);
+	CHECK_EQ(int, b.bound, IPCC_LIMIT_CHAIN);
+	CHECK_EQ(int, (int)b.nchain, 1);
+	CHECK_EQ(int, (int)b.chain[0], 0);
+	CHECK_CMP(dbl, b.chain_latency, ==, p.load_latency + 1);
+	CHECK_CMP(dbl, cpi, ==, b.chain_latency);
+	/* through a store and a load of one address: all three */
+	CHECK_EQ(int, bound_of("mov [rdi+8], rax\nmov rax, [rdi+8]\nadd rax, 1\n", &p, &b, &cpi),
+		 0);
+	CHECK_EQ(int, (int)b.nchain, 3);
+	CHECK_CMP(dbl, b.chain_latency, ==, 1 + p.load_latency + 1);
+	CHECK_CMP(dbl, cpi, ==, b.chain_latency);
+	return TEST_OK;
+}
+
+TEST(bound_of_a_triad_is_not_its_index_chain)
+{
+	static const char triad[] = "top:\nmovsd xmm0, [rsi+rax*8]\nmulsd xmm0, xmm2\n"
+				    "addsd xmm0, [rdx+rax*8]\nmovsd [rdi+rax*8], xmm0\n"
+				    "add rax, 1\ncmp rax, rcx\njne top\n";
+	static const char *const profiles[] = { "skylake", "icelake", "test" };
+
+	for (size_t k = 0; k < sizeof(profiles) / sizeof(profiles[0]); k++) {
+		struct ipcc_model_profile p;
+		struct ipcc_model_bound b;
+		double cpi;
+
+		ipcc_model_profile(profiles[k], &p);
+		CHECK_EQ(int, bound_of(triad, &p, &b, &cpi), 0);
+		CHECK_CMP(dbl, b.chain_latency, ==, 1);
+		CHECK_EQ(int, (int)b.nchain, 1);
+		CHECK_EQ(int, (int)b.chain[0], 4);
+		CHECK(b.bound != IPCC_LIMIT_CHAIN);
+		CHECK_CMP(dbl, b.limit[b.bound], >, 1);
+		CHECK_CMP(dbl, cpi, >=, b.limit[b.bound]);
+	}
+	return TEST_OK;
+}
+
+TEST(bound_counts_a_mispredict_rate_times_recovery)
+{
+	struct ipcc_model_profile p;
+	struct ipcc_model_bound b;
+
+	ipcc_model_profile("skylake", &p);
+	CHECK_EQ(int, bound_of("top:\ncmp rax, rbx\njne top ; mispredict=0.5\n", &p, &b, NULL), 0);
+	CHECK_CMP(dbl, b.limit[IPCC_LIMIT_MISPREDICT], ==, 0.5 * p.recovery);
+	CHECK_EQ(int, b.bound, IPCC_LIMIT_MISPREDICT);
+	CHECK_STR(b.name, "mispredicts");
+	CHECK_EQ(int, bound_of("top:\ncmp rax, rbx\njne top ; mispredict\n", &p, &b, NULL), 0);
+	CHECK_CMP(dbl, b.limit[IPCC_LIMIT_MISPREDICT], ==, p.recovery);
+	return TEST_OK;
+}
+
+/* Every limit is a lower bound on the run's cycles per iteration, on random loops. */
+TEST(bound_limits_are_lower_bounds_of_the_run)
+{
+	static const char *const profiles[] = { "skylake", "icelake",	 "zen3",	"zen4",
+						"zen5",	   "goldencove", "neoverse-n2", "test" };
+
+	for (int t = 0; t < 200; t++) {
+		char text[4096];
+		struct ipcc_model_profile p;
+		struct ipcc_model_bound b;
+		double cpi;
+
+		random_program(text, sizeof(text), 1 + (int)test_rand(12));
+		ipcc_model_profile(profiles[test_rand(8)], &p);
+		if (test_rand(3) == 0) {
+			p.alu_ports = test_rand(4);
+			p.load_ports = test_rand(3);
+			p.store_ports = test_rand(3);
+			p.vector_ports = test_rand(3);
+			p.fold_imm = test_rand(4);
+		}
+		CHECK_EQ(int, bound_of(text, &p, &b, &cpi), 0);
+		CHECK(b.nchain <= 64 && (b.chain_latency == 0 || b.nchain > 0));
+		for (unsigned i = 1; i < b.nchain; i++)
+			CHECK_CMP(int, (int)b.chain[i - 1], <, (int)b.chain[i]);
+		for (int j = 0; j < IPCC_LIMITS; j++)
+			if (!(cpi >= b.limit[j] * 0.98 - 1e-9)) {
+				fprintf(stderr, "limit %d: %g > %g cycles per iteration\n%s", j,
+					b.limit[j], cpi, text);
+				test_failures++;
+			}
+		CHECK(b.limit[b.bound] >= b.limit[0]);
+	}
+	return TEST_OK;
+}
+
+/* With every other limit lifted, the run's pace is the chain's, on random loops. */
+TEST(bound_chain_is_the_run_pace_without_other_limits)
+{
+	int compared = 0;
+
+	for (int t = 0; t < 300; t++) {
+		char text[4096];
+		struct ipcc_model_profile p;
+		struct ipcc_model_program *prog;
+		struct ipcc_model_error err;
+		struct ipcc_model_opts o = { .iterations = 600, .warmup = 300 };
+		struct ipcc_model_result res;
+		struct ipcc_model_bound b;
+
+		random_program(text, sizeof(text), 1 + (int)test_rand(12));
+		if (strstr(text, "mispredict") || strstr(text, "fe_stall"))
+			continue;
+		ipcc_model_profile(test_rand(2) ? "test" : "goldencove", &p);
+		p.width = p.retire = 64;
+		p.rob = 0;
+		p.alu_ports = p.load_ports = p.store_ports = p.vector_ports = 0;
+		CHECK_EQ(int, ipcc_model_parse(text, &p, &prog, &err), 0);
+		CHECK_EQ(int, ipcc_model_bound(prog, &p, &b), 0);
+		CHECK_EQ(int, ipcc_model_run(prog, &p, &o, &res), 0);
+		/* (no chain at all: the width's pace, which the bound has too) */
+		if (fabs(res.summary.cycles_per_iteration - b.limit[b.bound]) > 0.02 ||
+		    (b.chain_latency > 0.02 && b.bound != IPCC_LIMIT_CHAIN)) {
+			fprintf(stderr, "chain %g, bound %g, run %g cycles per iteration\n%s",
+				b.chain_latency, b.limit[b.bound], res.summary.cycles_per_iteration,
+				text);
+			test_failures++;
+		}
+		compared++;
+		ipcc_model_result_release(&res);
+		ipcc_model_program_free(prog);
+	}
+	CHECK(compared > 50);
+	return TEST_OK;
+}

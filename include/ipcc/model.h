@@ -8,7 +8,8 @@
  *   scheduled s(i): in order, at most W micro-ops per cycle, no earlier than the front end
  *                   can offer i, and at least one cycle after instruction i-B retired;
  *   ready     q(i) = max(s(i), complete(p) of every producer p of an input of i), and for an
- *                    instruction that executes at retire also >= r(i-1);
+ *                    instruction that executes at retire also >= r(i-1); the inputs are
+ *                    registers, the flags and memory (below);
  *   issued    x(i) = the first cycle >= q(i) with a free execution port of each class i
  *                    uses (ALU, load, store, vector; the profile's counts per cycle);
  *   complete  c(i) = x(i) + latency(i) (an add/sub reg, imm folded by the renamer: 0);
@@ -17,6 +18,21 @@
  * cycles it was the oldest unretired instruction, and an interrupt in those cycles reports
  * the instruction after it (in a loop, the first of the next iteration after the last).
  * See docs/internals/model.md for the slot accounting.
+ *
+ * Memory: a load depends on the most recent earlier store to the same address expression
+ * (base, index, scale, displacement, segment; `[rax+8]`, `[rax + 0x8]` and `qword ptr
+ * [rax + 8]` are one, the size is ignored) while neither address register has been written
+ * since (a write ends the store's match: the address changed), in one iteration and across
+ * them. Its input is the store's data: when the registers a plain store (mov [m], r) stores
+ * complete, or when any other store (a read-modify-write: add dword ptr [rax], 1) completes;
+ * the load's own latency (the profile's load_latency) follows. A read-modify-write is a load
+ * and a store of its address, so `add dword ptr [rax], 1` with rax unchanged is a loop-carried
+ * chain of load_latency + 1 cycles. Only the last 32 stores are remembered (oldest first out),
+ * and addresses that differ in text are never taken to alias.
+ *
+ * A branch annotated `; mispredict` is mispredicted every time, `; mispredict=F` (0 <= F <= 1)
+ * on a share F of its dynamic instances, spread evenly: instance k (from 0) when
+ * floor((k+1)F) > floor(kF) (F in millionths).
  *
  * A program is parsed from x86-64 Intel-syntax text against a profile (ipcc_model_parse) and
  * run any number of times (ipcc_model_run). The caller owns what _new/_run return and frees
@@ -213,5 +229,49 @@ int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_mode
 		   const struct ipcc_model_opts *opts, struct ipcc_model_result *out);
 
 void ipcc_model_result_release(struct ipcc_model_result *r);
+
+/* What can limit a loop's cycles per iteration, each on its own. */
+enum ipcc_model_limit {
+	IPCC_LIMIT_CHAIN,    /* a loop-carried dependency chain (registers, flags, memory) */
+	IPCC_LIMIT_FRONTEND, /* allocation width W: micro-ops / W (+ fe_stall cycles) */
+	IPCC_LIMIT_RETIRE,   /* retire width R: micro-ops / R */
+	/*
+	 * Port counts: instructions of the class / ports (0 ports, unlimited: 0); an
+	 * instruction takes one port of each class it uses, as in ipcc_model_run.
+	 */
+	IPCC_LIMIT_ALU,
+	IPCC_LIMIT_LOAD,
+	IPCC_LIMIT_STORE,
+	IPCC_LIMIT_VECTOR,
+	IPCC_LIMIT_MISPREDICT, /* sum over branches of their rate x the profile's recovery */
+	IPCC_LIMITS
+};
+
+struct ipcc_model_bound {
+	double limit[IPCC_LIMITS];   /* cycles per iteration each limit alone imposes */
+	enum ipcc_model_limit bound; /* the largest (ties: the earlier in the enum) */
+	const char *name;	     /* "dependency chain", "front end", "retire", "ALU ports",
+				      * "load ports", "store ports", "vector ports", "mispredicts" */
+	unsigned chain[64];	     /* static indices, in program order, of the instructions on
+				      * the loop-carried chain that sets limit[IPCC_LIMIT_CHAIN]
+				      * (the first 64 of a longer one) */
+	unsigned nchain;
+	double chain_latency; /* = limit[IPCC_LIMIT_CHAIN] */
+};
+
+/*
+ * The limits of a loop body (one iteration = the whole program), each computed alone, and
+ * the largest. The chain: the longest loop-carried recurrence per iteration with unlimited
+ * width, ports and ROB, under ipcc_model_run's dataflow rules (latencies, immediate folding,
+ * zero idioms, macro-fusion, memory dependencies, execution at retire): the dataflow runs for
+ * up to 64 iterations remembering each dynamic instruction's critical producer, and a walk
+ * back from the last iteration's latest completion stops where it returns to a static
+ * instruction it passed, an iteration or more earlier; the chain is the instructions in
+ * between, its latency the cycles between those two completions per iteration (averaged over
+ * the walk's further returns, for folding's uneven steps). 0 and no instructions when nothing
+ * is loop-carried. Memory O(program size); IPCC_EINVAL for a zero width.
+ */
+int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
+		     struct ipcc_model_bound *out);
 
 #endif

@@ -17,21 +17,55 @@
 /* The most instructions a block may expand to (%rep, times). */
 #define MODEL_MAX_INSNS 1000000
 
+/*
+ * A memory operand's address expression, normalised: `[rax+8]`, `[rax + 0x8]` and
+ * `qword ptr [rax + 8]` have one key (the size is no part of it). A load depends on an earlier
+ * store with the same key while neither of its address registers has been written since.
+ */
+struct mkey {
+	uint64_t disp; /* the sum of the numeric displacements (two's complement) */
+	uint32_t sym;  /* a hash of the symbolic ones (rip, labels), signed; 0: none */
+	int8_t base;   /* register numbers; -1: none (an index of scale 1 alone is a base) */
+	int8_t index;
+	uint8_t scale;	 /* of the index: 1, 2, 4, 8; 0 without one */
+	uint8_t segment; /* a segment override (fs: ...) + 1; 0: none */
+};
+
+/* What an instruction does at its explicit memory operand (minsn.mem). */
+#define MEM_LOAD  1u
+#define MEM_STORE 2u
+
 struct minsn {
 	uint32_t text; /* offset of the source text in the program's string pool */
 	unsigned line;
 	unsigned latency;
-	unsigned uops;	   /* 0: macro-fused into the instruction before */
-	uint64_t reads;	   /* register bits read */
-	uint64_t writes;   /* register bits written */
-	unsigned fe_stall; /* cycles the front end delivers nothing before this one */
-	bool at_retire;	   /* executes at retirement (lock, fences, ; at_retire) */
-	bool mispredict;   /* a branch the front end mispredicts */
-	bool fold;	   /* add/sub reg, imm: folded where the profile folds immediates */
-	uint8_t ports;	   /* the execution-port classes it issues to (PORT_* bits) */
-	bool zero;	   /* a zero idiom: no inputs, no latency, no port */
-	bool approx;	   /* not in the table: a conservative class (lenient parsing) */
+	unsigned uops;	     /* 0: macro-fused into the instruction before */
+	uint64_t reads;	     /* register bits read */
+	uint64_t writes;     /* register bits written */
+	unsigned fe_stall;   /* cycles the front end delivers nothing before this one */
+	bool at_retire;	     /* executes at retirement (lock, fences, ; at_retire) */
+	uint32_t mispredict; /* of its dynamic instances, millionths mispredicted (0: none) */
+	bool fold;	     /* add/sub reg, imm: folded where the profile folds immediates */
+	uint8_t ports;	     /* the execution-port classes it issues to (PORT_* bits) */
+	bool zero;	     /* a zero idiom: no inputs, no latency, no port */
+	bool approx;	     /* not in the table: a conservative class (lenient parsing) */
+	uint8_t mem;	     /* MEM_LOAD, MEM_STORE: its accesses at `key` */
+	bool plain_store; /* a store of registers (mov [m], r): its data is ready when `data` is */
+	uint64_t data;	  /* a plain store: the registers whose value it stores */
+	struct mkey key;  /* with mem: the address */
 };
+
+/* Mispredicted in millionths: MISPREDICT_ALL is every instance (a bare `; mispredict`). */
+#define MISPREDICT_ALL 1000000u
+
+/*
+ * Whether dynamic instance k (0-based) of a branch mispredicted at rate m/MISPREDICT_ALL is
+ * mispredicted: floor((k+1)m) > floor(km), so m of every MISPREDICT_ALL are, spread evenly.
+ */
+static inline bool model_mispredicted(uint32_t m, uint64_t k)
+{
+	return m && ((k + 1) * m) / MISPREDICT_ALL > (k * m) / MISPREDICT_ALL;
+}
 
 /* Port classes: an instruction takes one port of each class it uses, in its issue cycle. */
 enum { PORT_ALU, PORT_LOAD, PORT_STORE, PORT_VEC, PORT_CLASSES };
@@ -42,5 +76,127 @@ struct ipcc_model_program {
 	char *pool; /* the instructions' source texts, NUL-separated */
 	size_t pool_len, pool_cap;
 };
+
+/*
+ * The dataflow rules, shared by the run (sim.c) and the bound (bound.c): when an
+ * instruction's inputs are ready, its latency after immediate folding, and what completing it
+ * changes. Dynamic instructions are numbered from 1 (0: no producer).
+ *
+ * Memory: the most recent MODEL_STORES stores by address key (oldest evicted). A load with a
+ * key that matches a live one waits for that store's data: a plain store's when the
+ * registers it stores complete (or it is allocated), any other's (a read-modify-write) when
+ * it completes. Writing a register of a store's address ends its entry.
+ */
+#define MODEL_STORES 32
+
+struct mstore {
+	struct mkey key;
+	uint64_t regs; /* its address registers */
+	int64_t ready; /* its data */
+	uint64_t who;  /* the store */
+};
+
+struct dataflow {
+	int64_t done[MODEL_NREGS];	/* each register's completion */
+	uint64_t who[MODEL_NREGS];	/* and its writer */
+	unsigned folded[MODEL_NREGS];	/* add/sub reg, imm folded in a row, per register */
+	struct mstore st[MODEL_STORES]; /* oldest first */
+	unsigned nst;
+	uint64_t st_regs; /* the live entries' address registers */
+};
+
+static inline bool mkey_equal(const struct mkey *a, const struct mkey *b)
+{
+	return a->disp == b->disp && a->sym == b->sym && a->base == b->base &&
+	       a->index == b->index && a->scale == b->scale && a->segment == b->segment;
+}
+
+static inline uint64_t mkey_regs(const struct mkey *k)
+{
+	return (k->base >= 0 ? 1ull << k->base : 0) | (k->index >= 0 ? 1ull << k->index : 0);
+}
+
+/* max(q, the completion of every input of `in`); *who: the input that set it, if any. */
+static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in, int64_t q,
+			       uint64_t *who)
+{
+	uint64_t w = 0;
+
+	for (uint64_t m = in->reads; m; m &= m - 1) {
+		int r = __builtin_ctzll(m);
+
+		if (d->done[r] > q)
+			q = d->done[r], w = d->who[r];
+	}
+	if (in->mem & MEM_LOAD)
+		for (unsigned k = d->nst; k-- > 0;)
+			if (mkey_equal(&d->st[k].key, &in->key)) {
+				if (d->st[k].ready > q)
+					q = d->st[k].ready, w = d->st[k].who;
+				break;
+			}
+	if (who)
+		*who = w;
+	return q;
+}
+
+/* The latency of `in` where the profile folds F add/sub reg, imm in a row (F > 1). */
+static inline unsigned df_latency(struct dataflow *d, const struct minsn *in, unsigned F)
+{
+	if (in->fold && F > 1) {
+		unsigned *f = &d->folded[__builtin_ctzll(in->writes & ~(1ull << REG_FLAGS))];
+
+		if (*f + 1 < F)
+			return ++*f, 0;
+		*f = 0;
+	}
+	return in->latency;
+}
+
+/* Dynamic instruction g (`in`, allocated at s) completes at c: its stores and writes. */
+static inline void df_complete(struct dataflow *d, const struct minsn *in, int64_t s, int64_t c,
+			       uint64_t g)
+{
+	if (in->mem & MEM_STORE) {
+		struct mstore e = { in->key, mkey_regs(&in->key), c, g };
+		unsigned k;
+
+		if (in->plain_store) {
+			e.ready = s;
+			for (uint64_t m = in->data; m; m &= m - 1)
+				if (d->done[__builtin_ctzll(m)] > e.ready)
+					e.ready = d->done[__builtin_ctzll(m)];
+		}
+		for (k = 0; k < d->nst && !mkey_equal(&d->st[k].key, &in->key); k++)
+			;
+		if (k == d->nst && d->nst == MODEL_STORES)
+			k = 0; /* evict the oldest */
+		else if (k == d->nst)
+			d->nst++;
+		for (; k + 1 < d->nst; k++)
+			d->st[k] = d->st[k + 1];
+		d->st[d->nst - 1] = e;
+		d->st_regs |= e.regs;
+	}
+	for (uint64_t m = in->writes; m; m &= m - 1) {
+		int r = __builtin_ctzll(m);
+
+		d->done[r] = c;
+		d->who[r] = g;
+		if (!in->fold)
+			d->folded[r] = 0;
+	}
+	if (in->writes & d->st_regs) { /* those stores' addresses changed */
+		unsigned n = 0;
+
+		d->st_regs = 0;
+		for (unsigned k = 0; k < d->nst; k++)
+			if (!(d->st[k].regs & in->writes)) {
+				d->st[n++] = d->st[k];
+				d->st_regs |= d->st[k].regs;
+			}
+		d->nst = n;
+	}
+}
 
 #endif

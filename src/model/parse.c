@@ -4,7 +4,7 @@
  * One instruction per line, as pasted from a listing: an optional label, an optional `lock`
  * prefix, the mnemonic, operands (registers, immediates, [base + index*scale + disp] with an
  * optional size such as `qword ptr`, labels for jumps). `;` or `#` starts a comment, whose
- * words may override the table: lat=N, uops=N, fe_stall=N, mispredict, at_retire. NASM's
+ * words may override the table: lat=N, uops=N, fe_stall=N, mispredict[=F], at_retire. NASM's
  * `%rep N` ... `%endrep` (nestable) and `times N insn` repeat lines. Every error is reported
  * with its line and column, and parsing stops there.
  */
@@ -616,6 +616,7 @@ struct operand {
 	enum opkind kind;
 	int reg;	    /* O_REG */
 	uint64_t addr_regs; /* O_MEM: base and index */
+	struct mkey key;    /* O_MEM: the address, normalised */
 	const char *at;
 };
 
@@ -653,14 +654,60 @@ static bool is_number(const char *w)
 	return *end == '\0' && errno == 0;
 }
 
+/* A number token's value (is_number: decimal, 0x hex, NASM's 10h). */
+static uint64_t number_value(const char *w)
+{
+	size_t n = strlen(w);
+
+	if (n > 1 && w[n - 1] == 'h' && (w[0] != '0' || (w[1] != 'x' && w[1] != 'b')))
+		return strtoull(w, NULL, 16);
+	return strtoull(w, NULL, 0);
+}
+
+/* A symbol's hash (FNV-1a), never 0. */
+static uint32_t symbol_hash(const char *w)
+{
+	uint32_t h = 2166136261u;
+
+	while (*w)
+		h = (h ^ (unsigned char)*w++) * 16777619u;
+	return h ? h : 1;
+}
+
+/*
+ * The address key of a memory operand with `nregs` registers regs[] (scales[]): one with
+ * scale 1 alone is a base; two of scale 1 are ordered by register number.
+ */
+static void make_key(struct mkey *k, int nregs, const int *regs, const int *scales)
+{
+	int b = -1, x = -1, sc = 0;
+
+	if (nregs == 1 && scales[0] == 1) {
+		b = regs[0];
+	} else if (nregs == 1) {
+		x = regs[0], sc = scales[0];
+	} else if (nregs == 2) {
+		int i = scales[0] > 1 && scales[1] == 1 ? 1 : 0; /* the base */
+
+		if (scales[0] == 1 && scales[1] == 1 && regs[1] < regs[0])
+			i = 1;
+		b = regs[i], x = regs[1 - i], sc = scales[1 - i];
+	}
+	k->base = (int8_t)b;
+	k->index = (int8_t)x;
+	k->scale = (uint8_t)sc;
+}
+
 /* [base + index*scale + disp] starting at '[': fills o, returns the character after ']'. */
 static const char *parse_mem(struct parser *ps, const char *s, struct operand *o)
 {
-	int nregs = 0;
-	bool want_term = true;
+	int nregs = 0, regs[2], scales[2];
+	bool want_term = true, minus = false;
 
 	o->kind = O_MEM;
 	o->addr_regs = 0;
+	o->key.disp = 0;
+	o->key.sym = 0;
 	s = skip_space(s + 1);
 	for (;;) {
 		char w[64];
@@ -670,12 +717,14 @@ static const char *parse_mem(struct parser *ps, const char *s, struct operand *o
 			if (want_term)
 				return fail(ps, at, "expected a register or number before ']'"),
 				       NULL;
+			make_key(&o->key, nregs, regs, scales);
 			return s + 1;
 		}
 		if (!want_term) {
 			if (*s != '+' && *s != '-')
 				return fail(ps, at, "expected '+', '-' or ']' in a memory operand"),
 				       NULL;
+			minus = *s == '-';
 			s = skip_space(s + 1);
 			want_term = true;
 			continue;
@@ -691,6 +740,8 @@ static const char *parse_mem(struct parser *ps, const char *s, struct operand *o
 			if (++nregs > 2)
 				return fail(ps, at, "more than two registers in an address"), NULL;
 			o->addr_regs |= 1ull << reg_id(w);
+			regs[nregs - 1] = reg_id(w);
+			scales[nregs - 1] = 1;
 			if (*s == '*') {
 				char sc[16];
 				const char *sat = skip_space(s + 1);
@@ -699,6 +750,7 @@ static const char *parse_mem(struct parser *ps, const char *s, struct operand *o
 				if (strcmp(sc, "1") && strcmp(sc, "2") && strcmp(sc, "4") &&
 				    strcmp(sc, "8"))
 					return fail(ps, sat, "scale must be 1, 2, 4 or 8"), NULL;
+				scales[nregs - 1] = sc[0] - '0';
 			}
 		} else if (is_number(w) && *s == '*') {
 			/* scale*reg */
@@ -713,24 +765,36 @@ static const char *parse_mem(struct parser *ps, const char *s, struct operand *o
 			if (++nregs > 2)
 				return fail(ps, rat, "more than two registers in an address"), NULL;
 			o->addr_regs |= 1ull << reg_id(r);
-		} else if (!is_number(w) &&
-			   !(isalpha((unsigned char)w[0]) || w[0] == '_' || w[0] == '.')) {
+			regs[nregs - 1] = reg_id(r);
+			scales[nregs - 1] = w[0] - '0';
+		} else if (is_number(w)) { /* numbers and symbols are displacements */
+			uint64_t v = number_value(w);
+
+			o->key.disp += minus ? 0 - v : v;
+		} else if (isalpha((unsigned char)w[0]) || w[0] == '_' || w[0] == '.') {
+			uint32_t h = symbol_hash(w);
+
+			o->key.sym += minus ? 0 - h : h;
+		} else {
 			return fail(ps, at, "bad displacement '%s'", w), NULL;
-		} /* numbers and symbols are displacements */
+		}
 		want_term = false;
+		minus = false;
 	}
 }
 
-/* After a segment override (fs:, cs: ...) at s, or s. */
-static const char *skip_segment(const char *s)
+/* After a segment override (fs:, cs: ...) at s, or s; *seg: its number + 1, else kept. */
+static const char *skip_segment(const char *s, uint8_t *seg)
 {
 	static const char *const segs[] = { "cs", "ds", "es", "fs", "gs", "ss", NULL };
 	char w[8];
 	const char *e = word(s, w, sizeof(w));
 
 	for (int i = 0; segs[i]; i++)
-		if (!strcmp(w, segs[i]) && *e == ':')
+		if (!strcmp(w, segs[i]) && *e == ':') {
+			*seg = (uint8_t)(i + 1);
 			return skip_space(e + 1);
+		}
 	return s;
 }
 
@@ -741,11 +805,15 @@ static const char *parse_operand(struct parser *ps, const char *s, struct operan
 					     "oword", "xmmword", "ymmword", "zmmword", NULL };
 	char w[64];
 	const char *at;
+	uint8_t seg = 0;
 
-	s = skip_segment(skip_space(s));
+	s = skip_segment(skip_space(s), &seg);
 	o->at = s;
-	if (*s == '[')
-		return parse_mem(ps, s, o);
+	if (*s == '[') {
+		s = parse_mem(ps, s, o);
+		o->key.segment = seg;
+		return s;
+	}
 	at = s;
 	if (*s == '-' || *s == '+') {
 		s = skip_space(s + 1);
@@ -766,10 +834,12 @@ static const char *parse_operand(struct parser *ps, const char *s, struct operan
 
 			if (!strcmp(p, "ptr"))
 				after = skip_space(next);
-			after = skip_segment(after);
+			after = skip_segment(after, &seg);
 			if (*after != '[')
 				return fail(ps, after, "expected '[' after '%s'", sizes[i]), NULL;
-			return parse_mem(ps, after, o);
+			after = parse_mem(ps, after, o);
+			o->key.segment = seg;
+			return after;
 		}
 	if (reg_id(w) >= 0) {
 		o->kind = O_REG;
@@ -834,7 +904,7 @@ static int emit(struct parser *ps, const struct minsn *in, unsigned times)
 	return 0;
 }
 
-/* The comment's overrides: lat=N uops=N fe_stall=N mispredict at_retire. */
+/* The comment's overrides: lat=N uops=N fe_stall=N mispredict[=F] at_retire. */
 static int annotations(struct parser *ps, const char *c, struct minsn *in)
 {
 	while (*c) {
@@ -845,8 +915,21 @@ static int annotations(struct parser *ps, const char *c, struct minsn *in)
 		if (!*c)
 			break;
 		c = word(c, w, sizeof(w));
-		if (!strcmp(w, "mispredict")) {
-			in->mispredict = true;
+		if (!strcmp(w, "mispredict") && *c == '=') {
+			/* a share F of its instances, 0 <= F <= 1, spread evenly */
+			char num[32];
+			const char *nat = c + 1;
+			char *end;
+			double v;
+
+			c = word(nat, num, sizeof(num));
+			errno = 0;
+			v = strtod(num, &end);
+			if (!*num || *end || errno || !(v >= 0 && v <= 1))
+				return fail(ps, nat, "bad value for mispredict (a share, 0 to 1)");
+			in->mispredict = (uint32_t)(v * MISPREDICT_ALL + 0.5);
+		} else if (!strcmp(w, "mispredict")) {
+			in->mispredict = MISPREDICT_ALL;
 		} else if (!strcmp(w, "at_retire")) {
 			in->at_retire = true;
 		} else if ((!strcmp(w, "lat") || !strcmp(w, "uops") || !strcmp(w, "fe_stall")) &&
@@ -980,12 +1063,20 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 	}
 	for (int i = 0; i < n; i++) {
 		if (o[i].kind == O_MEM) {
+			const uint8_t had = in->mem;
+
 			rd |= o[i].addr_regs;
 			/* lea's and a nop's address are no access */
-			if (f != F_LEA && f != F_NOP && !(i == 0 && writes_first(f)))
+			if (f != F_LEA && f != F_NOP && !(i == 0 && writes_first(f))) {
 				*load = true;
-			if (i == 0 && stores_first(f))
+				in->mem |= MEM_LOAD;
+			}
+			if (i == 0 && stores_first(f)) {
 				*store = true;
+				in->mem |= MEM_STORE;
+			}
+			if (!had && in->mem)
+				in->key = o[i].key;
 		}
 		if (o[i].kind == O_LABEL && f != F_JCC && f != F_JMP)
 			return fail(ps, o[i].at, "'%s' does not take a label", m);
@@ -1002,6 +1093,11 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		wr |= REG(0);
 		for (int i = 1; i < n; i++)
 			rd |= REG(i);
+		if (o[0].kind == O_MEM) { /* a plain store of its other operands */
+			in->plain_store = true;
+			for (int i = 1; i < n; i++)
+				in->data |= REG(i);
+		}
 		break;
 	case F_ALU:
 		if (o[0].kind == O_MEM && o[1].kind == O_MEM)
@@ -1019,6 +1115,10 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 	case F_SET:
 	case F_POP:
 		wr |= REG(0);
+		if (f == F_SET && o[0].kind == O_MEM) { /* setcc [m]: stores the flags */
+			in->plain_store = true;
+			in->data = 1ull << REG_FLAGS;
+		}
 		break;
 	case F_CMP:
 	case F_JMP:
@@ -1137,6 +1237,10 @@ static int approximate(struct parser *ps, const char *s, struct minsn *in, bool 
 			*load = true;
 			if (i == 0)
 				*store = true;
+			if (!in->mem) {
+				in->mem = (uint8_t)(MEM_LOAD | (i == 0 ? MEM_STORE : 0));
+				in->key = o.key;
+			}
 		}
 		i++;
 	}

@@ -2,7 +2,8 @@
  * sim.c - running the model: one pass over the dynamic instructions, in program order.
  *
  * State is O(ROB + registers + program): the retire cycles of the last B instructions (a
- * ring), each register's completion time, the allocation and retirement cursors, and running
+ * ring), each register's completion time, the last MODEL_STORES stores' addresses and data
+ * (model_int.h: the dataflow rules), the allocation and retirement cursors, and running
  * totals of the allocation stage's slots. Every slot of every allocation cycle the cursor has
  * passed is accounted exactly once: a correct-path micro-op, a wrong-path one (allocated
  * after a mispredicted branch until it completes), a front-end stall (the front end had
@@ -221,9 +222,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	const uint64_t warm = opts->iterations ? opts->warmup : iters / 2;
 	struct alloc al = { .width = W, .rob = B };
 	struct snapshot from = { 0 }, to;
-	int64_t reg_done[MODEL_NREGS] = { 0 };
-	unsigned folded[MODEL_NREGS] = { 0 }; /* add/sub reg, imm folded in a row, per register */
-	const unsigned F = p->fold_imm;
+	struct dataflow *df; /* registers, recent stores */
 	struct ports pt = { .limit = { p->alu_ports, p->load_ports, p->store_ports,
 				       p->vector_ports } };
 	int64_t *ring = NULL;
@@ -253,8 +252,11 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	for (int k = 0; k < PORT_CLASSES; k++)
 		if (pt.limit[k])
 			pt.want |= (uint8_t)(1u << k);
-	if (pt.want && ports_grow(&pt, 0))
+	df = calloc(1, sizeof(*df));
+	if (!df || (pt.want && ports_grow(&pt, 0))) {
+		free(df);
 		return err_set(IPCC_ENOMEM, "model: out of memory");
+	}
 	out->rows = calloc(n, sizeof(*out->rows));
 	landed = calloc(n, sizeof(*landed));
 	land = calloc(n, sizeof(*land));
@@ -262,6 +264,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	if (opts->trace)
 		out->trace = malloc(iters * n * sizeof(*out->trace));
 	if (!out->rows || !landed || !land || (B && !ring) || (opts->trace && !out->trace)) {
+		free(df);
 		free(landed);
 		free(land);
 		free(ring);
@@ -298,7 +301,6 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			const struct minsn *in = &prog->insn[k];
 			const unsigned u = in->uops;
 			int64_t s, q, x, c, r;
-			unsigned lat = in->latency;
 
 			/* scheduled: in order, W micro-ops a cycle, when the front end offers it,
 			 * one cycle after instruction g - B retired */
@@ -306,15 +308,14 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			if (it == warm && warm > 0 && k == 0)
 				from = snap(&al);
 
-			/* ready, complete */
-			q = s;
-			for (uint64_t m = in->reads; m; m &= m - 1)
-				q = max64(q, reg_done[__builtin_ctzll(m)]);
+			/* ready: registers and flags, and a store to the address it loads */
+			q = df_ready(df, in, s, NULL);
 			if (in->at_retire)
 				q = max64(q, r_prev);
 			/* issued: the first cycle from q with a free port of each class */
 			x = ports_issue(&pt, in->ports, q, al.cur);
 			if (x < 0) {
+				free(df);
 				free(landed);
 				free(land);
 				free(ring);
@@ -323,21 +324,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				return err_set(IPCC_ENOMEM, "model: out of memory");
 			}
 			/* immediate folding: of F add/sub reg, imm in a row, one has latency */
-			if (in->fold && F > 1) {
-				unsigned *f =
-				    &folded[__builtin_ctzll(in->writes & ~(1ull << REG_FLAGS))];
-
-				if (*f + 1 < F)
-					lat = 0, ++*f;
-				else
-					*f = 0;
-			}
-			c = x + lat;
-			for (uint64_t m = in->writes; m; m &= m - 1) {
-				reg_done[__builtin_ctzll(m)] = c;
-				if (!in->fold)
-					folded[__builtin_ctzll(m)] = 0;
-			}
+			c = x + df_latency(df, in, p->fold_imm);
+			df_complete(df, in, s, c, g + 1);
 
 			/* retired: in order, R micro-ops a cycle */
 			r = max64(c, r_prev);
@@ -378,9 +366,10 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			}
 			r_prev = r;
 
-			/* A mispredicted branch: the front end fills every slot with the wrong
-			 * path until the branch completes, then needs `recovery` cycles. */
-			if (in->mispredict) {
+			/* A mispredicted branch (instance `it` of a rate's share): the front
+			 * end fills every slot with the wrong path until the branch completes,
+			 * then needs `recovery` cycles. */
+			if (model_mispredicted(in->mispredict, it)) {
 				int64_t until = max64(c, al.cur);
 
 				al.wrong += (W - al.cur_used) + (uint64_t)(until - al.cur) * W;
@@ -408,6 +397,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 		al.be += (uint64_t)(end - (al.cur + (al.cur_used ? 1 : 0))) * W;
 		to = (struct snapshot){ end, al.uops, al.insns, al.wrong, al.fe, al.be };
 	}
+	free(df);
 	free(ring);
 	ports_free(&pt);
 
