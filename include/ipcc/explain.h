@@ -13,10 +13,12 @@
  *
  * A conditional forward branch inside a loop goes one way or the other with the data; without
  * a branch-miss counter the rate it is mispredicted at is unknown. Each such branch (the
- * first four of a loop) is tried mispredicting at 10%, 25% and 50% (random data's), one after
- * the other, and a rate is kept where it brings the predicted shares closer to where the
- * samples landed: the rates are fitted to the samples, and named
- * (ipcc_explain_loop.mispredicts). The model runs the body straight through, both sides of
+ * first four of a loop) is tried mispredicting at 50% (random data's, the most a predictor
+ * misses), then 25% and 10%, one branch after the other, and a rate is kept where it brings
+ * the predicted shares closer to where the samples landed than the best before it. Where the
+ * samples land shows whether a branch mispredicts better than how often: a branch they show
+ * mispredicting is charged random data's rate unless a lower one fits better. The rates kept
+ * are named (ipcc_explain_loop.mispredicts). The model runs the body straight through, both sides of
  * such branches included.
  *
  * The caller owns what ipcc_explain() fills and releases it with ipcc_explain_release().
@@ -56,7 +58,8 @@ struct ipcc_explain_loop {
 	uint64_t samples;  /* the loop's samples on an instruction's first byte */
 	uint64_t unplaced; /* in the body but not at an instruction's start */
 	double cycles_per_iteration, ipc;
-	char bound_text[512]; /* "dependency chain, 5.00 cycles/iteration: mov rax, ..." */
+	struct ipcc_model_bound bound; /* each limit alone; chain[] indexes rows */
+	char bound_text[512];	       /* "dependency chain, 5.00 cycles/iteration: mov rax, ..." */
 	unsigned napproximated;
 	char approximated[256]; /* their mnemonics, as ipcc_model_program_approximated */
 	unsigned nmispredicts;

@@ -700,6 +700,22 @@ static void print_model_json(const struct annotate_opts *o, const struct ipcc_ex
 				    real_or_null(e->cycles_per_iteration));
 		json_object_set_new(j, "ipc", real_or_null(e->ipc));
 		json_object_set_new(j, "bound", json_string(e->bound_text));
+		{
+			static const char *const keys[IPCC_LIMITS] = {
+				"chain",      "front_end",   "retire",	     "alu_ports",
+				"load_ports", "store_ports", "vector_ports", "mispredicts"
+			};
+			json_t *lim = json_object(), *chain = json_array();
+
+			for (int l = 0; l < IPCC_LIMITS; l++)
+				json_object_set_new(lim, keys[l], json_real(e->bound.limit[l]));
+			json_object_set_new(j, "limits", lim);
+			for (unsigned c = 0; c < e->bound.nchain; c++)
+				if (e->bound.chain[c] < e->nrows)
+					json_array_append_new(
+					    chain, hex(e->rows[e->bound.chain[c]].address));
+			json_object_set_new(j, "chain", chain);
+		}
 		snprintf(names, sizeof(names), "%s", e->approximated);
 		for (char *t = strtok_r(names, ",", &save); t; t = strtok_r(NULL, ",", &save))
 			json_array_append_new(approx, json_string(t + (*t == ' ')));
@@ -757,9 +773,16 @@ static void print_model_text(const struct annotate_opts *o, const struct ipcc_ex
 		       e->ipc);
 		if (e->bound_text[0])
 			printf("  bound: %s\n", e->bound_text);
+		printf("  limits, cycles/iteration each alone: chain %.2f, front end %.2f, retire "
+		       "%.2f, ports ALU %.2f load %.2f store %.2f vector %.2f, mispredicts %.2f\n",
+		       e->bound.limit[IPCC_LIMIT_CHAIN], e->bound.limit[IPCC_LIMIT_FRONTEND],
+		       e->bound.limit[IPCC_LIMIT_RETIRE], e->bound.limit[IPCC_LIMIT_ALU],
+		       e->bound.limit[IPCC_LIMIT_LOAD], e->bound.limit[IPCC_LIMIT_STORE],
+		       e->bound.limit[IPCC_LIMIT_VECTOR], e->bound.limit[IPCC_LIMIT_MISPREDICT]);
 		if (e->nmispredicts)
-			printf("  mispredicts: %s (the rate that best explains where the samples "
-			       "landed; no branch-miss counter)\n",
+			printf("  mispredicts: %s (where the samples landed shows it mispredicts; "
+			       "without a branch-miss counter, random data's 50%% unless a lower "
+			       "rate fits them better)\n",
 			       e->mispredicts);
 		if (e->napproximated)
 			printf("  %u instructions approximated: %s\n", e->napproximated,
