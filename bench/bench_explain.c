@@ -34,16 +34,17 @@
 		}                                                                         \
 		return s + t;                                                             \
 	}
-LOOP(0)
-LOOP(1) LOOP(2) LOOP(3) LOOP(4) LOOP(5) LOOP(6) LOOP(7) LOOP(8) LOOP(9) LOOP(10) LOOP(11) LOOP(12)
-    LOOP(13) LOOP(14) LOOP(15) LOOP(16) LOOP(17) LOOP(18) LOOP(19)
+/* clang-format off */
+LOOP(0) LOOP(1) LOOP(2) LOOP(3) LOOP(4) LOOP(5) LOOP(6) LOOP(7) LOOP(8) LOOP(9)
+LOOP(10) LOOP(11) LOOP(12) LOOP(13) LOOP(14) LOOP(15) LOOP(16) LOOP(17) LOOP(18) LOOP(19)
+    /* clang-format on */
 
-	static uint64_t (*const loops[NLOOPS])(const uint64_t *, uint64_t) = {
-		bench_loop_0,  bench_loop_1,  bench_loop_2,  bench_loop_3,  bench_loop_4,
-		bench_loop_5,  bench_loop_6,  bench_loop_7,  bench_loop_8,  bench_loop_9,
-		bench_loop_10, bench_loop_11, bench_loop_12, bench_loop_13, bench_loop_14,
-		bench_loop_15, bench_loop_16, bench_loop_17, bench_loop_18, bench_loop_19,
-	};
+    static uint64_t (*const loops[NLOOPS])(const uint64_t *, uint64_t) = {
+	    bench_loop_0,  bench_loop_1,  bench_loop_2,	 bench_loop_3,	bench_loop_4,
+	    bench_loop_5,  bench_loop_6,  bench_loop_7,	 bench_loop_8,	bench_loop_9,
+	    bench_loop_10, bench_loop_11, bench_loop_12, bench_loop_13, bench_loop_14,
+	    bench_loop_15, bench_loop_16, bench_loop_17, bench_loop_18, bench_loop_19,
+    };
 
 static double now(void)
 {

@@ -498,6 +498,10 @@ TEST(profile_mul_and_lock_latencies_replace_the_tables)
 		{ "base = zen3\n", "imul rax, rbx\n", 3 },
 		{ "base = zen3\nmul_latency = 5\n", "imul rax, rbx\n", 5 },
 		{ "base = zen3\nlock_latency = 20\n", "lock add [rsi], rax\n", 20 },
+		{ "base = zen3\nfadd_latency = 2\n", "addsd xmm0, xmm1\n", 2 },
+		{ "base = zen3\nfadd_latency = 2\n", "vsubpd ymm0, ymm1, ymm2\n", 2 },
+		{ "base = zen3\nfmul_latency = 5\n", "mulsd xmm0, xmm1\n", 5 },
+		{ "base = zen3\nfmul_latency = 5\n", "vmulps ymm0, ymm1, ymm2\n", 5 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -524,7 +528,52 @@ TEST(profile_mul_and_lock_latencies_replace_the_tables)
 		CHECK_EQ(int, ipcc_model_profile_parse(text, &p, &err), 0);
 		CHECK_EQ(int, (int)p.mul_latency, 0);
 		CHECK_EQ(int, (int)p.lock_latency, 0);
+		CHECK_EQ(int, (int)p.fp_bypass, 0);
 	}
+	return TEST_OK;
+}
+
+TEST(fp_add_waits_fp_bypass_more_for_a_multiply)
+{
+	static const struct {
+		const char *code;
+		double cycles; /* per iteration on zen5: add 2, multiply 3, bypass 1 */
+	} cases[] = {
+		{ "addsd xmm0, xmm1\naddsd xmm0, xmm1\n", 4 },
+		{ "mulsd xmm0, xmm1\nmulsd xmm0, xmm1\n", 6 },
+		{ "mulsd xmm0, xmm2\naddsd xmm0, xmm1\n", 6 },
+		{ "vfmadd231sd xmm0, xmm1, xmm2\nvaddsd xmm0, xmm0, xmm1\n", 4 + 2 + 1 },
+	};
+	struct ipcc_model_profile p;
+	struct ipcc_model_program *prog;
+	struct ipcc_model_result res;
+	struct ipcc_model_bound b;
+	struct ipcc_model_error err;
+
+	CHECK_EQ(int, ipcc_model_profile("zen5", &p), 0);
+	CHECK_EQ(int, (int)p.fp_bypass, 1);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK_EQ(int, ipcc_model_parse(cases[i].code, &p, &prog, &err), 0);
+		if (!prog)
+			continue;
+		CHECK_EQ(
+		    int,
+		    ipcc_model_run(prog, &p, &(struct ipcc_model_opts){ 200, 100, false }, &res),
+		    0);
+		CHECK_EQ(dbl, res.summary.cycles_per_iteration, cases[i].cycles);
+		CHECK_EQ(int, ipcc_model_bound(prog, &p, &b), 0);
+		CHECK_EQ(dbl, b.limit[IPCC_LIMIT_CHAIN], cases[i].cycles);
+		ipcc_model_result_release(&res);
+		ipcc_model_program_free(prog);
+	}
+	/* Without the bypass, the pair is its two latencies. */
+	p.fp_bypass = 0;
+	CHECK_EQ(int, ipcc_model_parse(cases[2].code, &p, &prog, &err), 0);
+	CHECK_EQ(int, ipcc_model_run(prog, &p, &(struct ipcc_model_opts){ 200, 100, false }, &res),
+		 0);
+	CHECK_EQ(dbl, res.summary.cycles_per_iteration, 5);
+	ipcc_model_result_release(&res);
+	ipcc_model_program_free(prog);
 	return TEST_OK;
 }
 

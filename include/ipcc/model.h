@@ -93,6 +93,13 @@ struct ipcc_model_profile {
 	/* Measured on a machine (ipcc bench --fit-profile); 0: the latencies table's own. */
 	unsigned mul_latency;  /* imul */
 	unsigned lock_latency; /* a lock-prefixed read-modify-write, at retire */
+	unsigned fadd_latency; /* FP add and subtract (addsd ... vsubpd), scalar and vector */
+	unsigned fmul_latency; /* FP multiply (mulsd ... vmulpd) */
+	/*
+	 * Cycles more an FP add or subtract waits for a value from the multiplier (an FP
+	 * multiply or FMA) than for one of its own: Zen 5's 2-cycle add is 3 then. 0: none.
+	 */
+	unsigned fp_bypass;
 };
 
 /*

@@ -15,7 +15,8 @@ enum derive {
 	D_CYCLES_PER_OP, /* the kernel's fewest cycles per op, rounded */
 	D_VALUE,	 /* the kernel's figure (a penalty in cycles), rounded */
 	D_FOLD,		 /* ops per cycle of a dependent add-immediate chain: folding when >= 1.5 */
-	D_WIDTH		 /* independent instructions (but the branch) per cycle, rounded */
+	D_WIDTH,	 /* independent instructions (but the branch) per cycle, rounded */
+	D_EXCESS	 /* cycles per op less the two rows before it measured, rounded */
 };
 
 static const struct {
@@ -34,6 +35,13 @@ static const struct {
 	  offsetof(struct ipcc_model_profile, lock_latency) },
 	{ "recovery", "branch.random", D_VALUE, 1, 0,
 	  offsetof(struct ipcc_model_profile, recovery) },
+	{ "fadd_latency", "chain.fadd", D_CYCLES_PER_OP, 8, 0,
+	  offsetof(struct ipcc_model_profile, fadd_latency) },
+	{ "fmul_latency", "chain.fmul", D_CYCLES_PER_OP, 8, 0,
+	  offsetof(struct ipcc_model_profile, fmul_latency) },
+	/* A mulsd-addsd pair's cycles less the add's and the multiply's own. */
+	{ "fp_bypass", "chain.fmuladd", D_EXCESS, 4, 0,
+	  offsetof(struct ipcc_model_profile, fp_bypass) },
 	{ "fold_imm", "chain.add_imm", D_FOLD, 8, 0,
 	  offsetof(struct ipcc_model_profile, fold_imm) },
 	/* 80 independent movs, sub and jne: every one an ALU micro-op but the fused branch. */
@@ -96,6 +104,13 @@ int ipcc_kernel_fit_profile(const struct ipcc_model_profile *base, struct ipcc_m
 			snprintf(r->note, sizeof(r->note), "%s",
 				 v ? "the renamer folds immediates"
 				   : "no folding (one add a cycle)");
+			break;
+		case D_EXCESS:
+			r->measured = p.cycles_best / params[i].ops;
+			r->unit = "cycles";
+			v = r->measured - rows[i - 2].measured - rows[i - 1].measured;
+			snprintf(r->note, sizeof(r->note), "less %s and %s measured",
+				 rows[i - 2].param, rows[i - 1].param);
 			break;
 		case D_WIDTH:
 			r->measured = params[i].ops / p.cycles_best;

@@ -12,8 +12,9 @@ typedef uint64_t kernel_fn(uint64_t n, void *arg);
 /* The .S file's code, from its first kernel to past its last. */
 extern const char ipcc_kernels_start[], ipcc_kernels_end[];
 
-kernel_fn k_empty, k_chain_add, k_chain_add_imm, k_chain_mul, k_chase, k_load, k_copy, k_triad,
-    k_triad_nt, k_branch, k_call_direct, k_call_pointer, k_lock_add, k_lock_add_vpmulld;
+kernel_fn k_empty, k_chain_add, k_chain_add_imm, k_chain_mul, k_chain_fadd, k_chain_fmul,
+    k_chain_fmuladd, k_chase, k_load, k_copy, k_triad, k_triad_nt, k_branch, k_call_direct,
+    k_call_pointer, k_lock_add, k_lock_add_vpmulld;
 
 #define FMA_FN(k) kernel_fn k_fma_##k##_1, k_fma_##k##_2, k_fma_##k##_4;
 FMA_FN(1)

@@ -74,6 +74,50 @@ KERNEL chain_mul
 	ret
 
 /*
+ * chain.fadd, chain.fmul: 8 dependent scalar FP adds (of 0.0) or multiplies (by 1.0): the
+ * value never changes, so no denormal or overflow slows them.  10 instructions, 1 branch.
+ * chain.fmuladd: 4 dependent multiply-add pairs (mulsd, addsd): the adder's wait for the
+ * multiplier's result.  10 instructions, 1 branch.
+ */
+KERNEL chain_fadd
+	mov eax, 1
+	cvtsi2sd xmm0, eax
+	xorpd xmm1, xmm1
+1:	.rept 8
+	addsd xmm0, xmm1
+	.endr
+	sub rdi, 1
+	jnz 1b
+	cvttsd2si eax, xmm0
+	ret
+
+KERNEL chain_fmul
+	mov eax, 1
+	cvtsi2sd xmm0, eax
+	movapd xmm1, xmm0
+1:	.rept 8
+	mulsd xmm0, xmm1
+	.endr
+	sub rdi, 1
+	jnz 1b
+	cvttsd2si eax, xmm0
+	ret
+
+KERNEL chain_fmuladd
+	mov eax, 1
+	cvtsi2sd xmm0, eax
+	movapd xmm1, xmm0
+	xorpd xmm2, xmm2
+1:	.rept 4
+	mulsd xmm0, xmm1
+	addsd xmm0, xmm2
+	.endr
+	sub rdi, 1
+	jnz 1b
+	cvttsd2si eax, xmm0
+	ret
+
+/*
  * chase: 8 dependent loads through a pointer ring (rsi = void **, the ring's current node;
  * the node reached is stored back). chain.load runs it on a node that points to itself (an
  * L1 hit every time); latency on a random cyclic permutation of cache lines.

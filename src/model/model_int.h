@@ -31,6 +31,10 @@ struct mkey {
 	uint8_t segment; /* a segment override (fs: ...) + 1; 0: none */
 };
 
+/* Floating-point units, for the profile's fp_bypass (minsn.fpu). */
+#define FPU_ADD 1u /* add, subtract */
+#define FPU_MUL 2u /* multiply, FMA */
+
 /* What an instruction does at its explicit memory operand (minsn.mem). */
 #define MEM_LOAD  1u
 #define MEM_STORE 2u
@@ -49,6 +53,7 @@ struct minsn {
 	uint8_t ports;	     /* the execution-port classes it issues to (PORT_* bits) */
 	bool zero;	     /* a zero idiom: no inputs, no latency, no port */
 	bool approx;	     /* not in the table: a conservative class (lenient parsing) */
+	uint8_t fpu;	     /* FPU_ADD, FPU_MUL: its floating-point unit (for fp_bypass) */
 	uint8_t mem;	     /* MEM_LOAD, MEM_STORE: its accesses at `key` */
 	bool plain_store; /* a store of registers (mov [m], r): its data is ready when `data` is */
 	uint64_t data;	  /* a plain store: the registers whose value it stores */
@@ -102,7 +107,9 @@ struct dataflow {
 	unsigned folded[MODEL_NREGS];	/* add/sub reg, imm folded in a row, per register */
 	struct mstore st[MODEL_STORES]; /* oldest first */
 	unsigned nst;
-	uint64_t st_regs; /* the live entries' address registers */
+	uint64_t st_regs;	  /* the live entries' address registers */
+	uint8_t fpu[MODEL_NREGS]; /* each register's writer's FP unit */
+	unsigned fp_bypass;	  /* the profile's: an FP add's wait for a multiply */
 };
 
 static inline bool mkey_equal(const struct mkey *a, const struct mkey *b)
@@ -125,8 +132,12 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 	for (uint64_t m = in->reads; m; m &= m - 1) {
 		int r = __builtin_ctzll(m);
 
-		if (d->done[r] > q)
-			q = d->done[r], w = d->who[r];
+		int64_t t = d->done[r];
+
+		if (in->fpu == FPU_ADD && d->fpu[r] == FPU_MUL)
+			t += d->fp_bypass;
+		if (t > q)
+			q = t, w = d->who[r];
 	}
 	if (in->mem & MEM_LOAD)
 		for (unsigned k = d->nst; k-- > 0;)
@@ -183,6 +194,7 @@ static inline void df_complete(struct dataflow *d, const struct minsn *in, int64
 
 		d->done[r] = c;
 		d->who[r] = g;
+		d->fpu[r] = in->fpu;
 		if (!in->fold)
 			d->folded[r] = 0;
 	}

@@ -1266,6 +1266,25 @@ static bool is_prefix(const char *w)
 	return false;
 }
 
+/*
+ * The floating-point unit of the row named `base` (SSE names stand for their AVX forms):
+ * FPU_ADD for add and subtract, FPU_MUL for multiply and FMA, else 0.
+ */
+static uint8_t fp_unit(const char *base)
+{
+	static const char *const adds[] = { "addps", "addpd", "addss", "addsd", "subps",
+					    "subpd", "subss", "subsd", NULL };
+	static const char *const muls[] = { "mulps", "mulpd", "mulss", "mulsd", NULL };
+
+	for (int i = 0; adds[i]; i++)
+		if (!strcmp(base, adds[i]))
+			return FPU_ADD;
+	for (int i = 0; muls[i]; i++)
+		if (!strcmp(base, muls[i]))
+			return FPU_MUL;
+	return !strncmp(base, "vfm", 3) || !strncmp(base, "vfnm", 4) ? FPU_MUL : 0;
+}
+
 /* One instruction, s just after any label; c the comment (or ""). */
 static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned times)
 {
@@ -1312,6 +1331,11 @@ static int parse_insn(struct parser *ps, const char *s, const char *c, unsigned 
 			}
 		if (def.form == F_IMUL && p->mul_latency)
 			in.latency = p->mul_latency;
+		in.fpu = fp_unit(base);
+		if (in.fpu == FPU_ADD && p->fadd_latency)
+			in.latency = p->fadd_latency;
+		if (in.fpu == FPU_MUL && p->fmul_latency && def.form != F_FMA)
+			in.latency = p->fmul_latency;
 		while (*s && ret == 0) {
 			if (n == 4) {
 				ret = fail(ps, s, "too many operands");

@@ -38,9 +38,24 @@ static const struct ipcc_model_profile builtin[] = {
 	 * 2024 and the family 1Ah optimization guide); a dependent add-imm chain runs one a
 	 * cycle here (no folding). Placement: `next`, 8 wide, which fits four of the five skid
 	 * kernels measured on Zen 5; skid.adds wants another rule (docs/internals/skid.md,
-	 * tests/data/profiles/zen5-adds.profile).
+	 * tests/data/profiles/zen5-adds.profile). Its FP add takes 2 cycles from an add, 3
+	 * from a multiply (measured on family 1Ah model 2: addsd chain 2.08, mulsd 3.10, a
+	 * mulsd-addsd pair 6.22): fp_bypass 1.
 	 */
-	PROFILE("zen5", 8, 8, 448, 4, 13, false, true, 6, 4, 2, 4, 0, NEXT, 0),
+	{ .name = "zen5",
+	  .width = 8,
+	  .retire = 8,
+	  .rob = 448,
+	  .load_latency = 4,
+	  .recovery = 13,
+	  .fuse_cmp_jcc = true,
+	  .alu_ports = 6,
+	  .load_ports = 4,
+	  .store_ports = 2,
+	  .vector_ports = 4,
+	  .placement = IPCC_MODEL_PLACE_NEXT,
+	  .latencies = "zen5",
+	  .fp_bypass = 1 },
 	/*
 	 * Intel Golden Cove / Raptor Cove (Alder Lake P-core, Sapphire and Emerald Rapids):
 	 * 6-wide allocation, 8-wide retire, a 512-entry ROB, 5 integer ALU ports, 3 loads and
@@ -112,9 +127,12 @@ static const struct key {
 	KEY(placement, K_PLACEMENT, 0, 0),
 	KEY(sample_retire, K_UNSIGNED, 0, 64),
 	KEY(latencies, K_BUILTIN, 0, 0),
-	/* Optional (0 when missing): the latencies table's own figure. */
+	/* Optional (0 when missing): the latencies table's own figure; fp_bypass: none. */
 	KEY(mul_latency, K_UNSIGNED, 0, 1000),
 	KEY(lock_latency, K_UNSIGNED, 0, 1000),
+	KEY(fadd_latency, K_UNSIGNED, 0, 1000),
+	KEY(fmul_latency, K_UNSIGNED, 0, 1000),
+	KEY(fp_bypass, K_UNSIGNED, 0, 1000),
 #undef KEY
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -279,8 +297,7 @@ int ipcc_model_profile_parse(const char *text, struct ipcc_model_profile *p,
 	if (!based)
 		for (size_t i = 0; i < NKEYS; i++)
 			if (!seen[i] &&
-			    keys[i].offset != offsetof(struct ipcc_model_profile, mul_latency) &&
-			    keys[i].offset != offsetof(struct ipcc_model_profile, lock_latency))
+			    keys[i].offset < offsetof(struct ipcc_model_profile, mul_latency))
 				return bad(
 				    err, line ? line : 1,
 				    "missing key '%s' (or start from a built-in: base = zen3)",
@@ -389,6 +406,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->load_ports == b->load_ports && a->store_ports == b->store_ports &&
 	       a->vector_ports == b->vector_ports && a->fold_imm == b->fold_imm &&
 	       a->mul_latency == b->mul_latency && a->lock_latency == b->lock_latency &&
-	       a->placement == b->placement && a->sample_retire == b->sample_retire &&
-	       !strcmp(a->latencies, b->latencies);
+	       a->fadd_latency == b->fadd_latency && a->fmul_latency == b->fmul_latency &&
+	       a->fp_bypass == b->fp_bypass && a->placement == b->placement &&
+	       a->sample_retire == b->sample_retire && !strcmp(a->latencies, b->latencies);
 }

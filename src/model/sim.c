@@ -253,6 +253,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 		if (pt.limit[k])
 			pt.want |= (uint8_t)(1u << k);
 	df = calloc(1, sizeof(*df));
+	if (df)
+		df->fp_bypass = p->fp_bypass;
 	if (!df || (pt.want && ports_grow(&pt, 0))) {
 		free(df);
 		return err_set(IPCC_ENOMEM, "model: out of memory");
