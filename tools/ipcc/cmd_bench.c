@@ -229,7 +229,8 @@ static int fit_profile(const struct bench_opts *o)
 			printf("%-14s %-16s %12.3f %-11s %6u %6u  %s\n", r->param, r->kernel,
 			       r->measured, r->unit, r->base, r->fitted, r->note);
 	}
-	printf("(0 for mul_latency and lock_latency: the %s latencies table's own)\n",
+	printf("(0 for mul_latency, lock_latency, fadd_latency and fmul_latency: the %s latencies "
+	       "table's own)\n",
 	       o->base.latencies[0] ? o->base.latencies : o->base.name);
 	if (!o->output)
 		return EXIT_OK;
