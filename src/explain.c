@@ -26,7 +26,7 @@
 static const double rates[] = { 0.5, 0.25, 0.1 };
 
 /* A fit must beat the one before it by this much total-variation distance. */
-#define FIT_MARGIN 0.01
+#define FIT_MARGIN 0.05
 
 /* One of a loop's samples: the row it landed on (or UINT32_MAX) and when. */
 struct landing {
@@ -297,23 +297,36 @@ static int run(const char *text, const struct ipcc_explain_opts *o, struct ipcc_
 	return ret;
 }
 
+/* A limit within this share of the bound's is named beside it: as long. */
+#define TIE 0.02
+
 /*
- * The bound in words: its name and cycles per iteration, and for a chain its instructions
- * ("dependency chain, 6.00 cycles/iteration: mulsd xmm0, xmm2 -> addsd xmm0, xmm1").
+ * The bound in words: its name and cycles per iteration, for a chain its instructions, and
+ * the limits as long as it ("dependency chain, 1.00 cycles/iteration: add rax, 1; as long:
+ * store ports").
  */
 static void describe_bound(struct ipcc_explain_loop *e)
 {
+	static const char *const names[IPCC_LIMITS] = { "dependency chain", "front end",
+							"retire",	    "ALU ports",
+							"load ports",	    "store ports",
+							"vector ports",	    "mispredicts" };
 	const struct ipcc_model_bound *b = &e->bound;
+	const double top = b->limit[b->bound];
 	size_t len = (size_t)snprintf(e->bound_text, sizeof(e->bound_text),
-				      "%s, %.2f cycles/iteration", b->name, b->limit[b->bound]);
+				      "%s, %.2f cycles/iteration", b->name, top);
+	unsigned ties = 0;
 
-	if (b->bound != IPCC_LIMIT_CHAIN)
-		return;
-	for (unsigned k = 0; k < b->nchain && len < sizeof(e->bound_text); k++)
-		if (b->chain[k] < e->nrows)
+	for (unsigned k = 0; b->bound == IPCC_LIMIT_CHAIN && k < b->nchain; k++)
+		if (b->chain[k] < e->nrows && len < sizeof(e->bound_text))
 			len +=
 			    (size_t)snprintf(e->bound_text + len, sizeof(e->bound_text) - len,
 					     "%s%s", k ? " -> " : ": ", e->rows[b->chain[k]].text);
+	for (int l = 0; l < IPCC_LIMITS && top > 0; l++)
+		if (l != (int)b->bound && b->limit[l] >= (1 - TIE) * top &&
+		    len < sizeof(e->bound_text))
+			len += (size_t)snprintf(e->bound_text + len, sizeof(e->bound_text) - len,
+						"%s%s", ties++ ? ", " : "; as long: ", names[l]);
 }
 
 /*

@@ -77,7 +77,7 @@ struct ipcc_profile_fit_row {
 	char note[160]; /* how it was read, or why it was not */
 };
 
-#define IPCC_PROFILE_FIT_ROWS 9
+#define IPCC_PROFILE_FIT_ROWS 10
 
 /*
  * Fit a pipeline-model profile to this machine: start from `base`, measure with the

@@ -25,6 +25,7 @@ static const struct {
 	double ops;   /* per iteration, for D_CYCLES_PER_OP, D_FOLD and D_WIDTH */
 	double minus; /* taken off the measured cycles: what the model adds itself */
 	size_t offset;
+	uint64_t size; /* the working set of a sized kernel (0: its default) */
 } params[IPCC_PROFILE_FIT_ROWS] = {
 	/* The model's load is its mov's cycle plus load_latency: the chase's cycles less one. */
 	{ "load_latency", "chain.load", D_CYCLES_PER_OP, 8, 1,
@@ -47,6 +48,9 @@ static const struct {
 	/* 80 independent movs, sub and jne: every one an ALU micro-op but the fused branch. */
 	{ "alu_ports", "skid.mov_imm", D_WIDTH, 81, 0,
 	  offsetof(struct ipcc_model_profile, alu_ports) },
+	/* The triad from the L1 (12 KiB in all): 4 stores of 16 bytes an iteration. */
+	{ "store_ports", "bandwidth.triad", D_WIDTH, 4, 0,
+	  offsetof(struct ipcc_model_profile, store_ports), 12 << 10 },
 };
 
 /*
@@ -125,6 +129,8 @@ int ipcc_kernel_fit_profile(const struct ipcc_model_profile *base, struct ipcc_m
 		struct ipcc_profile_fit_row *r = &rows[i];
 		struct ipcc_bench_point p;
 		double v = NAN;
+
+		o.size = params[i].size;
 
 		*r = (struct ipcc_profile_fit_row){ params[i].param, params[i].kernel, NAN, "",
 						    *field,	     *field,	       "" };

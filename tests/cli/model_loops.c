@@ -1,12 +1,17 @@
 /*
  * model_loops.c KERNEL [ITERATIONS]: the known-answer loops of annotate_model.sh, compiled at
  * -O2 by the test itself. Each runs its loop ITERATIONS times (default 200 million), then
- * prints "KERNEL ITERATIONS NS": the loop's own time, read with CLOCK_MONOTONIC around it, so
- * that the test can compare the model's cycles per iteration with the measured ones.
+ * prints "KERNEL ITERATIONS NS NS_PER_CYCLE": the loop's own time, read with CLOCK_MONOTONIC
+ * around it, and the length of a core cycle: the pace of a chain of dependent register adds
+ * (one a cycle on every x86 core) timed right before and right after it, the faster of the
+ * two (a disturbed chain only errs slow). The test takes the fastest loop and the fastest
+ * cycle of several runs, each apart, and compares the model's cycles per iteration with
+ * their ratio.
  *   chase   a pointer chase through 64 nodes in one 4 KiB page, with independent work
  *           after each load
  *   fp      a dependent floating-point chain: x = x * a + b
- *   branch  a branch on random bits (taken half the time, unpredictably)
+ *   branch  a branch on random bits (taken half the time, unpredictably: 1 MiB of them, so
+ *           that no predictor learns them by heart, as one learned 4 KiB on Zen 3)
  *   triad   a[i] = b[i] + s * c[i] over three 1024-double arrays (24 KiB: in the L1), set
  *           apart by other than a multiple of 4 KiB (no 4K aliasing between the store and
  *           the loads)
@@ -28,6 +33,16 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Nanoseconds per core cycle: 8 million dependent adds, one a cycle. */
+static double ns_per_cycle(void)
+{
+	uint64_t x = 0, t0 = now_ns();
+
+	for (int i = 0; i < 1000000; i++)
+		__asm__ volatile(".rept 8\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(1ull));
+	return (double)(now_ns() - t0) / 8e6;
 }
 
 static uint64_t rng = 88172645463325252ull;
@@ -85,6 +100,7 @@ int main(int argc, char **argv)
 	const char *k = argc > 1 ? argv[1] : "";
 	volatile double sink;
 	uint64_t t0, t1;
+	double before = ns_per_cycle(), after;
 
 	if (!strcmp(k, "chase")) {
 		static struct node nodes[64];
@@ -108,7 +124,7 @@ int main(int argc, char **argv)
 		sink = fp(1.0, 0.999999, 1e-9, n);
 		t1 = now_ns();
 	} else if (!strcmp(k, "branch")) {
-		static unsigned char bits[1 << 16];
+		static unsigned char bits[1 << 20];
 
 		for (unsigned i = 0; i < sizeof(bits); i++)
 			bits[i] = (unsigned char)next_random();
@@ -134,6 +150,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	(void)sink;
-	printf("%s %ld %llu\n", k, n, (unsigned long long)(t1 - t0));
+	after = ns_per_cycle();
+	printf("%s %ld %llu %.6f\n", k, n, (unsigned long long)(t1 - t0),
+	       after < before ? after : before);
 	return 0;
 }
