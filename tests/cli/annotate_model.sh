@@ -72,6 +72,17 @@ within() {
 }
 
 explain chase 60000000
+# The JSON contract: every key of the issue's, of the right type.
+jq -e '(.profile | type == "string") and (.loops | length == 1) and (.loops[0] |
+        (.function, .start, .end, .bound | type == "string") and
+        (.samples, .share, .cycles_per_iteration, .distance, .deskid_moved | type == "number")
+        and (.approximated | type == "array") and (.rows | length > 0) and (.rows[0] |
+        (.address, .line, .text | type == "string") and
+        (.samples, .measured, .predicted, .deskid | type == "number") and
+        (.selected | type == "boolean")))' "$tmp/chase.json" >/dev/null ||
+    fail "chase: the JSON lacks a key of the contract: $(cat "$tmp/chase.json")"
+jq -e '[.loops[0].rows[].line] | all(test("^model_loops.c:[0-9]+$"))' "$tmp/chase.json" \
+    >/dev/null || fail "chase: a row without its source line"
 jq -e '[.loops[0].rows[] | select(.text | test("^mov r.., qword ptr \\[r..\\]$"))]
        | length == 1 and .[0].deskid >= 0.90' "$tmp/chase.json" >/dev/null ||
     fail "chase: de-skidding does not move 90% of the samples onto the load"
