@@ -83,6 +83,12 @@ jq -e '(.profile | type == "string") and (.loops | length == 1) and (.loops[0] |
     fail "chase: the JSON lacks a key of the contract: $(cat "$tmp/chase.json")"
 jq -e '[.loops[0].rows[].line] | all(test("^model_loops.c:[0-9]+$"))' "$tmp/chase.json" \
     >/dev/null || fail "chase: a row without its source line"
+# --svg: three bars an instruction (and the legend's three), a whole document.
+"$ipcc" annotate -i "$tmp/chase.p" --model --loops 1 --profile "$tmp/fit.profile" \
+    --svg "$tmp/chase.svg" >/dev/null 2>&1 || fail "annotate --model --svg"
+rows=$(jq '.loops[0].rows | length' "$tmp/chase.json")
+[ "$(grep -o '<rect' "$tmp/chase.svg" | wc -l)" -eq $((3 * rows + 3)) ] &&
+    tail -n 1 "$tmp/chase.svg" | grep -q '^</svg>$' || fail "chase: the SVG is not whole"
 jq -e '[.loops[0].rows[] | select(.text | test("^mov r.., qword ptr \\[r..\\]$"))]
        | length == 1 and .[0].deskid >= 0.90' "$tmp/chase.json" >/dev/null ||
     fail "chase: de-skidding does not move 90% of the samples onto the load"

@@ -68,7 +68,9 @@ const char cmd_annotate_help[] =
     "      --footprint     how many 64-byte code lines (bytes, functions) hold 50%, 75%,\n"
     "                      90% and 99% of the samples\n"
     "      --svg FILE      with --footprint: also plot the cumulative share of samples\n"
-    "                      against the number of hottest lines\n"
+    "                      against the number of hottest lines; with --model: each\n"
+    "                      loop's measured, predicted and de-skidded shares per\n"
+    "                      instruction\n"
     "      --format FMT    text (default); json with --model; or pprof: a\n"
     "                      gzip-compressed pprof profile\n"
     "                      (one location per sampled address, function names, no\n"
@@ -279,8 +281,10 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 		return cli_usage_error("annotate",
 				       "--format pprof writes binary data: give -o FILE "
 				       "(or redirect stdout)");
-	if (o->svg && !o->footprint)
-		return cli_usage_error("annotate", "--svg plots the footprint: add --footprint");
+	if (o->svg && !o->footprint && !o->model)
+		return cli_usage_error("annotate",
+				       "--svg plots the footprint or the model: add --footprint or "
+				       "--model");
 	if (o->symbol &&
 	    parse_range(o->symbol, o->range_file, sizeof(o->range_file), &o->lo, &o->hi) &&
 	    (o->hi <= o->lo || o->hi - o->lo > (1u << 24)))
@@ -809,6 +813,85 @@ static void print_model_text(const struct annotate_opts *o, const struct ipcc_ex
 	printf("\n* selected: held retirement in the model; ~ approximated\n");
 }
 
+/* s into f with XML's five special characters escaped (C++ names hold < and >). */
+static void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&apos;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+}
+
+/* --svg with --model: per loop, three bars per instruction: measured, predicted, de-skidded. */
+static int write_model_svg(const char *path, const struct ipcc_explain *x)
+{
+	static const char *const colour[3] = { "steelblue", "darkorange", "seagreen" };
+	static const char *const what[3] = { "measured", "predicted", "de-skidded" };
+	const double panel = 240, width = 720;
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return cli_error("annotate", "cannot write %s: %s", path, strerror(errno));
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		"font-family=\"sans-serif\" font-size=\"12\">\n",
+		width, 40 + panel * (double)(x->n ? x->n : 1));
+	for (int c = 0; c < 3; c++)
+		fprintf(f,
+			"<rect x=\"%d\" y=\"12\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+			"<text x=\"%d\" y=\"22\">%s share</text>\n",
+			60 + 170 * c, colour[c], 76 + 170 * c, what[c]);
+	for (size_t k = 0; k < x->n; k++) {
+		const struct ipcc_explain_loop *e = &x->loop[k];
+		const double top = 40 + panel * (double)k, base = top + panel - 40;
+		const double step = e->nrows ? (width - 80) / e->nrows : 0;
+
+		fprintf(f, "<text x=\"60\" y=\"%.0f\">loop %zu: ", top + 16, k + 1);
+		xml_text(f, e->loop.function);
+		fprintf(f,
+			"+%#" PRIx64 "-%#" PRIx64 ", %.2f cycles/iteration predicted</text>\n"
+			"<line x1=\"60\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n",
+			e->loop.start - e->loop.function_start,
+			e->loop.end - e->loop.function_start, e->cycles_per_iteration, base,
+			width - 20, base);
+		for (unsigned r = 0; r < e->nrows; r++) {
+			const double v[3] = { e->rows[r].measured, e->rows[r].predicted,
+					      e->rows[r].deskid };
+
+			for (int c = 0; c < 3; c++) {
+				fprintf(
+				    f,
+				    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+				    "fill=\"%s\"><title>%" PRIx64 " ",
+				    60 + step * r + step * c / 3.5, base - 170 * v[c], step / 3.5,
+				    170 * v[c], colour[c], e->rows[r].address);
+				xml_text(f, e->rows[r].text);
+				fprintf(f, ": %s %.1f%%</title></rect>\n", what[c], 100 * v[c]);
+			}
+		}
+	}
+	fprintf(f, "</svg>\n");
+	if (fclose(f))
+		return cli_error("annotate", "writing %s: %s", path, strerror(errno));
+	return EXIT_OK;
+}
+
 /* --model: the chosen loops through the pipeline model. */
 static int print_model(const struct annotate_opts *o, const struct ipcc_profile *p,
 		       struct ipcc_symbols *syms)
@@ -826,8 +909,9 @@ static int print_model(const struct annotate_opts *o, const struct ipcc_profile 
 		print_model_json(o, &x);
 	else
 		print_model_text(o, &x);
+	ret = o->svg ? write_model_svg(o->svg, &x) : EXIT_OK;
 	ipcc_explain_release(&x);
-	return EXIT_OK;
+	return ret;
 }
 
 int cmd_annotate(int argc, char **argv)
