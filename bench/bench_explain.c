@@ -10,12 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "ipcc/error.h"
 #include "ipcc/explain.h"
 #include "ipcc/profile.h"
-#include "ipcc/sample.h"
 #include "own_text.h"
 
 #define NLOOPS 20
@@ -57,36 +55,20 @@ static double now(void)
 /* A profile of n samples on the loops' functions, loop k weighted 20 - k. */
 static struct ipcc_profile *make_profile(size_t n)
 {
-	struct ipcc_sample_mmap m;
-	char path[400], *buf = NULL, name[32];
-	size_t len = 0;
-	struct ipcc_profile *p = NULL, *bare = NULL;
+	struct ipcc_profile *p = NULL,
+			    *bare = test_own_profile((uint64_t)(uintptr_t)loops[0], NULL, 0);
 	struct ipcc_symbols *syms = NULL;
-	uint64_t start[NLOOPS], size[NLOOPS], rng = 42;
-	FILE *f;
+	uint64_t start[NLOOPS], size[NLOOPS], rng = 42, *at = calloc(n, sizeof(*at));
+	char name[32];
+	int ok = bare && at && !ipcc_symbols_new(bare, &syms);
 
-	if (!test_own_text((uint64_t)(uintptr_t)loops[0], &m, path, sizeof(path)))
-		return NULL;
 	/* The functions' sizes from the symbol table, through a profile of the mapping alone. */
-	f = open_memstream(&buf, &len);
-	ipcc_profile_write_header(f);
-	ipcc_profile_write_mmap(f, &m);
-	fclose(f);
-	if (ipcc_profile_parse(buf, len, &bare) || ipcc_symbols_new(bare, &syms))
-		return NULL;
-	for (int k = 0; k < NLOOPS; k++) {
+	for (int k = 0; k < NLOOPS && ok; k++) {
 		snprintf(name, sizeof(name), "bench_loop_%d", k);
-		if (ipcc_symbols_find(syms, path, name, &start[k], &size[k]) || !size[k])
-			return NULL;
+		ok = !ipcc_symbols_find(syms, bare->mmaps[0].filename, name, &start[k], &size[k]) &&
+		     size[k];
 	}
-	ipcc_symbols_free(syms);
-	ipcc_profile_free(bare);
-	free(buf);
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	ipcc_profile_write_header(f);
-	ipcc_profile_write_mmap(f, &m);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && ok; i++) {
 		unsigned k = 0, w;
 
 		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
@@ -94,22 +76,13 @@ static struct ipcc_profile *make_profile(size_t n)
 		w = (unsigned)((rng >> 33) % 210);
 		while (w >= (unsigned)(NLOOPS - k))
 			w -= NLOOPS - k++;
-		{
-			uint64_t off = (rng >> 13) % size[k];
-			struct ipcc_sample s = { (uint64_t)(uintptr_t)loops[k] + off,
-						 i,
-						 (uint32_t)getpid(),
-						 0,
-						 0,
-						 true };
-
-			ipcc_profile_write_sample(f, &s);
-		}
+		at[i] = (uint64_t)(uintptr_t)loops[k] + (rng >> 13) % size[k];
 	}
-	fclose(f);
-	if (ipcc_profile_parse(buf, len, &p))
-		p = NULL;
-	free(buf);
+	if (ok)
+		p = test_own_profile((uint64_t)(uintptr_t)loops[0], at, n);
+	ipcc_symbols_free(syms);
+	ipcc_profile_free(bare);
+	free(at);
 	return p;
 }
 

@@ -16,4 +16,12 @@
  */
 bool test_own_text(uint64_t ip, struct ipcc_sample_mmap *m, char *path, size_t len);
 
+struct ipcc_profile;
+
+/*
+ * A profile of this program: the text mapping that holds `ip` and n samples, the k-th at
+ * address at[k] and time k. NULL when no mapping holds ip. Free it with ipcc_profile_free().
+ */
+struct ipcc_profile *test_own_profile(uint64_t ip, const uint64_t *at, size_t n);
+
 #endif

@@ -39,33 +39,10 @@ __asm__(".text\n"
 extern char explain_test_chase[], explain_test_load[], explain_test_after_load[],
     explain_test_last[];
 
-/*
- * A profile of this program with n samples: at[k] for the k-th, at time k. Returns the
- * parsed profile (NULL if this program's text has no mapping).
- */
+/* A profile of this program with n samples: at[k] for the k-th (NULL without a mapping). */
 static struct ipcc_profile *profile_of(const uint64_t *at, size_t n)
 {
-	struct ipcc_sample_mmap m;
-	char path[400], *buf = NULL;
-	size_t len = 0;
-	FILE *f;
-	struct ipcc_profile *p = NULL;
-
-	if (!test_own_text((uint64_t)(uintptr_t)explain_test_chase, &m, path, sizeof(path)))
-		return NULL;
-	f = open_memstream(&buf, &len);
-	ipcc_profile_write_header(f);
-	ipcc_profile_write_mmap(f, &m);
-	for (size_t k = 0; k < n; k++) {
-		struct ipcc_sample s = { at[k], k, (uint32_t)getpid(), 0, 0, true };
-
-		ipcc_profile_write_sample(f, &s);
-	}
-	fclose(f);
-	if (ipcc_profile_parse(buf, len, &p))
-		p = NULL;
-	free(buf);
-	return p;
+	return test_own_profile((uint64_t)(uintptr_t)explain_test_chase, at, n);
 }
 
 /* Explain profile p with the zen3 profile (samples land after the selected instruction). */
