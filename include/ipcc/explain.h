@@ -14,11 +14,10 @@
  * A conditional forward branch inside a loop goes one way or the other with the data; without
  * a branch-miss counter the rate it is mispredicted at is unknown. Each such branch (the
  * first four of a loop) is tried mispredicting at 50% (random data's, the most a predictor
- * misses), then 25% and 10%, one branch after the other, and a rate is kept where it brings
- * the predicted shares closer to where the samples landed than the best before it. Where the
- * samples land shows whether a branch mispredicts better than how often: a branch they show
- * mispredicting is charged random data's rate unless a lower one fits better. The rates kept
- * are named (ipcc_explain_loop.mispredicts). The model runs the body straight through, both sides of
+ * misses), one branch after the other, and kept so where that brings the predicted shares
+ * closer to where the samples landed, by 0.05. Where samples land shows whether a branch
+ * mispredicts, not how often (every rate gives one shape): a branch they show mispredicting
+ * is charged random data's rate, an upper bound, and named (ipcc_explain_loop.mispredicts). The model runs the body straight through, both sides of
  * such branches included.
  *
  * The caller owns what ipcc_explain() fills and releases it with ipcc_explain_release().

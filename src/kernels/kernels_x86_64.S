@@ -189,13 +189,15 @@ KERNEL \name
 
 /*
  * branch: a conditional branch on a byte pattern (rsi = struct { uint8_t *pattern;
- * uint64_t mask; }, length mask + 1, a power of two): taken where the byte is 0.
+ * uint64_t mask; uint64_t next; }, length mask + 1, a power of two): taken where the byte is
+ * 0. It starts at byte `next` and stores where it stopped there, so that runs in a row read
+ * on through the pattern rather than replay its start.
  * 7 instructions when taken, 8 when not; 2 branches; 1 load.
  */
 KERNEL branch
 	mov r9, [rsi]
 	mov r10, [rsi + 8]
-	xor r8d, r8d
+	mov r8, [rsi + 16]
 	xor edx, edx
 1:	movzx eax, byte ptr [r9 + r8]
 	test eax, eax
@@ -205,6 +207,7 @@ KERNEL branch
 	and r8, r10
 	sub rdi, 1
 	jnz 1b
+	mov [rsi + 16], r8
 	mov rax, rdx
 	ret
 

@@ -10,8 +10,9 @@
  *   chase   a pointer chase through 64 nodes in one 4 KiB page, with independent work
  *           after each load
  *   fp      a dependent floating-point chain: x = x * a + b
- *   branch  a branch on random bits (taken half the time, unpredictably: 1 MiB of them, so
- *           that no predictor learns them by heart, as one learned 4 KiB on Zen 3)
+ *   branch  a branch on random bits (taken half the time, unpredictably: 32 MiB of them, read
+ *           once in order by a run of up to 32 million iterations: a predictor learns a
+ *           pattern it sees again, as Zen 3 learned 4 KiB and Zen 5 50 000 bytes replayed)
  *   triad   a[i] = b[i] + s * c[i] over three 1024-double arrays (24 KiB: in the L1), set
  *           apart by other than a multiple of 4 KiB (no 4K aliasing between the store and
  *           the loads)
@@ -124,7 +125,7 @@ int main(int argc, char **argv)
 		sink = fp(1.0, 0.999999, 1e-9, n);
 		t1 = now_ns();
 	} else if (!strcmp(k, "branch")) {
-		static unsigned char bits[1 << 20];
+		static unsigned char bits[1 << 25];
 
 		for (unsigned i = 0; i < sizeof(bits); i++)
 			bits[i] = (unsigned char)next_random();

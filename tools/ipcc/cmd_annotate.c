@@ -785,8 +785,8 @@ static void print_model_text(const struct annotate_opts *o, const struct ipcc_ex
 		       e->bound.limit[IPCC_LIMIT_VECTOR], e->bound.limit[IPCC_LIMIT_MISPREDICT]);
 		if (e->nmispredicts)
 			printf("  mispredicts: %s (where the samples landed shows it mispredicts; "
-			       "without a branch-miss counter, random data's 50%% unless a lower "
-			       "rate fits them better)\n",
+			       "no branch-miss counter says how often: random data's 50%%, an "
+			       "upper bound)\n",
 			       e->mispredicts);
 		if (e->napproximated)
 			printf("  %u instructions approximated: %s\n", e->napproximated,
