@@ -308,10 +308,6 @@ static int run(const char *text, const struct ipcc_explain_opts *o, struct ipcc_
  */
 static void describe_bound(struct ipcc_explain_loop *e)
 {
-	static const char *const names[IPCC_LIMITS] = { "dependency chain", "front end",
-							"retire",	    "ALU ports",
-							"load ports",	    "store ports",
-							"vector ports",	    "mispredicts" };
 	const struct ipcc_model_bound *b = &e->bound;
 	const double top = b->limit[b->bound];
 	size_t len = (size_t)snprintf(e->bound_text, sizeof(e->bound_text),
@@ -327,7 +323,8 @@ static void describe_bound(struct ipcc_explain_loop *e)
 		if (l != (int)b->bound && b->limit[l] >= (1 - TIE) * top &&
 		    len < sizeof(e->bound_text))
 			len += (size_t)snprintf(e->bound_text + len, sizeof(e->bound_text) - len,
-						"%s%s", ties++ ? ", " : "; as long: ", names[l]);
+						"%s%s", ties++ ? ", " : "; as long: ",
+						ipcc_model_limit_name((enum ipcc_model_limit)l));
 }
 
 /*

@@ -281,4 +281,7 @@ struct ipcc_model_bound {
 int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
 		     struct ipcc_model_bound *out);
 
+/* A limit's name, as ipcc_model_bound.name gives the bound's ("store ports"); NULL if none. */
+const char *ipcc_model_limit_name(enum ipcc_model_limit l);
+
 #endif

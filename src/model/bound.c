@@ -26,6 +26,11 @@ static const char *const limit_names[IPCC_LIMITS] = {
 	[IPCC_LIMIT_VECTOR] = "vector ports",	 [IPCC_LIMIT_MISPREDICT] = "mispredicts",
 };
 
+const char *ipcc_model_limit_name(enum ipcc_model_limit l)
+{
+	return (unsigned)l < IPCC_LIMITS ? limit_names[l] : NULL;
+}
+
 static int cmp_unsigned(const void *a, const void *b)
 {
 	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
