@@ -265,15 +265,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	ring = B ? calloc(B, sizeof(*ring)) : NULL;
 	if (opts->trace)
 		out->trace = malloc(iters * n * sizeof(*out->trace));
-	if (!out->rows || !landed || !land || (B && !ring) || (opts->trace && !out->trace)) {
-		free(df);
-		free(landed);
-		free(land);
-		free(ring);
-		ports_free(&pt);
-		ipcc_model_result_release(out);
-		return err_set(IPCC_ENOMEM, "model: out of memory");
-	}
+	if (!out->rows || !landed || !land || (B && !ring) || (opts->trace && !out->trace))
+		goto oom;
 	out->nrows = n;
 	/*
 	 * Where a sample lands when instruction k is selected: on k + 1 (placement next) or on
@@ -316,15 +309,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				q = max64(q, r_prev);
 			/* issued: the first cycle from q with a free port of each class */
 			x = ports_issue(&pt, in->ports, q, al.cur);
-			if (x < 0) {
-				free(df);
-				free(landed);
-				free(land);
-				free(ring);
-				ports_free(&pt);
-				ipcc_model_result_release(out);
-				return err_set(IPCC_ENOMEM, "model: out of memory");
-			}
+			if (x < 0)
+				goto oom;
 			/* immediate folding: of F add/sub reg, imm in a row, one has latency */
 			c = x + df_latency(df, in, p->fold_imm);
 			df_complete(df, in, s, c, g + 1);
@@ -436,6 +422,14 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	free(landed);
 	free(land);
 	return 0;
+oom:
+	free(df);
+	free(landed);
+	free(land);
+	free(ring);
+	ports_free(&pt);
+	ipcc_model_result_release(out);
+	return err_set(IPCC_ENOMEM, "model: out of memory");
 }
 
 int ipcc_model_run(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
