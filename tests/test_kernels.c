@@ -198,12 +198,14 @@ TEST(latency_sweep_shows_the_cache_hierarchy)
 }
 
 /*
- * Cycles per op, the fewest of three tries of nine runs each, the core frequency measured
- * around every run. The fewest: an interrupt or a busy SMT sibling mostly adds cycles (on the
- * loaded 2-CPU guest, single runs of chain.add took 9, 10.7 or 17 cycles an iteration
- * instead of 8, unpreempted), while a wrong frequency or latency would move them all.
+ * Cycles per op, the fewest of up to ten tries of nine runs each, the core frequency
+ * measured around every run; tries stop once one reads `enough` or fewer. The fewest: an
+ * interrupt or a busy SMT sibling mostly adds cycles (on the loaded 2-CPU guest, single runs
+ * of chain.add took 9, 10.7 or 17 cycles an iteration instead of 8, unpreempted; with another
+ * test running beside it, three tries in a row read chain.add at 1.34 and chain.load at 7.5),
+ * while a wrong frequency or latency would move every try.
  */
-static double best_cycles_per_op(const char *name, double ops)
+static double best_cycles_per_op(const char *name, double ops, double enough)
 {
 	struct ipcc_bench_opts o = { .repeat = 9 };
 	struct ipcc_bench_point p;
@@ -212,7 +214,7 @@ static double best_cycles_per_op(const char *name, double ops)
 
 	while (ipcc_now_ns() < end)
 		ipcc_corefreq_khz(NULL);
-	for (int t = 0; t < 3; t++) {
+	for (int t = 0; t < 10 && best > enough; t++) {
 		if (ipcc_kernel_run(ipcc_kernel_find(name), &o, 0, &p) != 0)
 			return NAN;
 		if (p.cycles_best / ops < best)
@@ -224,10 +226,10 @@ static double best_cycles_per_op(const char *name, double ops)
 TEST(core_kernels_agree_with_the_core_frequency)
 {
 	/* one add per cycle is the clock module's own assumption: the kernel must agree */
-	double add = best_cycles_per_op("chain.add", 8);
-	double mul = best_cycles_per_op("chain.mul", 8);
-	double imm = best_cycles_per_op("chain.add_imm", 8);
-	double load = best_cycles_per_op("chain.load", 8);
+	double add = best_cycles_per_op("chain.add", 8, 1.05);
+	double mul = best_cycles_per_op("chain.mul", 8, 3.1);
+	double imm = best_cycles_per_op("chain.add_imm", 8, 1.05);
+	double load = best_cycles_per_op("chain.load", 8, 6); /* checked from below only */
 
 	printf("chain.add %.3f cycles/add, chain.mul %.3f cycles/multiply, chain.add_imm %.3f "
 	       "cycles/add, chain.load %.3f cycles/load\n",

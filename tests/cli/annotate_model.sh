@@ -13,11 +13,11 @@
 # loop timed by the program itself (CLOCK_MONOTONIC around it, a known trip count), in
 # cycles at the pace of a dependent register-add chain timed right before and after it (the
 # method of ipcc's own core frequency); the fastest loop of 8 runs, spread over the CPUs,
-# over the fastest cycle. A busy machine slows the loops or disturbs the fit, not the model:
-# other work on more than a quarter of the CPUs while the loops run or the profile is fitted
-# (an SMT sibling shares the core's ports and front end), or a fit whose add-immediate chain
-# ran below one add a cycle. Then the timing comparisons are reported, not judged, and the
-# test says so.
+# over the fastest cycle; up to three tries, the later ones with a fresh fit (see within).
+# A busy machine slows the loops or disturbs the fit, not the model: other work on more than
+# a quarter of the CPUs while the loops run or the profile is fitted (an SMT sibling shares
+# the core's ports and front end), or a fit whose add-immediate chain ran below one add a
+# cycle. Then the timing comparisons are reported, not judged, and the test says so.
 set -u
 ipcc=$1 src=$2
 fail() {
@@ -39,12 +39,17 @@ explain() {
         grep -q 'cannot sample' "$tmp/err" && { cat "$tmp/err"; exit 77; }
         fail "record $1: $(cat "$tmp/err")"
     fi
-    "$ipcc" annotate -i "$tmp/$1.p" --model --loops 1 --profile "$tmp/fit.profile" \
-        --format json >"$tmp/$1.json" 2>"$tmp/err" || fail "annotate $1: $(cat "$tmp/err")"
+    annotate "$1"
     "$ipcc" annotate -i "$tmp/$1.p" --model --loops 1 --profile "$tmp/fit.profile" \
         2>/dev/null | sed "s/^/  /"
     jq -e '.loops[0].function | test("^'"$1"'")' "$tmp/$1.json" >/dev/null ||
         fail "$1: the hottest loop is not in $1()"
+}
+
+# annotate KERNEL: the recorded loop explained with the fitted profile, in $tmp/KERNEL.json.
+annotate() {
+    "$ipcc" annotate -i "$tmp/$1.p" --model --loops 1 --profile "$tmp/fit.profile" \
+        --format json >"$tmp/$1.json" 2>"$tmp/err" || fail "annotate $1: $(cat "$tmp/err")"
 }
 
 # The CPU time /proc/stat counts busy, all CPUs together, in clock ticks.
@@ -58,15 +63,20 @@ busy_since() {
         -v n="$(nproc)" 'BEGIN { s = dt / 1e9; exit !(db / hz - s > 0.25 * n * s) }'
 }
 
-# The profile the loops are explained with, fitted here: a busy machine disturbs it too.
-b0=$(busy_ticks) t0=$(date +%s%N)
-"$ipcc" bench --fit-profile auto -o "$tmp/fit.profile" >"$tmp/fit.out" 2>&1 ||
-    fail "bench --fit-profile: $(cat "$tmp/fit.out")"
-busy_since "$b0" "$t0" && busy=1
-# A dependent add-immediate chain runs at least one add a cycle on every core: below that,
-# the fit's cycles were disturbed (seen: 0.84, with every FP latency 20% high).
-awk '$1 == "fold_imm" && $2 == "chain.add_imm" { exit !($3 < 0.95) }' "$tmp/fit.out" &&
-    { busy=1; echo "the fit was disturbed: $(grep '^fold_imm' "$tmp/fit.out")"; }
+# fit: the profile the loops are explained with, fitted here, in $tmp/fit.profile. Sets
+# busy=1 when other work kept more than a quarter of the CPUs busy meanwhile, or the fit
+# reads a dependent add-immediate chain below one add a cycle, which it runs at least on
+# every core (seen: 0.84, with every FP latency 20% high).
+fit() {
+    b0=$(busy_ticks) t0=$(date +%s%N)
+    "$ipcc" bench --fit-profile auto -o "$tmp/fit.profile" >"$tmp/fit.out" 2>&1 ||
+        fail "bench --fit-profile: $(cat "$tmp/fit.out")"
+    busy_since "$b0" "$t0" && busy=1
+    awk '$1 == "fold_imm" && $2 == "chain.add_imm" { exit !($3 < 0.95) }' "$tmp/fit.out" &&
+        { busy=1; echo "the fit was disturbed: $(grep '^fold_imm' "$tmp/fit.out")"; }
+    return 0
+}
+fit
 
 # measured KERNEL ITERATIONS: m, the loop's cycles per iteration: the fastest loop of 8 runs
 # over the fastest cycle. Sets busy=1 when other work kept more than a quarter of the
@@ -88,13 +98,25 @@ measured() {
              END { printf "%.3f", ns / c / $2 }' "$tmp/runs")
 }
 
-# within KERNEL MEASURED [SHARE]: the prediction within SHARE (default 0.15) of it.
+# within KERNEL ITERATIONS [SHARE]: the prediction within SHARE (default 0.15) of the
+# loop's measured cycles per iteration. The host's other guests change a loop's pace from
+# minute to minute (the branch loop: 14.0 to 16.5 cycles an iteration, an add chain's pace
+# not), so a fit and a timing seconds apart can disagree where the model does not: up to two
+# more tries, each a fresh fit, the loop explained with it and timed right after. A model
+# that is wrong misses in every try.
 within() {
-    pred=$(jq -r '.loops[0].cycles_per_iteration' "$tmp/$1.json") d=${3:-0.15}
-    echo "$1: predicted $pred cycles/iteration, measured $2"
-    awk -v p="$pred" -v m="$2" -v d="$d" 'BEGIN { r = p / m; exit !(r >= 1 - d && r <= 1 + d) }' &&
-        return 0
-    [ $busy = 1 ] || fail "$1: predicted $pred cycles/iteration, measured $2: more than $d apart"
+    d=${3:-0.15}
+    for try in 1 2 3; do
+        measured "$1" "$2"
+        pred=$(jq -r '.loops[0].cycles_per_iteration' "$tmp/$1.json")
+        echo "$1: predicted $pred cycles/iteration, measured $m (try $try)"
+        awk -v p="$pred" -v m="$m" -v d="$d" \
+            'BEGIN { r = p / m; exit !(r >= 1 - d && r <= 1 + d) }' && return 0
+        [ $try = 3 ] && break
+        fit
+        annotate "$1"
+    done
+    [ $busy = 1 ] || fail "$1: predicted $pred cycles/iteration, measured $m: more than $d apart"
     echo "$1: more than $d apart, on a busy machine: not judged"
     unjudged="$unjudged $1"
 }
@@ -120,14 +142,12 @@ rows=$(jq '.loops[0].rows | length' "$tmp/chase.json")
 jq -e '[.loops[0].rows[] | select(.text | test("^mov r.., qword ptr \\[r..\\]$"))]
        | length == 1 and .[0].deskid >= 0.90' "$tmp/chase.json" >/dev/null ||
     fail "chase: de-skidding does not move 90% of the samples onto the load"
-measured chase 20000000
-within chase "$m"
+within chase 20000000
 
 explain fp 40000000
 jq -e '.loops[0].bound | test("dependency chain") and test("mulsd") and test("addsd")' \
     "$tmp/fp.json" >/dev/null || fail "fp: the bound does not name the mulsd-addsd chain"
-measured fp 20000000
-within fp "$m"
+within fp 20000000
 
 explain branch 30000000
 jq -e '.loops[0].mispredicts | length > 0' "$tmp/branch.json" >/dev/null ||
@@ -138,13 +158,11 @@ cost=$(jq -r '.loops[0].cycles_per_iteration' "$tmp/branch.json")
 echo "branch: predicted $cost cycles/iteration; ipcc bench branch.random's loop: $bench"
 awk -v c="$cost" -v b="$bench" 'BEGIN { r = c / b; exit !(r >= 0.75 && r <= 1.25) }' ||
     fail "branch: $cost cycles/iteration, not within 25% of branch.random's $bench"
-measured branch 10000000
-within branch "$m"
+within branch 10000000
 
 explain triad 200000000
 jq -e '.loops[0].bound | test("store ports")' "$tmp/triad.json" >/dev/null ||
     fail "triad: bound by $(jq -r '.loops[0].bound' "$tmp/triad.json"), no store ports named"
-measured triad 100000000
-within triad "$m" 0.25
+within triad 100000000 0.25
 [ -z "${unjudged:-}" ] || echo "NOTE: timing not judged (machine busy):$unjudged"
 exit 0
