@@ -1,25 +1,23 @@
 #!/bin/sh
-# annotate_model.sh IPCC SOURCE: ipcc annotate --model on four known loops (model_loops.c),
-# compiled at -O2 by this test with the system's cc, recorded with ipcc record, explained
-# with a profile that ipcc bench --fit-profile fitted on this machine:
+# annotate_model.sh IPCC SOURCE TIMER: ipcc annotate --model on four known loops (SOURCE,
+# model_loops.c), compiled at -O2 by this test with the system's cc, recorded with ipcc
+# record, explained with a profile that ipcc bench --fit-profile fitted on this machine:
 #   chase   de-skidding moves >= 90% of the loop's samples onto the load;
 #   fp      the bound is the dependency chain, and it names the multiply and the add;
 #   branch  a mispredict is named, and the loop's cost per iteration is within 25% of what
 #           ipcc bench branch.random's loop (a branch on random bytes too) costs;
 #   triad   the store ports are named in the bound (fitted: one 16-byte store a cycle here).
-# For each, the predicted cycles per iteration are within 15% of the measured ones (the
-# triad: 25%; the model runs it at 1.00, its store port and index chain both saturated with
-# no slack, where Zen 5 takes 1.13-1.22: the issue's 15% is not met for it). Measured: the
-# loop timed by the program itself (CLOCK_MONOTONIC around it, a known trip count), in
-# cycles at the pace of a dependent register-add chain timed right before and after it (the
-# method of ipcc's own core frequency); the fastest loop of 8 runs, spread over the CPUs,
-# over the fastest cycle; up to three tries, the later ones with a fresh fit (see within).
-# A busy machine slows the loops or disturbs the fit, not the model: other work on more than
-# a quarter of the CPUs while the loops run or the profile is fitted (an SMT sibling shares
-# the core's ports and front end), or a fit whose add-immediate chain ran below one add a
-# cycle. Then the timing comparisons are reported, not judged, and the test says so.
+# For each, the predicted cycles per iteration are within 15% of the measured ones. Measured:
+# the same source compiled as a shared library, its loop timed by TIMER (model_loops_timer)
+# with ipcc_now_ns and a known trip count, in cycles at ipcc's core frequency, as ipcc bench
+# times the kernels the profile is fitted with; up to three tries, the later ones with a
+# fresh fit (see within). A busy machine slows the loops or disturbs the fit, not the model:
+# other work on more than a quarter of the CPUs while the loops run or the profile is fitted
+# (an SMT sibling shares the core's ports and front end), or a fit whose add-immediate chain
+# ran below one add a cycle. Then the timing comparisons are reported, not judged, and the
+# test says so.
 set -u
-ipcc=$1 src=$2
+ipcc=$1 src=$2 timer=$3
 fail() {
     echo "FAIL: $*"
     [ -f "$tmp/fit.out" ] && sed 's/^/  fit: /' "$tmp/fit.out"
@@ -31,6 +29,8 @@ cc=${CC:-cc}
 command -v jq >/dev/null || fail "jq is needed (scripts/install-deps installs it)"
 # Plain -O2, no sanitizer: the code a user's compiler makes.
 env -u CFLAGS "$cc" -O2 -g -o "$tmp/loops" "$src" 2>"$tmp/err" || fail "cc: $(cat "$tmp/err")"
+env -u CFLAGS "$cc" -O2 -g -shared -fPIC -o "$tmp/loops.so" "$src" 2>"$tmp/err" ||
+    fail "cc -shared: $(cat "$tmp/err")"
 
 
 # explain KERNEL ITERATIONS: record the loop, annotate it; its JSON in $tmp/KERNEL.json.
@@ -78,36 +78,37 @@ fit() {
 }
 fit
 
-# measured KERNEL ITERATIONS: m, the loop's cycles per iteration: the fastest loop of 8 runs
-# over the fastest cycle. Sets busy=1 when other work kept more than a quarter of the
-# CPUs busy meanwhile (this test's own run is one CPU's worth).
+# measured KERNEL: m, the loop's cycles per iteration: the fastest slice of 6 runs of
+# model_loops_timer (each 31 slices of about 200 us, timed with ipcc_now_ns, in cycles at
+# ipcc's core frequency measured between slices: how ipcc bench times the kernels the profile
+# is fitted with). Sets busy=1 when other work kept more than a quarter of the CPUs busy
+# meanwhile (this test's own run is one CPU's worth).
 measured() {
     b0=$(busy_ticks) t0=$(date +%s%N)
     # Each run on the next CPU: a CPU whose core the host shares with a busy neighbour ran the
     # triad 2.4 times slower than the other, the chase not (seen on the Zen 5 guest).
     ncpu=$(nproc)
-    for i in 1 2 3 4 5 6 7 8; do
+    for i in 1 2 3 4 5 6; do
         if command -v taskset >/dev/null; then
-            taskset -c $((i % ncpu)) "$tmp/loops" "$1" "$2"
+            taskset -c $((i % ncpu)) "$timer" "$tmp/loops.so" "$1"
         else
-            "$tmp/loops" "$1" "$2"
+            "$timer" "$tmp/loops.so" "$1"
         fi
-    done >"$tmp/runs" # KERNEL N NS NS/CYCLE
+    done >"$tmp/runs" || fail "model_loops_timer $1: $(cat "$tmp/runs")"
     busy_since "$b0" "$t0" && busy=1
-    m=$(awk '{ if (!ns || $3 < ns) ns = $3; if (!c || $4 < c) c = $4 }
-             END { printf "%.3f", ns / c / $2 }' "$tmp/runs")
+    m=$(awk '{ if (!m || $2 < m) m = $2 } END { printf "%.3f", m }' "$tmp/runs")
 }
 
-# within KERNEL ITERATIONS [SHARE]: the prediction within SHARE (default 0.15) of the
+# within KERNEL [SHARE]: the prediction within SHARE (default 0.15) of the
 # loop's measured cycles per iteration. The host's other guests change a loop's pace from
 # minute to minute (the branch loop: 14.0 to 16.5 cycles an iteration, an add chain's pace
 # not), so a fit and a timing seconds apart can disagree where the model does not: up to two
 # more tries, each a fresh fit, the loop explained with it and timed right after. A model
 # that is wrong misses in every try.
 within() {
-    d=${3:-0.15}
+    d=${2:-0.15}
     for try in 1 2 3; do
-        measured "$1" "$2"
+        measured "$1"
         pred=$(jq -r '.loops[0].cycles_per_iteration' "$tmp/$1.json")
         echo "$1: predicted $pred cycles/iteration, measured $m (try $try)"
         awk -v p="$pred" -v m="$m" -v d="$d" \
@@ -142,12 +143,12 @@ rows=$(jq '.loops[0].rows | length' "$tmp/chase.json")
 jq -e '[.loops[0].rows[] | select(.text | test("^mov r.., qword ptr \\[r..\\]$"))]
        | length == 1 and .[0].deskid >= 0.90' "$tmp/chase.json" >/dev/null ||
     fail "chase: de-skidding does not move 90% of the samples onto the load"
-within chase 20000000
+within chase
 
 explain fp 40000000
 jq -e '.loops[0].bound | test("dependency chain") and test("mulsd") and test("addsd")' \
     "$tmp/fp.json" >/dev/null || fail "fp: the bound does not name the mulsd-addsd chain"
-within fp 20000000
+within fp
 
 explain branch 30000000
 jq -e '.loops[0].mispredicts | length > 0' "$tmp/branch.json" >/dev/null ||
@@ -158,11 +159,11 @@ cost=$(jq -r '.loops[0].cycles_per_iteration' "$tmp/branch.json")
 echo "branch: predicted $cost cycles/iteration; ipcc bench branch.random's loop: $bench"
 awk -v c="$cost" -v b="$bench" 'BEGIN { r = c / b; exit !(r >= 0.75 && r <= 1.25) }' ||
     fail "branch: $cost cycles/iteration, not within 25% of branch.random's $bench"
-within branch 10000000
+within branch
 
 explain triad 200000000
 jq -e '.loops[0].bound | test("store ports")' "$tmp/triad.json" >/dev/null ||
     fail "triad: bound by $(jq -r '.loops[0].bound' "$tmp/triad.json"), no store ports named"
-within triad 100000000 0.25
+within triad
 [ -z "${unjudged:-}" ] || echo "NOTE: timing not judged (machine busy):$unjudged"
 exit 0
