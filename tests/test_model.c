@@ -529,6 +529,7 @@ TEST(profile_mul_and_lock_latencies_replace_the_tables)
 		CHECK_EQ(int, (int)p.mul_latency, 0);
 		CHECK_EQ(int, (int)p.lock_latency, 0);
 		CHECK_EQ(int, (int)p.fp_bypass, 0);
+		CHECK(!p.partial_rename);
 	}
 	return TEST_OK;
 }
@@ -573,6 +574,48 @@ TEST(fp_add_waits_fp_bypass_more_for_a_multiply)
 		 0);
 	CHECK_EQ(dbl, res.summary.cycles_per_iteration, 5);
 	ipcc_model_result_release(&res);
+	ipcc_model_program_free(prog);
+	return TEST_OK;
+}
+
+/*
+ * A write to an 8- or 16-bit part of a register merges into the whole register and waits for
+ * its old value; a 32-bit write zero-extends and waits for nothing. With imul's 3 cycles, a
+ * merge closes a loop-carried chain of 4.
+ */
+TEST(partial_register_writes_merge_unless_the_profile_renames_parts)
+{
+	static const struct {
+		const char *code;
+		double chain; /* cycles per iteration of the loop-carried chain (0: none), zen5 */
+	} cases[] = {
+		{ "imul rax, rax\nmov al, 1\n", 4 },	 { "imul rax, rax\nmov ah, 1\n", 4 },
+		{ "imul rax, rax\nmov ax, 1\n", 4 },	 { "imul rax, rax\nsete al\n", 4 },
+		{ "imul r8, r8\nmov r8b, 1\n", 4 },	 { "imul r8, r8\nmov r8w, 1\n", 4 },
+		{ "imul rsi, rsi\nmov sil, 1\n", 4 },	 { "imul rax, rax\nmov eax, 1\n", 0 },
+		{ "imul r8, r8\nmov r8d, 1\n", 0 },	 { "imul rax, rax\nmovzx eax, al\n", 4 },
+		{ "imul rax, rax\nmovzx eax, bl\n", 0 },
+	};
+	struct ipcc_model_profile p;
+	struct ipcc_model_program *prog;
+	struct ipcc_model_bound b;
+	struct ipcc_model_error err;
+
+	CHECK_EQ(int, ipcc_model_profile("zen5", &p), 0);
+	CHECK(!p.partial_rename);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK_EQ(int, ipcc_model_parse(cases[i].code, &p, &prog, &err), 0);
+		if (!prog)
+			continue;
+		CHECK_EQ(int, ipcc_model_bound(prog, &p, &b), 0);
+		CHECK_EQ(dbl, b.limit[IPCC_LIMIT_CHAIN], cases[i].chain);
+		ipcc_model_program_free(prog);
+	}
+	/* A core that renames parts apart: mov al, 1 waits for nothing. */
+	p.partial_rename = true;
+	CHECK_EQ(int, ipcc_model_parse(cases[0].code, &p, &prog, &err), 0);
+	CHECK_EQ(int, ipcc_model_bound(prog, &p, &b), 0);
+	CHECK_EQ(dbl, b.limit[IPCC_LIMIT_CHAIN], 0);
 	ipcc_model_program_free(prog);
 	return TEST_OK;
 }

@@ -100,6 +100,12 @@ struct ipcc_model_profile {
 	 * multiply or FMA) than for one of its own: Zen 5's 2-cycle add is 3 then. 0: none.
 	 */
 	unsigned fp_bypass;
+	/*
+	 * Whether the core renames 8- and 16-bit register parts apart from the whole register.
+	 * false (every built-in: Zen, and Intel since Haswell for al/ax): a write to a part
+	 * merges into the whole and so depends on its old value (setcc al waits for rax).
+	 */
+	bool partial_rename;
 };
 
 /*
@@ -119,10 +125,11 @@ struct ipcc_model_error {
  * Profile files: plain text, one `key = value` per line, `#` starts a comment, blank lines
  * are ignored. The keys are the struct's fields: name, width, retire, rob, load_latency,
  * recovery, fuse_alu_jcc, fuse_cmp_jcc, alu_ports, load_ports, store_ports, vector_ports,
- * fold_imm, placement, sample_retire, latencies: unsigned decimals, booleans `true`/`false`,
- * placement `next` or `oldest`, latencies a built-in's name. An optional first key
- * `base = BUILTIN` starts from that built-in (its name included); without it every key must
- * be given. A key may appear once.
+ * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
+ * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename): unsigned decimals,
+ * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name. An
+ * optional first key `base = BUILTIN` starts from that built-in (its name included); without
+ * it every key but the optional ones must be given. A key may appear once.
  *
  * ipcc_model_profile_parse() reads `text`; on failure it returns IPCC_EINVAL, leaves *p
  * untouched and `err` says which line (column 1) and why. ipcc_model_profile_load() reads

@@ -566,6 +566,18 @@ static int gpr(const char *s)
 	return -1;
 }
 
+/* Whether s names an 8- or 16-bit part of a general register (al, ah, ax, r8b, r8w). */
+static bool gpr_partial(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (gpr(s) < 0)
+		return false;
+	if (s[0] == 'r' && isdigit((unsigned char)s[1]))
+		return s[n - 1] == 'b' || s[n - 1] == 'w';
+	return n == 2 ? s[0] != 'e' && s[0] != 'r' : !strcmp(s + 1, "pl") || !strcmp(s + 1, "il");
+}
+
 /* A register's bit number, or -1. */
 static int reg_id(const char *s)
 {
@@ -615,6 +627,7 @@ enum opkind { O_REG, O_IMM, O_MEM, O_LABEL };
 struct operand {
 	enum opkind kind;
 	int reg;	    /* O_REG */
+	bool partial;	    /* O_REG: an 8- or 16-bit part of a general register (al, ah, r8w) */
 	uint64_t addr_regs; /* O_MEM: base and index */
 	struct mkey key;    /* O_MEM: the address, normalised */
 	const char *at;
@@ -844,6 +857,7 @@ static const char *parse_operand(struct parser *ps, const char *s, struct operan
 	if (reg_id(w) >= 0) {
 		o->kind = O_REG;
 		o->reg = reg_id(w);
+		o->partial = gpr_partial(w);
 		return s;
 	}
 	if (is_number(w)) {
@@ -1162,6 +1176,12 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		wr |= REG(0);
 		break;
 	}
+	/*
+	 * A write to an 8- or 16-bit part merges into the whole register, so it reads the old
+	 * value too (setcc al, mov al, [m]), unless the profile renames parts apart.
+	 */
+	if (n > 0 && o[0].kind == O_REG && o[0].partial && (wr & REG(0)) && !ps->p->partial_rename)
+		rd |= REG(0);
 	/* xor r, r, pxor x, x, vxorps x, y, y ...: a zero idiom, which depends on nothing */
 	if (d->zero_idiom && n >= 2 && n <= 3 && o[n - 1].kind == O_REG && o[n - 2].kind == O_REG &&
 	    o[n - 1].reg == o[n - 2].reg && o[0].kind == O_REG) {

@@ -127,12 +127,16 @@ static const struct key {
 	KEY(placement, K_PLACEMENT, 0, 0),
 	KEY(sample_retire, K_UNSIGNED, 0, 64),
 	KEY(latencies, K_BUILTIN, 0, 0),
-	/* Optional (0 when missing): the latencies table's own figure; fp_bypass: none. */
+	/*
+	 * Optional (0 when missing): the latencies table's own figure; fp_bypass: none;
+	 * partial_rename: false, parts merge.
+	 */
 	KEY(mul_latency, K_UNSIGNED, 0, 1000),
 	KEY(lock_latency, K_UNSIGNED, 0, 1000),
 	KEY(fadd_latency, K_UNSIGNED, 0, 1000),
 	KEY(fmul_latency, K_UNSIGNED, 0, 1000),
 	KEY(fp_bypass, K_UNSIGNED, 0, 1000),
+	KEY(partial_rename, K_BOOL, 0, 0),
 #undef KEY
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -407,6 +411,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->vector_ports == b->vector_ports && a->fold_imm == b->fold_imm &&
 	       a->mul_latency == b->mul_latency && a->lock_latency == b->lock_latency &&
 	       a->fadd_latency == b->fadd_latency && a->fmul_latency == b->fmul_latency &&
-	       a->fp_bypass == b->fp_bypass && a->placement == b->placement &&
-	       a->sample_retire == b->sample_retire && !strcmp(a->latencies, b->latencies);
+	       a->fp_bypass == b->fp_bypass && a->partial_rename == b->partial_rename &&
+	       a->placement == b->placement && a->sample_retire == b->sample_retire &&
+	       !strcmp(a->latencies, b->latencies);
 }
