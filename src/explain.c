@@ -500,6 +500,7 @@ int ipcc_explain(const struct ipcc_profile *p, struct ipcc_symbols *syms,
 			continue;
 		e = &out->loop[out->n++];
 		e->loop = out->loops.loop[k];
+		e->index = k;
 		for (size_t j = 0; j < out->loops.n; j++)
 			e->inner += out->loops.loop[j].parent == (int)k;
 		ret = disassemble(cs, syms, e);

@@ -63,7 +63,9 @@ struct ipcc_explain_loop {
 	char approximated[256]; /* their mnemonics, as ipcc_model_program_approximated */
 	unsigned nmispredicts;
 	char mispredicts[256]; /* "jne 0x1234 at 50%, ..." */
-	unsigned inner;	       /* loops inside the body: run once per iteration in the model */
+	size_t index;	       /* this loop's in the explanation's `loops` */
+	unsigned inner;	       /* loops directly inside the body (their `parent` is index): run
+				  once per iteration in the model */
 	double distance;       /* total variation, measured against predicted shares */
 	double halves;	       /* between the first and the second half of the samples, by time */
 	double deskid_moved;   /* the share of the samples de-skidding moved */

@@ -693,6 +693,18 @@ static void print_model_json(const struct annotate_opts *o, const struct ipcc_ex
 		json_object_set_new(j, "samples", json_integer((json_int_t)e->loop.samples));
 		json_object_set_new(j, "share", json_real(e->loop.share));
 		json_object_set_new(j, "inner_loops", json_integer(e->inner));
+		if (e->inner) {
+			json_t *inner = json_array();
+
+			for (size_t i = 0; i < x->loops.n; i++)
+				if (x->loops.loop[i].parent == (int)e->index)
+					json_array_append_new(
+					    inner, json_pack("{s:o,s:o,s:I}", "start",
+							     hex(x->loops.loop[i].start), "end",
+							     hex(x->loops.loop[i].end), "samples",
+							     (json_int_t)x->loops.loop[i].samples));
+			json_object_set_new(j, "inner", inner);
+		}
 		if (e->status) {
 			json_object_set_new(j, "error", json_string(e->why));
 			json_array_append_new(loops, j);
@@ -769,6 +781,14 @@ static void print_model_text(const struct annotate_opts *o, const struct ipcc_ex
 		       100 * e->loop.share,
 		       e->inner ? "; holds inner loops, modelled as running once an iteration"
 				: "");
+		for (size_t i = 0; i < x->loops.n; i++)
+			if (x->loops.loop[i].parent == (int)e->index)
+				printf("  inner loop %s+%#" PRIx64 "-%#" PRIx64 ", %" PRIu64
+				       " samples\n",
+				       e->loop.function,
+				       x->loops.loop[i].start - e->loop.function_start,
+				       x->loops.loop[i].end - e->loop.function_start,
+				       x->loops.loop[i].samples);
 		if (e->status) {
 			printf("  not modelled: %s\n", e->why);
 			continue;
