@@ -1050,6 +1050,47 @@ TEST(compiler_output_parses_strictly)
 	return TEST_OK;
 }
 
+/*
+ * What compilers emit that lifting a whole libc and ipcc itself found approximated: compares
+ * with the predicate in the name, cbw, movbe, prefetches and AVX-512 inserts and extracts now
+ * have rows; a compare with an unknown predicate is still unknown.
+ */
+TEST(compiler_output_without_rows_before_now_parses_strictly)
+{
+	static const char text[] = "cmpltsd xmm0, xmm1\n"
+				   "cmpnlesd xmm4, xmm0\n"
+				   "cmpunordps xmm2, xmm3\n"
+				   "vcmpnle_uqps ymm0, ymm1, ymm2\n"
+				   "vcmpgtpd xmm3, xmm1, xmm2\n"
+				   "vcmpeq_ossd xmm3, xmm1, xmm2\n"
+				   "cbw\n"
+				   "prefetcht0 byte ptr [rdi + 64]\n"
+				   "prefetchw byte ptr [rdi]\n"
+				   "movbe eax, dword ptr [rsi]\n"
+				   "movbe dword ptr [rsi], eax\n"
+				   "vextracti64x4 ymm1, zmm0, 1\n"
+				   "vinserti64x4 zmm0, zmm0, ymm1, 1\n";
+	struct ipcc_model_profile p;
+	struct ipcc_model_program *prog;
+	struct ipcc_model_error err;
+	int64_t ready, done;
+
+	ipcc_model_profile("zen5", &p);
+	CHECK_EQ(int, ipcc_model_parse_mode(text, &p, IPCC_MODEL_STRICT, &prog, &err), 0);
+	CHECK_EQ(u64, ipcc_model_program_size(prog), 13);
+	CHECK_EQ(u64, ipcc_model_program_approximated(prog, NULL, 0), 0);
+	ipcc_model_program_free(prog);
+	CHECK_EQ(int, ipcc_model_parse("cmpfoosd xmm0, xmm1\n", &p, &prog, &err), IPCC_EINVAL);
+	CHECK_EQ(int, ipcc_model_parse("cmpltsb xmm0, xmm1\n", &p, &prog, &err), IPCC_EINVAL);
+	/* A predicate compare is its compare: it reads and writes its first operand. */
+	CHECK_EQ(
+	    int,
+	    run_once("cmpltsd xmm0, xmm1\naddsd xmm0, xmm1\n", IPCC_MODEL_STRICT, 1, &ready, &done),
+	    0);
+	CHECK(ready > 0);
+	return TEST_OK;
+}
+
 TEST(lenient_parsing_approximates_and_names)
 {
 	static const char text[] = "rep stosq qword ptr [rdi], rax\n"

@@ -122,7 +122,9 @@ static const struct op_def ops[] = {
 	IMP("cwde", 1, 1, 0, RAX, RAX),
 	IMP("cdq", 1, 1, 0, RAX, RDX),
 	IMP("cqo", 1, 1, 0, RAX, RDX),
+	IMP("cbw", 1, 1, 0, RAX, RAX),
 	IMP("cwd", 1, 2, 0, RAX, RDX),
+	ALU("movbe", F_MOV, 2, 2, 0), /* a byte-swapping load or store */
 	/* integer ALU */
 	FUSE("add", F_ALU, FL_W, true, false),
 	{ "sub", F_ALU, 1, 1, PT_ALU, FL_W, true, false, true, false, 0, 0 },
@@ -183,6 +185,12 @@ static const struct op_def ops[] = {
 	ALU("jmp", F_JMP, 1, 1, 0),
 	{ "nop", F_NOP, 0, 1, PT_NONE, 0, false, false, false, false, 0, 0 },
 	{ "endbr64", F_NOP, 0, 1, PT_NONE, 0, false, false, false, false, 0, 0 },
+	/* prefetches: a load that writes nothing (it takes a load port, nothing waits for it) */
+	{ "prefetcht0", F_NOP, 0, 1, PT_NONE, 0, false, false, false, true, 0, 0 },
+	{ "prefetcht1", F_NOP, 0, 1, PT_NONE, 0, false, false, false, true, 0, 0 },
+	{ "prefetcht2", F_NOP, 0, 1, PT_NONE, 0, false, false, false, true, 0, 0 },
+	{ "prefetchnta", F_NOP, 0, 1, PT_NONE, 0, false, false, false, true, 0, 0 },
+	{ "prefetchw", F_NOP, 0, 1, PT_NONE, 0, false, false, false, true, 0, 0 },
 	{ "pause", F_FENCE, 140, 4, PT_NONE, 0, false, false, false, false, 0, 0 },
 	ALU("xadd", F_XADD, 3, 3, FL_W),
 	ALU("xchg", F_XADD, 2, 3, 0),
@@ -424,6 +432,23 @@ static const struct op_def ops[] = {
 	VEC("vinserti128", F_MOV, 3, 1),
 	VEC("vextractf128", F_MOV, 3, 1),
 	VEC("vextracti128", F_MOV, 3, 1),
+	/* their AVX-512 forms: 128 or 256 bits in or out of a zmm (the same lane crossing) */
+	VEC("vinsertf32x4", F_MOV, 3, 1),
+	VEC("vinserti32x4", F_MOV, 3, 1),
+	VEC("vinsertf64x2", F_MOV, 3, 1),
+	VEC("vinserti64x2", F_MOV, 3, 1),
+	VEC("vinsertf32x8", F_MOV, 3, 1),
+	VEC("vinserti32x8", F_MOV, 3, 1),
+	VEC("vinsertf64x4", F_MOV, 3, 1),
+	VEC("vinserti64x4", F_MOV, 3, 1),
+	VEC("vextractf32x4", F_MOV, 3, 1),
+	VEC("vextracti32x4", F_MOV, 3, 1),
+	VEC("vextractf64x2", F_MOV, 3, 1),
+	VEC("vextracti64x2", F_MOV, 3, 1),
+	VEC("vextractf32x8", F_MOV, 3, 1),
+	VEC("vextracti32x8", F_MOV, 3, 1),
+	VEC("vextractf64x4", F_MOV, 3, 1),
+	VEC("vextracti64x4", F_MOV, 3, 1),
 	VEC("vpblendd", F_MOV, 1, 1),
 	{ "vzeroupper", F_NOP, 0, 4, PT_NONE, 0, false, false, false, false, 0, 0 },
 	{ "vzeroall", F_NOP, 0, 4, PT_NONE, 0, false, false, false, false, 0, 0 },
@@ -987,7 +1012,39 @@ static const struct op_def *find_row(const char *m)
 }
 
 /*
- * Mnemonic m's row, into *d: its own; a family's (jcc, cmovcc, setcc, the FMA forms); or,
+ * Whether m is an SSE or AVX compare with its predicate in the name (cmpltsd, vcmpnle_uqps):
+ * then *row is the row of the compare it stands for (cmpsd, cmpps ...).
+ */
+static bool fp_compare(const char *m, const struct op_def **row)
+{
+	static const char *const preds[] = { "eq",    "lt",  "le",   "unord", "neq",
+					     "nlt",   "nle", "ord",  "nge",   "ngt",
+					     "false", "ge",  "true", "gt",    NULL };
+	static const char *const tails[] = { "", "_oq", "_os", "_uq", "_us", "_s", NULL };
+	const char *p = m + (m[0] == 'v'), *sfx;
+	char name[8];
+	size_t n = strlen(p);
+
+	if (strncmp(p, "cmp", 3) || n < 3 + 2 + 2)
+		return false;
+	sfx = p + n - 2;
+	if (strcmp(sfx, "ss") && strcmp(sfx, "sd") && strcmp(sfx, "ps") && strcmp(sfx, "pd"))
+		return false;
+	for (int i = 0; preds[i]; i++)
+		for (int j = 0; tails[j]; j++)
+			if (strlen(preds[i]) + strlen(tails[j]) == (size_t)(sfx - p - 3) &&
+			    !strncmp(p + 3, preds[i], strlen(preds[i])) &&
+			    !strncmp(p + 3 + strlen(preds[i]), tails[j], strlen(tails[j]))) {
+				snprintf(name, sizeof(name), "cmp%s", sfx);
+				*row = find_row(name);
+				return *row != NULL;
+			}
+	return false;
+}
+
+/*
+ * Mnemonic m's row, into *d: its own; a family's (jcc, cmovcc, setcc, the FMA forms, the
+ * compares with a predicate in the name); or,
  * for vNAME, NAME's where that is a vector row: the AVX form of an SSE instruction, whose
  * destination is no source (F_UPD becomes F_MOV). *base is the row's name, for overrides.
  */
@@ -1028,6 +1085,14 @@ static bool lookup(const char *m, struct op_def *d, const char **base)
 			d->port = PT_VEC;
 			return true;
 		}
+	if (fp_compare(m, &r)) { /* cmpltsd x, y is cmpsd x, y, 1; the AVX form as below */
+		*d = *r;
+		d->name = m;
+		if (m[0] == 'v' && d->form == F_UPD)
+			d->form = F_MOV;
+		*base = r->name;
+		return true;
+	}
 	if (m[0] == 'v' && (r = find_row(m + 1)) && (r->port == PT_VEC || r->port == PT_MOVE_VEC)) {
 		*d = *r;
 		d->name = m;
