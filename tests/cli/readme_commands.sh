@@ -43,6 +43,12 @@ grep -q "missing packages: libpfm4-dev libcapstone-dev; 'make deps' (or 'make de
 "$build/bench/counters" 11 >"$tmp/out" 2>&1 || fail "bench/counters: $(cat "$tmp/out")"
 "$build/bench/model" 2000 >"$tmp/out" 2>&1 || fail "bench/model: $(cat "$tmp/out")"
 "$build/bench/explain" 2000 >"$tmp/out" 2>&1 || fail "bench/explain: $(cat "$tmp/out")"
+if [ -x "$build/bench/skid_layout" ]; then # x86-64 only
+    "$build/bench/skid_layout" 0.02 >"$tmp/out" 2>&1 || fail "bench/skid_layout: $(cat "$tmp/out")"
+    # a header, the column names and a row for each of the ten loops, each with samples
+    [ "$(awk 'NR > 2 && $(NF) ~ /:/' "$tmp/out" | wc -l)" = 10 ] &&
+        [ "$(wc -l <"$tmp/out")" = 12 ] || fail "bench/skid_layout: $(cat "$tmp/out")"
+fi
 "$src/bench/stat_overhead.sh" "$build/ipcc" 1 >"$tmp/out" 2>&1 || fail "stat_overhead.sh: $(cat "$tmp/out")"
 grep -q "ratio" "$tmp/out" || fail "stat_overhead.sh printed no ratio: $(cat "$tmp/out")"
 "$src/bench/record_overhead.sh" "$build/ipcc" "$build/tests/cli/hot_loop" 1 >"$tmp/out" 2>&1 ||
