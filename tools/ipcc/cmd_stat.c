@@ -400,6 +400,7 @@ int cmd_stat(int argc, char **argv)
 	const char *tmpdir = getenv("TMPDIR");
 	char regions_file[512];
 	struct cli_output out;
+	bool whole = false; /* a whole result was printed */
 	int ret;
 
 	snprintf(regions_file, sizeof(regions_file), "%s/ipcc-regions-XXXXXX",
@@ -459,19 +460,24 @@ int cmd_stat(int argc, char **argv)
 		}
 		r.interrupted = interrupted;
 		r.regions_file = o.regions ? regions_file : NULL;
-		if (stat_print(out.f, o.format, &r))
+		if (stat_print(out.f, o.format, &r)) {
 			ret = cli_error("stat", "%s", ipcc_last_error());
-		else
+		} else {
+			whole = true;
 			ret = r.watched ? EXIT_OK : r.run[r.nruns - 1].exit_status;
+		}
 	}
 done:
 	if (o.regions)
 		unlink(regions_file);
 	free_result(&r);
-	/* Replace -o's file only with a whole result; keep the old one otherwise. */
-	if (r.nruns > 0 && cli_output_commit("stat", &out))
-		ret = EXIT_FAIL;
-	else if (r.nruns == 0)
+	/*
+	 * Replace -o's file only with a whole result: after a printer that failed (however
+	 * little the stream saw of it), or with no run to print, the old file stays.
+	 */
+	if (!whole)
 		cli_output_abort(&out);
+	else if (cli_output_commit("stat", &out))
+		ret = EXIT_FAIL;
 	return ret;
 }
