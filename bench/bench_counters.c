@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 	setenv("IPCC_SYSFS_ROOT", "/nonexistent", 1);
 	pmu_reset();
 	fake_reset();
-	kernel_set(&fake_ops);
+	perf_sys_set(&fake_ops);
 	if (ipcc_counters_open(&o, &set) != 0) {
 		fprintf(stderr, "bench: cannot open the fake counter set: %s\n", ipcc_last_error());
 		return 1;
@@ -161,6 +161,6 @@ int main(int argc, char **argv)
 	printf("  region pair / rdtsc pair                 %8.2fx   (goal <= 2)\n",
 	       (med[M_REGION] - med[M_EMPTY]) / (med[M_RDTSC_PAIR] - med[M_EMPTY]));
 	ipcc_counters_free(set);
-	kernel_set(NULL);
+	perf_sys_set(NULL);
 	return sink == 42; /* keep sink alive */
 }

@@ -13,7 +13,7 @@
 
 #include "ipcc/error.h"
 #include "ipcc/explain.h"
-#include "ipcc/profile.h"
+#include "ipcc/recording.h"
 #include "own_text.h"
 
 #define NLOOPS 20
@@ -53,10 +53,10 @@ static double now(void)
 }
 
 /* A profile of n samples on the loops' functions, loop k weighted 20 - k. */
-static struct ipcc_profile *make_profile(size_t n)
+static struct ipcc_recording *make_profile(size_t n)
 {
-	struct ipcc_profile *p = NULL,
-			    *bare = test_own_profile((uint64_t)(uintptr_t)loops[0], NULL, 0);
+	struct ipcc_recording *p = NULL,
+			      *bare = test_own_recording((uint64_t)(uintptr_t)loops[0], NULL, 0);
 	struct ipcc_symbols *syms = NULL;
 	uint64_t start[NLOOPS], size[NLOOPS], rng = 42, *at = calloc(n, sizeof(*at));
 	char name[32];
@@ -79,9 +79,9 @@ static struct ipcc_profile *make_profile(size_t n)
 		at[i] = (uint64_t)(uintptr_t)loops[k] + (rng >> 13) % size[k];
 	}
 	if (ok)
-		p = test_own_profile((uint64_t)(uintptr_t)loops[0], at, n);
+		p = test_own_recording((uint64_t)(uintptr_t)loops[0], at, n);
 	ipcc_symbols_free(syms);
-	ipcc_profile_free(bare);
+	ipcc_recording_free(bare);
 	free(at);
 	return p;
 }
@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 {
 	size_t n = argc > 1 ? strtoul(argv[1], NULL, 10) : 100000;
 	struct ipcc_model_profile prof;
-	struct ipcc_profile *p;
+	struct ipcc_recording *p;
 	double best = 1e9;
 	size_t explained = 0;
 
@@ -123,6 +123,6 @@ int main(int argc, char **argv)
 	printf("annotate --model: %zu samples, %zu loops explained: %.1f ms (best of 3; goal: "
 	       "under 1000 ms for 100000 samples and 20 loops)\n",
 	       p->nsamples, explained, 1000 * best);
-	ipcc_profile_free(p);
+	ipcc_recording_free(p);
 	return 0;
 }

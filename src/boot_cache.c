@@ -1,5 +1,5 @@
 /*
- * cache.c - small files kept for the rest of the boot (cache_int.h).
+ * boot_cache.c - small files kept for the rest of the boot (boot_cache_int.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cache_int.h"
+#include "boot_cache_int.h"
 
 static int cache_dir(char *buf, size_t len)
 {
@@ -26,7 +26,7 @@ static int cache_dir(char *buf, size_t len)
 	return -1;
 }
 
-int cache_path(const char *name, char *buf, size_t len)
+int boot_cache_path(const char *name, char *buf, size_t len)
 {
 	char dir[400];
 
@@ -35,7 +35,7 @@ int cache_path(const char *name, char *buf, size_t len)
 	return snprintf(buf, len, "%s/%s", dir, name) < (int)len ? 0 : -1;
 }
 
-int cache_boot_id(char *buf, size_t len)
+int boot_cache_id(char *buf, size_t len)
 {
 	const char *root = getenv("IPCC_PROCFS_ROOT");
 	char path[512];
@@ -69,7 +69,7 @@ static int make_dir(char *dir)
 	return ret || (mkdir(dir, 0700) != 0 && errno != EEXIST) ? -1 : 0;
 }
 
-void cache_replace(const char *name, const char *text)
+void boot_cache_replace(const char *name, const char *text)
 {
 	char dir[400], path[512], tmp[540];
 	FILE *out;

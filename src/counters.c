@@ -23,7 +23,7 @@
 #include "ipcc/cpu.h"
 #include "ipcc/clock.h"
 #include "ipcc/counters.h"
-#include "kernel_int.h"
+#include "perf_sys_int.h"
 #include "pmu_int.h"
 #include "recipes_int.h"
 
@@ -148,7 +148,7 @@ static int open_hw(struct ipcc_counter_set *set, struct event *e, struct perf_ev
 		attr->disabled = o->enable_on_exec;
 		attr->enable_on_exec = o->enable_on_exec;
 	}
-	fd = kernel->perf_event_open(attr, o->pid, -1, *leader, PERF_FLAG_FD_CLOEXEC);
+	fd = perf_sys->perf_event_open(attr, o->pid, -1, *leader, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		int err = errno;
 
@@ -160,7 +160,7 @@ static int open_hw(struct ipcc_counter_set *set, struct event *e, struct perf_ev
 		*leader = fd;
 	/* Only a thread's own, non-inherited events can be read from user space. */
 	if (o->pid == 0 && !o->inherit) {
-		void *page = kernel->mmap(set->page_size, fd);
+		void *page = perf_sys->mmap(set->page_size, fd);
 
 		if (page != MAP_FAILED)
 			e->page = page;
@@ -355,7 +355,7 @@ static void open_software(struct ipcc_counter_set *set)
 		if (!e)
 			break;
 		set->counter_ev[sw[i].ctr] = (int)(e - set->ev);
-		fd = kernel->perf_event_open(&attr, o->pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = perf_sys->perf_event_open(&attr, o->pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0 && (errno == EACCES || errno == EPERM)) {
 			/* Without kernel-mode counting, only what user mode causes is seen. */
 			if (sw[i].kernel_only) {
@@ -363,7 +363,7 @@ static void open_software(struct ipcc_counter_set *set)
 				continue;
 			}
 			attr.exclude_kernel = 1;
-			fd = kernel->perf_event_open(&attr, o->pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+			fd = perf_sys->perf_event_open(&attr, o->pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		}
 		if (fd < 0) {
 			pmu_open_reason(errno, e->name, false, e->absent, sizeof(e->absent));
@@ -498,7 +498,7 @@ static int read_fd(int fd, uint64_t *value, uint64_t *enabled, uint64_t *running
 {
 	uint64_t buf[3];
 
-	if (kernel->read(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+	if (perf_sys->read(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
 		return -1; /* 0 bytes: a pinned group the kernel could not schedule */
 	*value = buf[0];
 	*enabled = buf[1];
@@ -585,7 +585,7 @@ static int read_native(struct ipcc_counter_set *set, struct ipcc_reading *r)
 
 static int read_seam(struct ipcc_counter_set *set, struct ipcc_reading *r)
 {
-	return read_set(set, r, kernel->rdpmc);
+	return read_set(set, r, perf_sys->rdpmc);
 }
 
 /* Sort the open events into the read path's two lists. */
@@ -620,9 +620,9 @@ static void close_events(struct ipcc_counter_set *set, bool hardware_only)
 		if (hardware_only && e->kind == EV_SOFTWARE)
 			continue;
 		if (e->page)
-			kernel->munmap(e->page, set->page_size);
+			perf_sys->munmap(e->page, set->page_size);
 		if (e->fd >= 0)
-			kernel->close(e->fd);
+			perf_sys->close(e->fd);
 		e->page = NULL;
 		e->fd = -1;
 	}
@@ -691,7 +691,7 @@ int ipcc_counters_open(const struct ipcc_counters_opts *opts, struct ipcc_counte
 	explain(set);
 	set->opts.extra = NULL; /* the names are copied into the events: the caller's may go */
 	plan_reads(set);
-	set->read = kernel == &kernel_linux ? read_native : read_seam;
+	set->read = perf_sys == &perf_sys_linux ? read_native : read_seam;
 	*out = set;
 	return 0;
 }
@@ -708,11 +708,11 @@ static int ioctl_all(struct ipcc_counter_set *set, unsigned long req)
 {
 	for (int g = 0; g < 2; g++)
 		if (set->leaders[g] >= 0 &&
-		    kernel->ioctl(set->leaders[g], req, PERF_IOC_FLAG_GROUP) != 0)
+		    perf_sys->ioctl(set->leaders[g], req, PERF_IOC_FLAG_GROUP) != 0)
 			return err_sys("perf event ioctl");
 	for (unsigned i = 0; i < set->nev; i++)
 		if (set->ev[i].kind == EV_SOFTWARE && set->ev[i].fd >= 0 &&
-		    kernel->ioctl(set->ev[i].fd, req, 0) != 0)
+		    perf_sys->ioctl(set->ev[i].fd, req, 0) != 0)
 			return err_sys("perf event ioctl");
 	return 0;
 }

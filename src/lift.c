@@ -1,8 +1,7 @@
 /*
- * lift.c - the hot loops of a profile (lift.h): backward branches found with Capstone in
+ * lift.c - the hot loops of a recording (lift.h): backward branches found with Capstone in
  * the functions that hold samples.
  */
-#include <capstone/capstone.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -12,7 +11,8 @@
 
 #include "error_int.h"
 #include "ipcc/lift.h"
-#include "ipcc/profile.h"
+#include "ipcc/recording.h"
+#include "recording/disasm_int.h"
 
 /* The largest function disassembled; bigger ones are counted as unreadable. */
 #define MAX_FUNCTION (4u << 20)
@@ -26,7 +26,7 @@
 struct hit {
 	const char *file, *function;
 	uint64_t func_start, func_size, addr;
-	size_t index; /* in the profile */
+	size_t index; /* in the recording */
 };
 
 static int by_function(const void *a, const void *b)
@@ -224,7 +224,7 @@ static int choose(struct ipcc_loops *l, const struct hit *h, size_t nh, double c
 	return 0;
 }
 
-int ipcc_loops_find(const struct ipcc_profile *p, struct ipcc_symbols *syms,
+int ipcc_loops_find(const struct ipcc_recording *p, struct ipcc_symbols *syms,
 		    const struct ipcc_loops_opts *o, struct ipcc_loops *out)
 {
 	struct hit *h = calloc(p->nsamples ? p->nsamples : 1, sizeof(*h));
@@ -236,11 +236,11 @@ int ipcc_loops_find(const struct ipcc_profile *p, struct ipcc_symbols *syms,
 	out->nsamples = p->nsamples;
 	if (!h)
 		return err_set(IPCC_ENOMEM, "out of memory for %zu samples", p->nsamples);
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+	ret = disasm_open(&cs);
+	if (ret) {
 		free(h);
-		return err_set(IPCC_ENOTSUP, "Capstone cannot disassemble x86-64");
+		return ret;
 	}
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	for (size_t i = 0; i < p->nsamples; i++) {
 		struct ipcc_symbol y;
 
@@ -362,11 +362,9 @@ static int lift(struct ipcc_symbols *syms, const char *path, const char *symbol,
 	ret = ipcc_symbols_read(syms, path, start, code, &len);
 	if (ret)
 		goto out;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
-		ret = err_set(IPCC_ENOTSUP, "Capstone cannot disassemble x86-64");
+	ret = disasm_open(&cs);
+	if (ret)
 		goto out;
-	}
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	ninsn = cs_disasm(cs, code, len, start, 0, &insn);
 	if (innermost_loop) {
 		const struct ipcc_loop *lp;
@@ -428,8 +426,8 @@ out:
 
 int ipcc_lift_elf(const char *path, const struct ipcc_lift_opts *o, struct ipcc_lifted *out)
 {
-	struct ipcc_profile_mmap mm = { 0, 0, UINT64_MAX, 0, (char *)path };
-	struct ipcc_profile prof = { .mmaps = &mm, .nmmaps = 1 };
+	struct ipcc_recording_mmap mm = { 0, 0, UINT64_MAX, 0, (char *)path };
+	struct ipcc_recording prof = { .mmaps = &mm, .nmmaps = 1 };
 	struct ipcc_symbols *syms = NULL;
 	uint64_t fstart = 0, fsize = 0;
 	int ret;

@@ -1,5 +1,5 @@
 /*
- * kernel.c - the real kernel behind the seam in kernel_int.h.
+ * perf_sys.c - the real kernel behind the perf seam in perf_sys_int.h.
  */
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "arch_int.h"
-#include "kernel_int.h"
+#include "perf_sys_int.h"
 
 static int linux_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 				 unsigned long flags)
@@ -36,7 +36,7 @@ static uint64_t linux_rdpmc(uint32_t counter)
 	return arch_rdpmc(counter);
 }
 
-const struct kernel_ops kernel_linux = {
+const struct perf_sys_ops perf_sys_linux = {
 	.perf_event_open = linux_perf_event_open,
 	.ioctl = linux_ioctl,
 	.read = read,
@@ -47,12 +47,12 @@ const struct kernel_ops kernel_linux = {
 	.rdpmc = linux_rdpmc,
 };
 
-const struct kernel_ops *kernel = &kernel_linux;
+const struct perf_sys_ops *perf_sys = &perf_sys_linux;
 
-const struct kernel_ops *kernel_set(const struct kernel_ops *ops)
+const struct perf_sys_ops *perf_sys_set(const struct perf_sys_ops *ops)
 {
-	const struct kernel_ops *old = kernel;
+	const struct perf_sys_ops *old = perf_sys;
 
-	kernel = ops ? ops : &kernel_linux;
+	perf_sys = ops ? ops : &perf_sys_linux;
 	return old;
 }

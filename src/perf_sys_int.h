@@ -1,15 +1,15 @@
 /*
- * kernel_int.h - the one seam between ipcc and the kernel's perf interface (private to src/).
+ * perf_sys_int.h - the one seam between ipcc and the kernel's perf interface (private to src/).
  *
  * Every perf_event_open, ioctl, read, mmap (of a page or a sample ring), munmap and close of
- * a perf event goes through `kernel`, so the tests can put a fake kernel that follows the
+ * a perf event goes through `perf_sys`, so the tests can put a fake kernel that follows the
  * documented ABI in place of the real one. Each operation behaves like the libc call it
  * stands for: -1 (or MAP_FAILED) with errno set on failure. `rdpmc` is the user-space
  * counter read that the mmap page's `index` refers to; the real one is the instruction
  * (arch_int.h), which the counter read path inlines when the real kernel is in use.
  */
-#ifndef IPCC_KERNEL_INT_H
-#define IPCC_KERNEL_INT_H
+#ifndef IPCC_PERF_SYS_INT_H
+#define IPCC_PERF_SYS_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -17,7 +17,7 @@
 
 struct perf_event_attr;
 
-struct kernel_ops {
+struct perf_sys_ops {
 	int (*perf_event_open)(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			       unsigned long flags);
 	int (*ioctl)(int fd, unsigned long request, unsigned long arg);
@@ -33,12 +33,12 @@ struct kernel_ops {
 };
 
 /* The kernel in use: the real one unless a test has swapped in a fake. */
-extern const struct kernel_ops *kernel;
+extern const struct perf_sys_ops *perf_sys;
 
 /* The real kernel. */
-extern const struct kernel_ops kernel_linux;
+extern const struct perf_sys_ops perf_sys_linux;
 
 /* Use `ops` from now on (NULL: the real kernel); returns the one in use before. */
-const struct kernel_ops *kernel_set(const struct kernel_ops *ops);
+const struct perf_sys_ops *perf_sys_set(const struct perf_sys_ops *ops);
 
 #endif

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/klog.h>
 
-#include "cache_int.h"
+#include "boot_cache_int.h"
 #include "error_int.h"
 #include "ipcc/cpu.h"
 #include "pmu_int.h"
@@ -378,7 +378,7 @@ static int cached_log_line(const char *boot, char *out, size_t len)
 	int ret = -1;
 	FILE *f;
 
-	if (cache_path("kmsg", path, sizeof(path)) || !(f = fopen(path, "re")))
+	if (boot_cache_path("kmsg", path, sizeof(path)) || !(f = fopen(path, "re")))
 		return -1;
 	if (fgets(head, sizeof(head), f) && !strncmp(head, "ipcc-kmsg-1 ", 12) &&
 	    !strncmp(head + 12, boot, strlen(boot)) && head[12 + strlen(boot)] == '\n') {
@@ -400,7 +400,7 @@ int pmu_kernel_log_line(char *out, size_t len)
 	int ret = -1, n = 0;
 
 	/* Reading and formatting the whole log costs ~160 us: its line is kept for the boot. */
-	if (!(file && *file) && cache_boot_id(boot, sizeof(boot)) == 0) {
+	if (!(file && *file) && boot_cache_id(boot, sizeof(boot)) == 0) {
 		ret = cached_log_line(boot, out, len);
 		if (ret >= 0)
 			return ret == 0 ? 0 : -1;
@@ -431,7 +431,7 @@ int pmu_kernel_log_line(char *out, size_t len)
 		/* Kept only from a log that could be read: another user may read more. */
 		if (*boot) {
 			snprintf(text, sizeof(text), "ipcc-kmsg-1 %s\n%s\n", boot, ret ? "" : out);
-			cache_replace("kmsg", text);
+			boot_cache_replace("kmsg", text);
 		}
 	}
 	free(log);

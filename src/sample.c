@@ -19,7 +19,7 @@
 
 #include "error_int.h"
 #include "ipcc/sample.h"
-#include "kernel_int.h"
+#include "perf_sys_int.h"
 #include "pmu_int.h"
 
 #define DEFAULT_RING_PAGES 64
@@ -107,7 +107,7 @@ static int open_failed(const struct perf_event_attr *attr, const char *event, in
 
 static int map_ring(struct ring *r, size_t len)
 {
-	void *p = kernel->mmap_ring(len, r->fd);
+	void *p = perf_sys->mmap_ring(len, r->fd);
 
 	if (p == MAP_FAILED)
 		return err_sys("mmap of the sample ring (%zu bytes)", len);
@@ -167,8 +167,8 @@ int ipcc_sampler_new(const struct ipcc_sampler_opts *o, struct ipcc_sampler **ou
 	for (long cpu = 0; cpu < ncpu; cpu++) {
 		struct ring *r = &s->ring[s->nrings];
 
-		r->fd = kernel->perf_event_open(&attr, o->pid, o->inherit ? (int)cpu : -1, -1,
-						PERF_FLAG_FD_CLOEXEC);
+		r->fd = perf_sys->perf_event_open(&attr, o->pid, o->inherit ? (int)cpu : -1, -1,
+						  PERF_FLAG_FD_CLOEXEC);
 		if (r->fd < 0) {
 			/* A CPU the kernel lists but has not brought online: no ring there. */
 			if (o->inherit && errno == ENODEV)
@@ -198,8 +198,8 @@ void ipcc_sampler_free(struct ipcc_sampler *s)
 		return;
 	for (unsigned i = 0; i < s->nrings; i++) {
 		if (s->ring[i].page)
-			kernel->munmap(s->ring[i].page, s->map_len);
-		kernel->close(s->ring[i].fd);
+			perf_sys->munmap(s->ring[i].page, s->map_len);
+		perf_sys->close(s->ring[i].fd);
 	}
 	free(s);
 }
@@ -207,7 +207,7 @@ void ipcc_sampler_free(struct ipcc_sampler *s)
 static int ioctl_all(struct ipcc_sampler *s, unsigned long req, const char *what)
 {
 	for (unsigned i = 0; i < s->nrings; i++)
-		if (kernel->ioctl(s->ring[i].fd, req, 0) < 0)
+		if (perf_sys->ioctl(s->ring[i].fd, req, 0) < 0)
 			return err_sys("%s the sampling event", what);
 	return 0;
 }

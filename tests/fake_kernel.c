@@ -236,7 +236,7 @@ static uint64_t fake_rdpmc(uint32_t counter)
 	return hw_value(e);
 }
 
-const struct kernel_ops fake_ops = {
+const struct perf_sys_ops fake_ops = {
 	.perf_event_open = fake_open,
 	.ioctl = fake_ioctl,
 	.read = fake_read,

@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel_int.h"
+#include "perf_sys_int.h"
 
 #define FAKE_MAX_FDS  64
 #define FAKE_FD_BASE  1000
@@ -64,7 +64,7 @@ struct fake_kernel {
 };
 
 extern struct fake_kernel fake;
-extern const struct kernel_ops fake_ops;
+extern const struct perf_sys_ops fake_ops;
 
 /* Forget everything: a PMU, perf_event_paranoid 2, no fds. Frees the pages. */
 void fake_reset(void);

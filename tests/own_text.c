@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ipcc/profile.h"
+#include "ipcc/recording.h"
 #include "own_text.h"
 
 bool test_own_text(uint64_t ip, struct ipcc_sample_mmap *m, char *path, size_t len)
@@ -34,25 +34,25 @@ bool test_own_text(uint64_t ip, struct ipcc_sample_mmap *m, char *path, size_t l
 	return found;
 }
 
-struct ipcc_profile *test_own_profile(uint64_t ip, const uint64_t *at, size_t n)
+struct ipcc_recording *test_own_recording(uint64_t ip, const uint64_t *at, size_t n)
 {
 	struct ipcc_sample_mmap m;
 	char path[400], *buf = NULL;
 	size_t len = 0;
-	struct ipcc_profile *p = NULL;
+	struct ipcc_recording *p = NULL;
 	FILE *f;
 
 	if (!test_own_text(ip, &m, path, sizeof(path)) || !(f = open_memstream(&buf, &len)))
 		return NULL;
-	ipcc_profile_write_header(f);
-	ipcc_profile_write_mmap(f, &m);
+	ipcc_recording_write_header(f);
+	ipcc_recording_write_mmap(f, &m);
 	for (size_t k = 0; k < n; k++) {
 		struct ipcc_sample s = { at[k], k, (uint32_t)getpid(), 0, 0, true };
 
-		ipcc_profile_write_sample(f, &s);
+		ipcc_recording_write_sample(f, &s);
 	}
 	fclose(f);
-	if (ipcc_profile_parse(buf, len, &p))
+	if (ipcc_recording_parse(buf, len, &p))
 		p = NULL;
 	free(buf);
 	return p;

@@ -1,5 +1,5 @@
 /*
- * own_text.h - the test program's own text mapping, for tests that make profiles of it.
+ * own_text.h - the test program's own text mapping, for tests that make recordings of it.
  */
 #ifndef IPCC_TEST_OWN_TEXT_H
 #define IPCC_TEST_OWN_TEXT_H
@@ -16,12 +16,12 @@
  */
 bool test_own_text(uint64_t ip, struct ipcc_sample_mmap *m, char *path, size_t len);
 
-struct ipcc_profile;
+struct ipcc_recording;
 
 /*
- * A profile of this program: the text mapping that holds `ip` and n samples, the k-th at
- * address at[k] and time k. NULL when no mapping holds ip. Free it with ipcc_profile_free().
+ * A recording of this program: the text mapping that holds `ip` and n samples, the k-th at
+ * address at[k] and time k. NULL when no mapping holds ip. Free it with ipcc_recording_free().
  */
-struct ipcc_profile *test_own_profile(uint64_t ip, const uint64_t *at, size_t n);
+struct ipcc_recording *test_own_recording(uint64_t ip, const uint64_t *at, size_t n);
 
 #endif

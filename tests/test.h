@@ -7,14 +7,21 @@
  * a failure (file:line and the values) and carry on. `test_<module> NAME` runs one case (how
  * CTest runs them: tests/CMakeLists.txt registers every TEST( line it finds), no argument
  * runs all. Exit status: 0 passed, 1 failed, 77 skipped (CTest's SKIP_RETURN_CODE).
+ *
+ * Shared helpers, here once: table rows tagged with their source line (ROW, test_row),
+ * temporary folders (test_tmpdir_make, test_tmp_path, test_tmpdir_remove), test data paths
+ * (test_data), a written /proc/cpuinfo (test_cpuinfo), a deterministic generator (test_rand).
  */
 #ifndef IPCC_TEST_H
 #define IPCC_TEST_H
 
+#include <ftw.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define TEST_OK	       0
@@ -29,6 +36,21 @@ struct test_case {
 static struct test_case test_cases[TEST_MAX_CASES];
 static int test_ncases;
 static int test_failures;
+
+/*
+ * Row tags: a table's row carries the line it is written on (`{ ROW, ... }`); a loop over the
+ * rows sets test_row to the row's line, and every failed CHECK names that row as well as its
+ * own line. 0: no row.
+ */
+#define ROW __LINE__
+static int test_row;
+
+static inline void test_fail_row(void)
+{
+	if (test_row)
+		fprintf(stderr, "  (in the table's row at line %d)\n", test_row);
+	test_failures++;
+}
 
 static inline void test_register(const char *name, int (*fn)(void))
 {
@@ -51,7 +73,7 @@ static inline void test_register(const char *name, int (*fn)(void))
 	do {                                                                                     \
 		if (!(cond)) {                                                                   \
 			fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-			test_failures++;                                                         \
+			test_fail_row();                                                         \
 		}                                                                                \
 	} while (0)
 
@@ -72,7 +94,7 @@ static inline void test_register(const char *name, int (*fn)(void))
 				"%s:%d: CHECK(%s %s %s) failed: " TEST_FMT_##type \
 				" vs " TEST_FMT_##type "\n",                      \
 				__FILE__, __LINE__, #a, #op, #b, test_a, test_b); \
-			test_failures++;                                          \
+			test_fail_row();                                          \
 		}                                                                 \
 	} while (0)
 #define CHECK_EQ(type, a, b) CHECK_CMP(type, a, ==, b)
@@ -83,7 +105,7 @@ static inline void test_register(const char *name, int (*fn)(void))
 		if (strcmp(test_sa, test_sb) != 0) {                                           \
 			fprintf(stderr, "%s:%d: CHECK_STR(%s, %s) failed: \"%s\" vs \"%s\"\n", \
 				__FILE__, __LINE__, #a, #b, test_sa, test_sb);                 \
-			test_failures++;                                                       \
+			test_fail_row();                                                       \
 		}                                                                              \
 	} while (0)
 
@@ -136,6 +158,43 @@ static inline const char *test_data(const char *name)
 	}
 	snprintf(buf, sizeof(bufs[0]), "%s/%s", dir, name);
 	return buf;
+}
+
+/*
+ * A temporary folder for a test: test_tmpdir_make("lines") makes /tmp/ipcc-test-lines.XXXXXX
+ * (false when it cannot), test_tmp_path("prog.c") names a file in it (four at a time stay
+ * valid), test_tmpdir_remove() removes it with everything in it.
+ */
+static char test_tmpdir[256];
+
+static inline bool test_tmpdir_make(const char *tag)
+{
+	snprintf(test_tmpdir, sizeof(test_tmpdir), "/tmp/ipcc-test-%s.XXXXXX", tag);
+	return mkdtemp(test_tmpdir) != NULL;
+}
+
+static inline const char *test_tmp_path(const char *name)
+{
+	static char bufs[4][512];
+	static unsigned next;
+	char *b = bufs[next++ % 4];
+
+	snprintf(b, sizeof(bufs[0]), "%s/%s", test_tmpdir, name);
+	return b;
+}
+
+static inline int test_remove_one(const char *path, const struct stat *st, int flag,
+				  struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+static inline void test_tmpdir_remove(void)
+{
+	if (*test_tmpdir)
+		nftw(test_tmpdir, test_remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	test_tmpdir[0] = '\0';
 }
 
 /*

@@ -13,8 +13,8 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "clock_int.h"
-#include "kernel_int.h"
+#include "clock/clock_int.h"
+#include "perf_sys_int.h"
 #include "procfs_int.h"
 #include "ipcc/clock.h"
 #include "ipcc/error.h"
@@ -228,55 +228,39 @@ TEST(tcfreq_from_cpuid_leaves)
 		uint64_t khz;
 	} rows[] = {
 		/* 15h with the crystal enumerated: 38.4 MHz x 78/2 */
-		{ __LINE__,
-		  { 0x1b, 2, 78, 38400000, 1500, 0, 0 },
-		  0,
-		  IPCC_FREQ_CPUID_15H,
-		  1497600 },
+		{ ROW, { 0x1b, 2, 78, 38400000, 1500, 0, 0 }, 0, IPCC_FREQ_CPUID_15H, 1497600 },
 		/* 25 MHz x 168/2, and 16h is not needed */
-		{ __LINE__,
-		  { 0x16, 2, 168, 25000000, 2100, 0, 0 },
-		  0,
-		  IPCC_FREQ_CPUID_15H,
-		  2100000 },
+		{ ROW, { 0x16, 2, 168, 25000000, 2100, 0, 0 }, 0, IPCC_FREQ_CPUID_15H, 2100000 },
 		/* 15h without a crystal; 16h's whole MHz is 238 ppm at 2.1 GHz: not good enough */
-		{ __LINE__, { 0x16, 2, 168, 0, 2100, 0, 0 }, IPCC_ENOTSUP, IPCC_FREQ_NONE, 0 },
+		{ ROW, { 0x16, 2, 168, 0, 2100, 0, 0 }, IPCC_ENOTSUP, IPCC_FREQ_NONE, 0 },
 		/* ... but 16h is fine once the whole MHz is within 20 ppm (a 25 GHz counter) */
-		{ __LINE__, { 0x16, 0, 0, 0, 25000, 0, 0 }, 0, IPCC_FREQ_CPUID_16H, 25000000 },
+		{ ROW, { 0x16, 0, 0, 0, 25000, 0, 0 }, 0, IPCC_FREQ_CPUID_16H, 25000000 },
 		/* leaves beyond the maximum are ignored */
-		{ __LINE__,
-		  { 0x10, 2, 78, 38400000, 1500, 0, 0 },
-		  IPCC_ENOTSUP,
-		  IPCC_FREQ_NONE,
-		  0 },
+		{ ROW, { 0x10, 2, 78, 38400000, 1500, 0, 0 }, IPCC_ENOTSUP, IPCC_FREQ_NONE, 0 },
 		/* the hypervisor's TSC kHz (this is what a KVM guest with invtsc states) */
-		{ __LINE__,
+		{ ROW,
 		  { 0x10, 0, 0, 0, 0, 0x40000010, 2445406 },
 		  0,
 		  IPCC_FREQ_HYPERVISOR,
 		  2445406 },
 		/* a hypervisor without leaf 40000010h */
-		{ __LINE__,
-		  { 0x10, 0, 0, 0, 0, 0x40000001, 2445406 },
-		  IPCC_ENOTSUP,
-		  IPCC_FREQ_NONE,
-		  0 },
+		{ ROW, { 0x10, 0, 0, 0, 0, 0x40000001, 2445406 }, IPCC_ENOTSUP, IPCC_FREQ_NONE, 0 },
 		/* nothing at all */
-		{ __LINE__, { 0x0d, 0, 0, 0, 0, 0, 0 }, IPCC_ENOTSUP, IPCC_FREQ_NONE, 0 },
+		{ ROW, { 0x0d, 0, 0, 0, 0, 0, 0 }, IPCC_ENOTSUP, IPCC_FREQ_NONE, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		struct ipcc_freq f;
 		int ret = clock_tcfreq_from_cpuid(&rows[i].leaves, &f);
 
-		if (ret != rows[i].ret || f.source != rows[i].source || f.khz != rows[i].khz) {
-			fprintf(stderr, "row at line %d: ret %d source %s khz %" PRIu64 "\n",
-				rows[i].line, ret, ipcc_freq_source_name(f.source), f.khz);
-			test_failures++;
-		}
+		test_row = rows[i].line;
+		CHECK_EQ(int, ret, rows[i].ret);
+		CHECK_STR(ipcc_freq_source_name(f.source), ipcc_freq_source_name(rows[i].source));
+		CHECK_EQ(u64, f.khz, rows[i].khz);
 		if (ret == 0)
 			CHECK_CMP(dbl, f.ppm, <=, CLOCK_TARGET_PPM);
 	}
+	test_row = 0;
 	return TEST_OK;
 }
 
@@ -425,7 +409,7 @@ static void *fake_mmap(size_t len, int fd)
 	return errno = ENODEV, MAP_FAILED;
 }
 
-static const struct kernel_ops fake_pmu = {
+static const struct perf_sys_ops fake_pmu = {
 	.perf_event_open = fake_open,
 	.mmap = fake_mmap,
 	.ioctl = fake_ioctl,
@@ -436,10 +420,10 @@ static const struct kernel_ops fake_pmu = {
 TEST(corefreq_uses_pmu_cycles_when_present)
 {
 	struct ipcc_freq f, tc;
-	const struct kernel_ops *old;
+	const struct perf_sys_ops *old;
 
 	ipcc_tcfreq_khz(&tc);
-	old = kernel_set(&fake_pmu);
+	old = perf_sys_set(&fake_pmu);
 
 	memset(&fake, 0, sizeof(fake));
 	fake.cycles = 1000000;
@@ -462,7 +446,7 @@ TEST(corefreq_uses_pmu_cycles_when_present)
 	CHECK(f.source == IPCC_FREQ_ADD_CHAIN);
 	CHECK_CMP(u64, f.khz, >, 0);
 
-	kernel_set(old);
+	perf_sys_set(old);
 	return TEST_OK;
 }
 

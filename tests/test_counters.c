@@ -17,19 +17,19 @@
 #include "test.h"
 
 /* A fake machine whose libpfm4 PMU is `pmu`: the fake kernel, and a sysfs with a cpu PMU. */
-static const struct kernel_ops *use_fake(const char *pmu)
+static const struct perf_sys_ops *use_fake(const char *pmu)
 {
 	setenv("LIBPFM_FORCE_PMU", pmu, 1);
 	setenv("IPCC_SYSFS_ROOT", test_data("sysfs-cpu-pmu"), 1);
 	unsetenv("IPCC_RECIPE");
 	pmu_reset();
 	fake_reset();
-	return kernel_set(&fake_ops);
+	return perf_sys_set(&fake_ops);
 }
 
-static void use_real(const struct kernel_ops *old)
+static void use_real(const struct perf_sys_ops *old)
 {
-	kernel_set(old);
+	perf_sys_set(old);
 	unsetenv("LIBPFM_FORCE_PMU");
 	unsetenv("IPCC_SYSFS_ROOT");
 	pmu_reset();
@@ -54,7 +54,7 @@ TEST(every_recipe_end_to_end_on_the_fake_kernel)
 
 	for (int k = 0; k < n; k++) {
 		const struct recipe_case *c = &cases[k];
-		const struct kernel_ops *old;
+		const struct perf_sys_ops *old;
 		struct ipcc_counter_set *set;
 		struct ipcc_reading a, b;
 		struct ipcc_interval iv;
@@ -129,7 +129,7 @@ TEST(recipe_follows_the_cpu_table)
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		const struct kernel_ops *old = use_fake("");
+		const struct perf_sys_ops *old = use_fake("");
 		const struct recipe *r = recipe_by_name(cases[k].recipe);
 		struct ipcc_counter_set *set;
 
@@ -186,7 +186,7 @@ TEST(no_pmu_reason_quotes_the_kernel_log)
 /* -e names: a typo is an error with the nearest names; a real event is fine, PMU or not. */
 TEST(event_names_are_checked_against_the_cpus_table)
 {
-	const struct kernel_ops *old = use_fake("skl");
+	const struct perf_sys_ops *old = use_fake("skl");
 
 	CHECK_EQ(int, ipcc_event_check("UOPS_ISSUED:ANY"), 0);
 	CHECK_EQ(int, ipcc_event_check("skl::UOPS_ISSUED:ANY"), 0);
@@ -207,7 +207,7 @@ TEST(event_names_are_checked_against_the_cpus_table)
  */
 TEST(event_names_without_a_pmu_use_the_closest_table)
 {
-	const struct kernel_ops *old = use_fake("");
+	const struct perf_sys_ops *old = use_fake("");
 
 	unsetenv("LIBPFM_FORCE_PMU");
 	setenv("IPCC_SYSFS_ROOT", test_data("sysfs-no-pmu"), 1);
@@ -272,7 +272,7 @@ TEST(kernel_log_line_is_kept_for_the_boot)
 
 TEST(libpfm_misencoding_is_corrected_and_said)
 {
-	const struct kernel_ops *old = use_fake("icl");
+	const struct perf_sys_ops *old = use_fake("icl");
 	struct ipcc_counter_set *set;
 
 	CHECK_EQ(int, ipcc_counters_open(&self_perf, &set), 0);
@@ -288,7 +288,7 @@ TEST(libpfm_misencoding_is_corrected_and_said)
 
 TEST(reader_retries_when_the_page_changes_mid_read)
 {
-	const struct kernel_ops *old = use_fake("skl");
+	const struct perf_sys_ops *old = use_fake("skl");
 	struct ipcc_counter_set *set;
 	struct ipcc_reading a, b;
 	struct ipcc_interval iv;
@@ -313,7 +313,7 @@ TEST(reader_retries_when_the_page_changes_mid_read)
 
 TEST(counter_wraps_at_48_bits_and_is_sign_extended)
 {
-	const struct kernel_ops *old = use_fake("skl");
+	const struct perf_sys_ops *old = use_fake("skl");
 	struct ipcc_counter_set *set;
 	struct ipcc_reading a, b;
 	struct ipcc_interval iv;
@@ -342,7 +342,7 @@ TEST(counter_wraps_at_48_bits_and_is_sign_extended)
 
 TEST(index_zero_falls_back_to_read)
 {
-	const struct kernel_ops *old = use_fake("skl");
+	const struct perf_sys_ops *old = use_fake("skl");
 	struct ipcc_counter_set *set;
 	struct ipcc_reading a, b;
 	struct ipcc_interval iv;
@@ -367,7 +367,7 @@ TEST(index_zero_falls_back_to_read)
 
 TEST(multiplexed_counts_are_scaled_and_covered)
 {
-	const struct kernel_ops *old = use_fake("skl");
+	const struct perf_sys_ops *old = use_fake("skl");
 	/* Extra events are in the group that is not pinned: they may be multiplexed. */
 	const char *extra[] = { "BR_MISP_RETIRED:ALL_BRANCHES" };
 	struct ipcc_counters_opts o = { .backend = IPCC_BACKEND_PERF, .extra = extra, .nextra = 1 };
@@ -419,7 +419,7 @@ TEST(multiplexed_counts_are_scaled_and_covered)
 
 TEST(open_errors_name_the_reason)
 {
-	const struct kernel_ops *old = use_fake("skl");
+	const struct perf_sys_ops *old = use_fake("skl");
 	struct ipcc_counters_opts o = { .backend = IPCC_BACKEND_AUTO, .software = true };
 	struct ipcc_counter_set *set;
 	const char *why;
@@ -486,7 +486,7 @@ TEST(open_errors_name_the_reason)
 
 TEST(pinned_group_that_cannot_be_scheduled_is_absent)
 {
-	const struct kernel_ops *old = use_fake("skl");
+	const struct perf_sys_ops *old = use_fake("skl");
 	struct ipcc_counters_opts o = { .backend = IPCC_BACKEND_PERF, .inherit = true };
 	struct ipcc_counter_set *set;
 	struct ipcc_reading a, b;
@@ -508,7 +508,7 @@ TEST(pinned_group_that_cannot_be_scheduled_is_absent)
 
 TEST(extra_events_by_libpfm4_name)
 {
-	const struct kernel_ops *old = use_fake("skl");
+	const struct perf_sys_ops *old = use_fake("skl");
 	const char *extra[] = { "BR_MISP_RETIRED:ALL_BRANCHES", "NO_SUCH_EVENT" };
 	struct ipcc_counters_opts o = { .backend = IPCC_BACKEND_PERF, .extra = extra, .nextra = 2 };
 	struct ipcc_counter_set *set;
@@ -584,7 +584,7 @@ TEST(open_and_free_leave_no_fd_or_mapping)
 					.software = true,
 					.kernel = true };
 	int before = count_fds();
-	const struct kernel_ops *old;
+	const struct perf_sys_ops *old;
 
 	for (int i = 0; i < 200; i++) {
 		struct ipcc_counter_set *set;

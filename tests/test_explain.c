@@ -1,5 +1,5 @@
 /*
- * test_explain.c - the model meets a profile: a loop of this program's own code (written in
+ * test_explain.c - the model meets a recording: a loop of this program's own code (written in
  * assembly, so that no compiler or sanitizer changes it) and samples placed on it by hand:
  * shares measured and predicted, samples moved back to the load that held retirement, the
  * two halves' distance, and a loop without samples left out.
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "ipcc/explain.h"
-#include "ipcc/profile.h"
+#include "ipcc/recording.h"
 #include "ipcc/sample.h"
 #include "own_text.h"
 #include "test.h"
@@ -40,13 +40,13 @@ extern char explain_test_chase[], explain_test_load[], explain_test_after_load[]
     explain_test_last[];
 
 /* A profile of this program with n samples: at[k] for the k-th (NULL without a mapping). */
-static struct ipcc_profile *profile_of(const uint64_t *at, size_t n)
+static struct ipcc_recording *profile_of(const uint64_t *at, size_t n)
 {
-	return test_own_profile((uint64_t)(uintptr_t)explain_test_chase, at, n);
+	return test_own_recording((uint64_t)(uintptr_t)explain_test_chase, at, n);
 }
 
 /* Explain profile p with the zen3 profile (samples land after the selected instruction). */
-static int explain(struct ipcc_profile *p, struct ipcc_symbols **syms, struct ipcc_explain *x)
+static int explain(struct ipcc_recording *p, struct ipcc_symbols **syms, struct ipcc_explain *x)
 {
 	static struct ipcc_model_profile prof;
 
@@ -69,7 +69,7 @@ static const struct ipcc_explain_row *row(const struct ipcc_explain_loop *e, con
 TEST(samples_after_a_load_move_back_onto_it)
 {
 	uint64_t at[100];
-	struct ipcc_profile *p;
+	struct ipcc_recording *p;
 	struct ipcc_symbols *syms = NULL;
 	struct ipcc_explain x;
 	const struct ipcc_explain_row *load, *after;
@@ -101,14 +101,14 @@ TEST(samples_after_a_load_move_back_onto_it)
 	CHECK(x.loop[0].cycles_per_iteration >= 4); /* at least the load's latency */
 	ipcc_explain_release(&x);
 	ipcc_symbols_free(syms);
-	ipcc_profile_free(p);
+	ipcc_recording_free(p);
 	return TEST_OK;
 }
 
 TEST(halves_that_differ_are_measured_apart)
 {
 	uint64_t at[200];
-	struct ipcc_profile *p;
+	struct ipcc_recording *p;
 	struct ipcc_symbols *syms = NULL;
 	struct ipcc_explain x;
 
@@ -124,14 +124,14 @@ TEST(halves_that_differ_are_measured_apart)
 	CHECK_EQ(dbl, x.loop[0].halves, 1.0);
 	ipcc_explain_release(&x);
 	ipcc_symbols_free(syms);
-	ipcc_profile_free(p);
+	ipcc_recording_free(p);
 	return TEST_OK;
 }
 
 TEST(samples_inside_an_instruction_are_counted_apart)
 {
 	uint64_t at[10];
-	struct ipcc_profile *p;
+	struct ipcc_recording *p;
 	struct ipcc_symbols *syms = NULL;
 	struct ipcc_explain x;
 
@@ -147,6 +147,6 @@ TEST(samples_inside_an_instruction_are_counted_apart)
 	CHECK_EQ(u64, x.loop[0].unplaced, 1);
 	ipcc_explain_release(&x);
 	ipcc_symbols_free(syms);
-	ipcc_profile_free(p);
+	ipcc_recording_free(p);
 	return TEST_OK;
 }

@@ -14,6 +14,7 @@
 
 #include "ipcc/clock.h"
 #include "ipcc/error.h"
+#include "ipcc/fit.h"
 #include "ipcc/kernels.h"
 #include "ipcc/model.h"
 #include "test.h"
@@ -252,14 +253,14 @@ TEST(core_kernels_agree_with_the_core_frequency)
 /* A profile fitted here: every parameter measured, within what any core can be. */
 TEST(fitted_profile_takes_what_the_kernels_measure)
 {
-	struct ipcc_profile_fit_row rows[IPCC_PROFILE_FIT_ROWS];
+	struct ipcc_fit_row rows[IPCC_FIT_ROWS];
 	struct ipcc_model_profile base, fit, back;
 	char text[2048];
 
 	CHECK_EQ(int, ipcc_model_profile("zen3", &base), 0);
-	CHECK_EQ(int, ipcc_kernel_fit_profile(&base, &fit, rows), 0);
+	CHECK_EQ(int, ipcc_fit_profile(&base, &fit, rows), 0);
 	CHECK_STR(fit.name, "zen3-fit");
-	for (int i = 0; i < IPCC_PROFILE_FIT_ROWS; i++) {
+	for (int i = 0; i < IPCC_FIT_ROWS; i++) {
 		printf("%-14s %-16s %8.3f %s -> %u  %s\n", rows[i].param, rows[i].kernel,
 		       rows[i].measured, rows[i].unit, rows[i].fitted, rows[i].note);
 		CHECK(!isnan(rows[i].measured));

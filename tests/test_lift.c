@@ -1,13 +1,13 @@
 /*
  * test_lift.c - hot loops: this program's own nested loops, found in its machine code from a
- * profile whose samples fall on them, nested, hottest first, chosen to cover the samples.
+ * recording whose samples fall on them, nested, hottest first, chosen to cover the samples.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include "ipcc/lift.h"
-#include "ipcc/profile.h"
+#include "ipcc/recording.h"
 #include "ipcc/sample.h"
 #include "own_text.h"
 #include "test.h"
@@ -35,7 +35,7 @@ TEST(nested_loops_are_found_hottest_first)
 	char path[400], *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct ipcc_profile *p;
+	struct ipcc_recording *p;
 	struct ipcc_symbols *syms;
 	struct ipcc_symbol y;
 	struct ipcc_loops loops;
@@ -45,36 +45,36 @@ TEST(nested_loops_are_found_hottest_first)
 	if (!test_own_text((uint64_t)(uintptr_t)lift_test_nested, &m, path, sizeof(path)))
 		SKIP("no /proc/self/maps line for this program's text");
 	/* One sample on every byte of the function: each loop holds its body's share. */
-	ipcc_profile_write_header(f);
-	ipcc_profile_write_mmap(f, &m);
+	ipcc_recording_write_header(f);
+	ipcc_recording_write_mmap(f, &m);
 	{
 		struct ipcc_sample s = { fn, 0, (uint32_t)getpid(), 0, 0, true };
 
-		ipcc_profile_write_sample(f, &s);
+		ipcc_recording_write_sample(f, &s);
 		fflush(f);
 	}
 	fclose(f);
-	CHECK_EQ(int, ipcc_profile_parse(buf, len, &p), 0);
+	CHECK_EQ(int, ipcc_recording_parse(buf, len, &p), 0);
 	CHECK_EQ(int, ipcc_symbols_new(p, &syms), 0);
 	ipcc_symbols_resolve(syms, &p->samples[0], &y);
 	CHECK(y.function && !strcmp(y.function, "lift_test_nested"));
 	ipcc_symbols_free(syms);
-	ipcc_profile_free(p);
+	ipcc_recording_free(p);
 	free(buf);
 	if (!y.function || !y.func_size)
 		return TEST_OK;
 
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	ipcc_profile_write_header(f);
-	ipcc_profile_write_mmap(f, &m);
+	ipcc_recording_write_header(f);
+	ipcc_recording_write_mmap(f, &m);
 	for (uint64_t a = 0; a < y.func_size; a++) {
 		struct ipcc_sample s = { fn + a, 0, (uint32_t)getpid(), 0, 0, true };
 
-		ipcc_profile_write_sample(f, &s);
+		ipcc_recording_write_sample(f, &s);
 	}
 	fclose(f);
-	CHECK_EQ(int, ipcc_profile_parse(buf, len, &p), 0);
+	CHECK_EQ(int, ipcc_recording_parse(buf, len, &p), 0);
 	CHECK_EQ(int, ipcc_symbols_new(p, &syms), 0);
 	CHECK_EQ(int, ipcc_loops_find(p, syms, &(struct ipcc_loops_opts){ 10, 0.99 }, &loops), 0);
 	printf("%zu loops in %u functions, %zu chosen, covering %.3f\n", loops.n, loops.nfunctions,
@@ -116,7 +116,7 @@ TEST(nested_loops_are_found_hottest_first)
 	CHECK(loops.loop[0].selected);
 	ipcc_loops_release(&loops);
 	ipcc_symbols_free(syms);
-	ipcc_profile_free(p);
+	ipcc_recording_free(p);
 	free(buf);
 	return TEST_OK;
 }

@@ -7,7 +7,6 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdbool.h>
@@ -17,7 +16,7 @@
 
 #include "ipcc/error.h"
 #include "ipcc/lines.h"
-#include "symbols_int.h"
+#include "recording/symbols_int.h"
 #include "test.h"
 
 /* The program: triad() is all on line 3, main() starts on line 5. */
@@ -30,39 +29,14 @@ static const char prog_c[] = "/* prog.c - the program test_lines compiles */\n"
 			     "\treturn triad(1) - 3;\n"
 			     "}\n";
 
-static char tmpdir[64];
-
-static const char *tmp_path(const char *name)
-{
-	static char bufs[4][512];
-	static unsigned next;
-	char *b = bufs[next++ % 4];
-
-	snprintf(b, sizeof(bufs[0]), "%s/%s", tmpdir, name);
-	return b;
-}
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void remove_tmpdir(void)
-{
-	nftw(tmpdir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /* Run the shell command fmt (with "%s" for the folder, any number of times); whether it did. */
 static bool run(const char *fmt)
 {
 	char cmd[4096], *o = cmd;
 
-	for (const char *p = fmt; *p && o < cmd + sizeof(cmd) - sizeof(tmpdir) - 1; p++)
+	for (const char *p = fmt; *p && o < cmd + sizeof(cmd) - sizeof(test_tmpdir) - 1; p++)
 		if (p[0] == '%' && p[1] == 's') {
-			o += snprintf(o, sizeof(tmpdir), "%s", tmpdir);
+			o += snprintf(o, sizeof(test_tmpdir), "%s", test_tmpdir);
 			p++;
 		} else {
 			*o++ = *p;
@@ -79,10 +53,9 @@ static bool build_prog(void)
 {
 	FILE *f;
 
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ipcc-test-lines.XXXXXX");
-	if (!mkdtemp(tmpdir))
+	if (!test_tmpdir_make("lines"))
 		return false;
-	f = fopen(tmp_path("prog.c"), "w");
+	f = fopen(test_tmp_path("prog.c"), "w");
 	if (!f)
 		return false;
 	fputs(prog_c, f);
@@ -90,7 +63,7 @@ static bool build_prog(void)
 	if (run("cc -g -O0 -Wl,--build-id -o '%s/prog' '%s/prog.c' 2>/dev/null && "
 		"cc -g -O0 -Wl,--build-id=none -o '%s/noid' '%s/prog.c'"))
 		return true;
-	remove_tmpdir();
+	test_tmpdir_remove();
 	return false;
 }
 
@@ -197,12 +170,12 @@ TEST(function_addresses_name_their_source_line)
 
 	if (!build_prog())
 		SKIP("no C compiler (cc) to build the program with");
-	CHECK(func_addr(tmp_path("prog"), "triad", &triad, &triad_size));
-	CHECK(func_addr(tmp_path("prog"), "main", &main_addr, &main_size));
-	CHECK_EQ(int, ipcc_lines_open(tmp_path("prog"), &l), 0);
+	CHECK(func_addr(test_tmp_path("prog"), "triad", &triad, &triad_size));
+	CHECK(func_addr(test_tmp_path("prog"), "main", &main_addr, &main_size));
+	CHECK_EQ(int, ipcc_lines_open(test_tmp_path("prog"), &l), 0);
 	CHECK(l && ipcc_lines_present(l));
 	if (!l) {
-		remove_tmpdir();
+		test_tmpdir_remove();
 		return TEST_OK;
 	}
 	CHECK(ipcc_lines_find(l, triad, buf, sizeof(buf)));
@@ -228,7 +201,7 @@ TEST(function_addresses_name_their_source_line)
 	CHECK(ipcc_lines_find(l, triad, buf, 5));
 	CHECK_STR(buf, "prog");
 	ipcc_lines_close(l);
-	remove_tmpdir();
+	test_tmpdir_remove();
 	return TEST_OK;
 }
 
@@ -239,19 +212,19 @@ TEST(file_without_dwarf_finds_nothing)
 
 	if (!build_prog())
 		SKIP("no C compiler (cc) to build the program with");
-	CHECK(func_addr(tmp_path("prog"), "triad", &triad, &size));
+	CHECK(func_addr(test_tmp_path("prog"), "triad", &triad, &size));
 	if (!run("strip -g -o '%s/nodebug' '%s/prog'")) {
-		remove_tmpdir();
+		test_tmpdir_remove();
 		SKIP("no strip (binutils)");
 	}
-	setenv("IPCC_DEBUG_ROOT", tmp_path("none"), 1);
-	CHECK(!line_of(tmp_path("nodebug"), triad, buf, sizeof(buf)));
+	setenv("IPCC_DEBUG_ROOT", test_tmp_path("none"), 1);
+	CHECK(!line_of(test_tmp_path("nodebug"), triad, buf, sizeof(buf)));
 	CHECK_STR(buf, "");
 	/* Not ELF at all: the same. */
-	CHECK(!line_of(tmp_path("prog.c"), triad, buf, sizeof(buf)));
+	CHECK(!line_of(test_tmp_path("prog.c"), triad, buf, sizeof(buf)));
 	CHECK_STR(buf, "");
 	unsetenv("IPCC_DEBUG_ROOT");
-	remove_tmpdir();
+	test_tmpdir_remove();
 	return TEST_OK;
 }
 
@@ -262,27 +235,27 @@ TEST(stripped_file_finds_lines_in_its_debug_file_by_build_id)
 
 	if (!build_prog())
 		SKIP("no C compiler (cc) to build the program with");
-	CHECK(func_addr(tmp_path("prog"), "triad", &triad, &size));
-	CHECK(build_id_path(tmp_path("prog"), id, sizeof(id)));
+	CHECK(func_addr(test_tmp_path("prog"), "triad", &triad, &size));
+	CHECK(build_id_path(test_tmp_path("prog"), id, sizeof(id)));
 	if (!run("objcopy --only-keep-debug '%s/prog' '%s/prog.debug' && "
 		 "strip -g -o '%s/stripped' '%s/prog' && mkdir -p '%s/root/.build-id'")) {
-		remove_tmpdir();
+		test_tmpdir_remove();
 		SKIP("no objcopy or strip (binutils)");
 	}
-	setenv("IPCC_DEBUG_ROOT", tmp_path("root"), 1);
+	setenv("IPCC_DEBUG_ROOT", test_tmp_path("root"), 1);
 	/* No debug file yet. */
-	CHECK(!line_of(tmp_path("stripped"), triad, buf, sizeof(buf)));
+	CHECK(!line_of(test_tmp_path("stripped"), triad, buf, sizeof(buf)));
 	CHECK_STR(buf, "");
 	id[2] = '\0';
 	snprintf(buf, sizeof(buf), "root/.build-id/%s", id);
-	mkdir(tmp_path(buf), 0755);
+	mkdir(test_tmp_path(buf), 0755);
 	id[2] = '/';
 	snprintf(buf, sizeof(buf), "root/.build-id/%s", id);
-	CHECK_EQ(int, rename(tmp_path("prog.debug"), tmp_path(buf)), 0);
-	CHECK(line_of(tmp_path("stripped"), triad, buf, sizeof(buf)));
+	CHECK_EQ(int, rename(test_tmp_path("prog.debug"), test_tmp_path(buf)), 0);
+	CHECK(line_of(test_tmp_path("stripped"), triad, buf, sizeof(buf)));
 	CHECK_STR(buf, "prog.c:3");
 	unsetenv("IPCC_DEBUG_ROOT");
-	remove_tmpdir();
+	test_tmpdir_remove();
 	return TEST_OK;
 }
 
@@ -293,24 +266,24 @@ TEST(stripped_file_finds_lines_in_its_debug_file_by_debuglink)
 
 	if (!build_prog())
 		SKIP("no C compiler (cc) to build the program with");
-	CHECK(func_addr(tmp_path("noid"), "triad", &triad, &size));
+	CHECK(func_addr(test_tmp_path("noid"), "triad", &triad, &size));
 	/* No build ID, so the CRC-32 of .gnu_debuglink decides. */
 	if (!run("cd '%s' && objcopy --only-keep-debug noid prog.debug && "
 		 "strip -g -o stripped noid && "
 		 "objcopy --add-gnu-debuglink=prog.debug stripped && mkdir .debug && "
 		 "mv prog.debug .debug/")) {
-		remove_tmpdir();
+		test_tmpdir_remove();
 		SKIP("no objcopy or strip (binutils)");
 	}
-	setenv("IPCC_DEBUG_ROOT", tmp_path("none"), 1);
-	CHECK(line_of(tmp_path("stripped"), triad, buf, sizeof(buf)));
+	setenv("IPCC_DEBUG_ROOT", test_tmp_path("none"), 1);
+	CHECK(line_of(test_tmp_path("stripped"), triad, buf, sizeof(buf)));
 	CHECK_STR(buf, "prog.c:3");
 	/* A debug file of another build (another CRC-32) is not used. */
 	CHECK(run("cd '%s' && echo >>.debug/prog.debug"));
-	CHECK(!line_of(tmp_path("stripped"), triad, buf, sizeof(buf)));
+	CHECK(!line_of(test_tmp_path("stripped"), triad, buf, sizeof(buf)));
 	CHECK_STR(buf, "");
 	unsetenv("IPCC_DEBUG_ROOT");
-	remove_tmpdir();
+	test_tmpdir_remove();
 	return TEST_OK;
 }
 
@@ -322,34 +295,34 @@ TEST(no_descriptor_stays_open)
 
 	if (!build_prog())
 		SKIP("no C compiler (cc) to build the program with");
-	CHECK(func_addr(tmp_path("prog"), "triad", &triad, &size));
-	CHECK(build_id_path(tmp_path("prog"), id, sizeof(id)));
+	CHECK(func_addr(test_tmp_path("prog"), "triad", &triad, &size));
+	CHECK(build_id_path(test_tmp_path("prog"), id, sizeof(id)));
 	if (!run("cd '%s' && objcopy --only-keep-debug prog prog.debug && "
 		 "strip -g -o stripped prog && mkdir .build-id && cp prog.debug link.debug && "
 		 "strip -g -o nodebug noid && objcopy --add-gnu-debuglink=link.debug nodebug && "
 		 "echo >>link.debug")) {
-		remove_tmpdir();
+		test_tmpdir_remove();
 		SKIP("no objcopy or strip (binutils)");
 	}
-	setenv("IPCC_DEBUG_ROOT", tmpdir, 1);
+	setenv("IPCC_DEBUG_ROOT", test_tmpdir, 1);
 	snprintf(buf, sizeof(buf), ".build-id/%.2s", id);
-	mkdir(tmp_path(buf), 0755);
+	mkdir(test_tmp_path(buf), 0755);
 	snprintf(buf, sizeof(buf), ".build-id/%s", id);
-	CHECK_EQ(int, link(tmp_path("prog.debug"), tmp_path(buf)), 0);
+	CHECK_EQ(int, link(test_tmp_path("prog.debug"), test_tmp_path(buf)), 0);
 	before = open_fds();
 	for (int i = 0; i < 3; i++) {
 		struct ipcc_lines *l;
 
 		/* Its own tables, its debug file's, none (a debug file of another CRC), not ELF. */
-		CHECK(line_of(tmp_path("prog"), triad, buf, sizeof(buf)));
-		CHECK(line_of(tmp_path("stripped"), triad, buf, sizeof(buf)));
-		CHECK(!line_of(tmp_path("nodebug"), triad, buf, sizeof(buf)));
-		CHECK(!line_of(tmp_path("prog.c"), triad, buf, sizeof(buf)));
-		CHECK_EQ(int, ipcc_lines_open(tmp_path("missing"), &l), IPCC_ESYS);
+		CHECK(line_of(test_tmp_path("prog"), triad, buf, sizeof(buf)));
+		CHECK(line_of(test_tmp_path("stripped"), triad, buf, sizeof(buf)));
+		CHECK(!line_of(test_tmp_path("nodebug"), triad, buf, sizeof(buf)));
+		CHECK(!line_of(test_tmp_path("prog.c"), triad, buf, sizeof(buf)));
+		CHECK_EQ(int, ipcc_lines_open(test_tmp_path("missing"), &l), IPCC_ESYS);
 	}
 	CHECK_EQ(int, open_fds(), before);
 	unsetenv("IPCC_DEBUG_ROOT");
-	remove_tmpdir();
+	test_tmpdir_remove();
 	return TEST_OK;
 }
 

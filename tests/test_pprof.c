@@ -14,7 +14,7 @@
 
 #include "ipcc/error.h"
 #include "ipcc/pprof.h"
-#include "ipcc/profile.h"
+#include "ipcc/recording.h"
 #include "profile.pb-c.h"
 #include "test.h"
 
@@ -39,7 +39,7 @@ __attribute__((noinline, used)) static int spin_b(int n)
 static char exe[4096];
 
 /* This program's executable mapping, as ipcc record would have recorded it. */
-static bool own_mapping(struct ipcc_profile_mmap *m)
+static bool own_mapping(struct ipcc_recording_mmap *m)
 {
 	FILE *f = fopen("/proc/self/maps", "r");
 	char line[4400], perms[8], path[4096];
@@ -58,7 +58,7 @@ static bool own_mapping(struct ipcc_profile_mmap *m)
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &lo, &hi, perms, &off,
 			   path) == 5 &&
 		    perms[2] == 'x' && at >= lo && at < hi && !strcmp(path, exe)) {
-			*m = (struct ipcc_profile_mmap){ 42, lo, hi - lo, off, exe };
+			*m = (struct ipcc_recording_mmap){ 42, lo, hi - lo, off, exe };
 			found = true;
 		}
 	fclose(f);
@@ -67,7 +67,7 @@ static bool own_mapping(struct ipcc_profile_mmap *m)
 
 /* Five samples: two at one address of spin_a, one at another in another thread, one in spin_b,
  * one in the kernel (no mapping). */
-static void fill(struct ipcc_profile *p, struct ipcc_profile_mmap *m, struct ipcc_sample *s,
+static void fill(struct ipcc_recording *p, struct ipcc_recording_mmap *m, struct ipcc_sample *s,
 		 const char *event, uint64_t freq)
 {
 	uint64_t a = (uintptr_t)&spin_a, b = (uintptr_t)&spin_b;
@@ -83,12 +83,12 @@ static void fill(struct ipcc_profile *p, struct ipcc_profile_mmap *m, struct ipc
 	p->samples = s;
 	p->nsamples = 5;
 	p->has_summary = 1;
-	p->summary = (struct ipcc_profile_summary){ 5, 2, 1, 0, freq, "" };
+	p->summary = (struct ipcc_recording_summary){ 5, 2, 1, 0, freq, "" };
 	snprintf(p->summary.event, sizeof(p->summary.event), "%s", event);
 }
 
 /* Encode p, gunzip and decode it; NULL on failure. */
-static Perftools__Profiles__Profile *round_trip(const struct ipcc_profile *p)
+static Perftools__Profiles__Profile *round_trip(const struct ipcc_recording *p)
 {
 	struct ipcc_symbols *syms = NULL;
 	struct ipcc_pprof_opts o = { 1700000000000000000 };
@@ -135,9 +135,9 @@ static bool has_comment(const Perftools__Profiles__Profile *pr, const char *text
 
 TEST(task_clock_round_trip)
 {
-	struct ipcc_profile_mmap m;
+	struct ipcc_recording_mmap m;
 	struct ipcc_sample s[5];
-	struct ipcc_profile p;
+	struct ipcc_recording p;
 	Perftools__Profiles__Profile *pr;
 	int64_t total[2] = { 0, 0 };
 	size_t named = 0;
@@ -205,9 +205,9 @@ TEST(task_clock_round_trip)
 
 TEST(adaptive_period_has_samples_only)
 {
-	struct ipcc_profile_mmap m;
+	struct ipcc_recording_mmap m;
 	struct ipcc_sample s[5];
-	struct ipcc_profile p;
+	struct ipcc_recording p;
 	Perftools__Profiles__Profile *pr;
 
 	if (!own_mapping(&m))
@@ -257,9 +257,9 @@ static size_t entries(const char *dir)
 TEST(write_whole_or_nothing)
 {
 	char dir[] = "/tmp/ipcc-test-pprof-XXXXXX", path[64], bad[80];
-	struct ipcc_profile_mmap m;
+	struct ipcc_recording_mmap m;
 	struct ipcc_sample s[5];
-	struct ipcc_profile p;
+	struct ipcc_recording p;
 	struct ipcc_symbols *syms = NULL;
 	struct stat st;
 

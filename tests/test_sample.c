@@ -49,7 +49,7 @@ static struct ipcc_sampler *fake_sampler(const struct ipcc_sampler_opts *o)
 	struct ipcc_sampler *s = NULL;
 
 	fake_reset();
-	kernel_set(&fake_ops);
+	perf_sys_set(&fake_ops);
 	if (ipcc_sampler_new(o, &s))
 		fprintf(stderr, "ipcc_sampler_new: %s\n", ipcc_last_error());
 	return s;
@@ -60,7 +60,7 @@ static void done(struct ipcc_sampler *s)
 	ipcc_sampler_free(s);
 	CHECK_EQ(int, fake.open_fds, 0);
 	CHECK_EQ(int, fake.mapped_pages, 0);
-	kernel_set(NULL);
+	perf_sys_set(NULL);
 }
 
 TEST(samples_reach_the_handler_and_the_space_goes_back)
@@ -305,7 +305,7 @@ TEST(a_rate_above_the_kernel_limit_is_named)
 
 	fake_reset();
 	fake.max_sample_rate = 1000;
-	kernel_set(&fake_ops);
+	perf_sys_set(&fake_ops);
 	setenv("IPCC_PROCFS_ROOT", test_data("procfs-max-rate-1000"), 1);
 	CHECK_EQ(u64, ipcc_sample_max_rate(), 1000);
 	CHECK_EQ(int, ipcc_sampler_new(&o, &s), IPCC_EINVAL);
@@ -325,7 +325,7 @@ TEST(bad_options_and_missing_pmu_fail_clearly)
 
 	fake_reset();
 	fake.has_pmu = false;
-	kernel_set(&fake_ops);
+	perf_sys_set(&fake_ops);
 	CHECK_EQ(int, ipcc_sampler_new(&pages, &s), IPCC_EINVAL);
 	CHECK(strstr(ipcc_last_error(), "power of two") != NULL);
 	CHECK_EQ(int, ipcc_sampler_new(&cycles, &s), IPCC_ENOTSUP);
@@ -359,7 +359,7 @@ TEST(task_clock_samples_land_in_the_hot_loop)
 	int ret;
 	double t0;
 
-	kernel_set(NULL);
+	perf_sys_set(NULL);
 	ret = ipcc_sampler_new(&o, &s);
 	if (ret == IPCC_EACCES || ret == IPCC_ENOTSUP)
 		SKIP("%s", ipcc_last_error());

@@ -74,7 +74,7 @@ TEST(what_the_model_predicts_is_at_distance_zero)
 		CHECK_EQ(int, ipcc_skid_compare(&r, text, &p), 0);
 		CHECK_CMP(dbl, r.distance, <, 1e-9);
 		CHECK_CMP(dbl, r.explained, >, 1 - 1e-9);
-		CHECK_STR(ipcc_skid_verdict(r.explained, r.distance), "matches");
+		CHECK_STR(ipcc_skid_result_verdict(&r), "matches");
 		CHECK_STR(r.profile, "zen3");
 		/* The profile's own width fits exactly; the fit may find a tie below it. */
 		CHECK_CMP(dbl, r.distance_at[p.retire], <, 1e-9);
@@ -145,12 +145,34 @@ TEST(rows_unlike_the_model_loop_are_an_error)
 	return TEST_OK;
 }
 
+#define VERDICT(explained, distance) \
+	ipcc_skid_verdict_name(ipcc_skid_judge(explained, distance, NAN))
+
 TEST(verdicts_weigh_place_and_proportion)
 {
-	CHECK_STR(ipcc_skid_verdict(0.99, 0.05), "matches");
-	CHECK_STR(ipcc_skid_verdict(1.0, 0.49), "same-places");
-	CHECK_STR(ipcc_skid_verdict(0.8, 0.2), "partly");
-	CHECK_STR(ipcc_skid_verdict(0.38, 0.6), "differs");
+	CHECK_STR(VERDICT(0.99, 0.05), "matches");
+	CHECK_STR(VERDICT(0.99, IPCC_SKID_MATCH_DISTANCE), "matches");
+	CHECK_STR(VERDICT(0.99, IPCC_SKID_MATCH_DISTANCE + 0.001), "same-places");
+	CHECK_STR(VERDICT(1.0, 0.49), "same-places");
+	CHECK_STR(VERDICT(0.8, 0.2), "partly");
+	CHECK_STR(VERDICT(0.38, 0.6), "differs");
+	CHECK_EQ(int, ipcc_skid_judge(1, NAN, 0.01), IPCC_SKID_UNJUDGED);
+	CHECK(VERDICT(1, NAN) == NULL);
+	return TEST_OK;
+}
+
+/* The one distance: total variation of two weightings, each normalised by its own sum. */
+TEST(distance_is_total_variation_of_normalised_weights)
+{
+	static const double a[] = { 1, 1, 0, 0 }, b[] = { 0, 0, 5, 5 }, c[] = { 10, 10, 0, 0 },
+			    d[] = { 3, 1, 0, 0 }, z[] = { 0, 0, 0, 0 };
+
+	CHECK_EQ(dbl, ipcc_skid_tv(a, a, 4), 0.0);
+	CHECK_EQ(dbl, ipcc_skid_tv(a, c, 4), 0.0); /* counts and shares alike */
+	CHECK_EQ(dbl, ipcc_skid_tv(a, b, 4), 1.0); /* no row in common */
+	CHECK_EQ(dbl, ipcc_skid_tv(a, d, 4), 0.25);
+	CHECK_EQ(dbl, ipcc_skid_tv(d, a, 4), 0.25);
+	CHECK(isnan(ipcc_skid_tv(a, z, 4)));
 	return TEST_OK;
 }
 
@@ -299,14 +321,23 @@ TEST(measurements_load_from_json)
 	return TEST_OK;
 }
 
-/* No verdict when the run's halves differ more than the model does. */
+/*
+ * No verdict when the run's halves differ more than the threshold and more than the model
+ * does: the measurement does not repeat well enough to judge the model.
+ */
 TEST(no_verdict_when_halves_disagree_more_than_the_model)
 {
 	struct ipcc_skid_result r = { .explained = 1, .distance = 0.05, .repeat_distance = 0.02 };
 
 	CHECK_STR(ipcc_skid_result_verdict(&r), "matches");
-	r.repeat_distance = 0.08;
+	r.repeat_distance = 0.08; /* noisier than the model, but within the threshold */
+	CHECK_STR(ipcc_skid_result_verdict(&r), "matches");
+	r.repeat_distance = IPCC_SKID_MATCH_DISTANCE + 0.05;
 	CHECK(ipcc_skid_result_verdict(&r) == NULL);
+	CHECK_EQ(int, ipcc_skid_judge(1, 0.05, r.repeat_distance), IPCC_SKID_NO_VERDICT);
+	r.distance = 0.5; /* the model is further off than the halves: judged */
+	CHECK_STR(ipcc_skid_result_verdict(&r), "same-places");
+	r.distance = 0.05;
 	r.repeat_distance = NAN; /* halves unknown: judged on the distance alone */
 	CHECK_STR(ipcc_skid_result_verdict(&r), "matches");
 	return TEST_OK;

@@ -7,7 +7,6 @@
  * demangled names; one file string for every mapping of a file.
  */
 #include <fcntl.h>
-#include <ftw.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdint.h>
@@ -15,14 +14,14 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "ipcc/profile.h"
+#include "ipcc/recording.h"
 #include "test.h"
 
 /* Every file's one PT_LOAD: file offset 0x1000 at address 0x201000 (p_vaddr != p_offset). */
 #define SEG_OFFSET 0x1000u
 #define SEG_VADDR  0x201000u
 #define SEG_SIZE   0x1000u
-#define MAP_ADDR   0x7f0000001000ull /* where the profile maps it */
+#define MAP_ADDR   0x7f0000001000ull /* where the recording maps it */
 
 struct fake_sym {
 	const char *name;
@@ -164,41 +163,12 @@ static uint32_t crc_of(const char *path)
 	return (uint32_t)crc;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
-}
-
-static char tmpdir[256];
-
-static const char *tmp_path(const char *name)
-{
-	static char bufs[4][512];
-	static unsigned next;
-	char *b = bufs[next++ % 4];
-
-	snprintf(b, sizeof(bufs[0]), "%s/%s", tmpdir, name);
-	return b;
-}
-
-static bool make_tmpdir(void)
-{
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ipcc-test-symbols.XXXXXX");
-	return mkdtemp(tmpdir) != NULL;
-}
-
-static void remove_tmpdir(void)
-{
-	nftw(tmpdir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /*
- * A profile of `file` mapped at MAP_ADDR (twice: by two processes) with one sample at each
+ * A recording of `file` mapped at MAP_ADDR (twice: by two processes) with one sample at each
  * of the segment offsets `at`; resolve each into out[].
  */
 static void resolve(const char *file, const uint64_t *at, size_t n, struct ipcc_symbol *out,
-		    struct ipcc_profile **pp, struct ipcc_symbols **sp)
+		    struct ipcc_recording **pp, struct ipcc_symbols **sp)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -210,19 +180,19 @@ static void resolve(const char *file, const uint64_t *at, size_t n, struct ipcc_
 				      .tid = 7,
 				      .filename = file };
 
-	ipcc_profile_write_header(f);
-	ipcc_profile_write_mmap(f, &m);
+	ipcc_recording_write_header(f);
+	ipcc_recording_write_mmap(f, &m);
 	m.pid = m.tid = 8;
-	ipcc_profile_write_mmap(f, &m);
+	ipcc_recording_write_mmap(f, &m);
 	for (size_t i = 0; i < n; i++) {
 		struct ipcc_sample s = { MAP_ADDR + at[i], i, 7 + (uint32_t)(i & 1), 7, 0, true };
 
-		ipcc_profile_write_sample(f, &s);
+		ipcc_recording_write_sample(f, &s);
 	}
 	fclose(f);
 	*pp = NULL;
 	*sp = NULL;
-	CHECK_EQ(int, ipcc_profile_parse(buf, len, pp), 0);
+	CHECK_EQ(int, ipcc_recording_parse(buf, len, pp), 0);
 	free(buf);
 	if (!*pp)
 		return;
@@ -231,10 +201,10 @@ static void resolve(const char *file, const uint64_t *at, size_t n, struct ipcc_
 		ipcc_symbols_resolve(*sp, &(*pp)->samples[i], &out[i]);
 }
 
-static void release(struct ipcc_profile *p, struct ipcc_symbols *s)
+static void release(struct ipcc_recording *p, struct ipcc_symbols *s)
 {
 	ipcc_symbols_free(s);
-	ipcc_profile_free(p);
+	ipcc_recording_free(p);
 }
 
 static const char *name_of(const struct ipcc_symbol *y)
@@ -256,13 +226,13 @@ TEST(local_ifunc_and_sizeless_functions_are_found)
 	struct fake_elf f = { .symtab = SHT_SYMTAB, .syms = syms, .nsyms = 7 };
 	static const uint64_t at[] = { 0x15, 0x25, 0x35, 0x5f, 0x65, 0x75, 0xfff };
 	struct ipcc_symbol y[7];
-	struct ipcc_profile *p;
+	struct ipcc_recording *p;
 	struct ipcc_symbols *s;
 
-	if (!make_tmpdir())
+	if (!test_tmpdir_make("symbols"))
 		SKIP("cannot make a folder under /tmp");
-	CHECK_EQ(int, write_elf(tmp_path("lib.so"), &f), 0);
-	resolve(tmp_path("lib.so"), at, 7, y, &p, &s);
+	CHECK_EQ(int, write_elf(test_tmp_path("lib.so"), &f), 0);
+	resolve(test_tmp_path("lib.so"), at, 7, y, &p, &s);
 	CHECK_STR(name_of(&y[0]), "global_f");
 	CHECK_STR(name_of(&y[1]), "local_f");
 	CHECK_STR(name_of(&y[2]), "ifunc_f");
@@ -278,7 +248,7 @@ TEST(local_ifunc_and_sizeless_functions_are_found)
 	/* Both processes' mappings of the file give the same string. */
 	CHECK(y[0].file == y[1].file);
 	release(p, s);
-	remove_tmpdir();
+	test_tmpdir_remove();
 	return TEST_OK;
 }
 
@@ -295,18 +265,18 @@ TEST(aliases_are_named_as_perf_names_them)
 	struct fake_elf f = { .symtab = SHT_SYMTAB, .syms = syms, .nsyms = 6 };
 	static const uint64_t at[] = { 0x110, 0x210, 0x310 };
 	struct ipcc_symbol y[3];
-	struct ipcc_profile *p;
+	struct ipcc_recording *p;
 	struct ipcc_symbols *s;
 
-	if (!make_tmpdir())
+	if (!test_tmpdir_make("symbols"))
 		SKIP("cannot make a folder under /tmp");
-	CHECK_EQ(int, write_elf(tmp_path("lib.so"), &f), 0);
-	resolve(tmp_path("lib.so"), at, 3, y, &p, &s);
+	CHECK_EQ(int, write_elf(test_tmp_path("lib.so"), &f), 0);
+	resolve(test_tmp_path("lib.so"), at, 3, y, &p, &s);
 	CHECK_STR(name_of(&y[0]), "__memmove_avx_unaligned");
 	CHECK_STR(name_of(&y[1]), "strong_name");
 	CHECK_STR(name_of(&y[2]), "sized");
 	release(p, s);
-	remove_tmpdir();
+	test_tmpdir_remove();
 	return TEST_OK;
 }
 
@@ -324,7 +294,7 @@ static const uint64_t in_hidden[] = { 0x15, 0x25 };
 static const char *hidden_name(const char *lib, const char *root, char *buf, size_t len)
 {
 	struct ipcc_symbol y[2];
-	struct ipcc_profile *p;
+	struct ipcc_recording *p;
 	struct ipcc_symbols *s;
 
 	setenv("IPCC_DEBUG_ROOT", root, 1);
@@ -350,26 +320,29 @@ TEST(stripped_file_uses_its_debug_file_by_build_id)
 				.nsyms = 2 };
 	char name[64];
 
-	if (!make_tmpdir())
+	if (!test_tmpdir_make("symbols"))
 		SKIP("cannot make a folder under /tmp");
-	CHECK_EQ(int, write_elf(tmp_path("lib.so"), &lib), 0);
+	CHECK_EQ(int, write_elf(test_tmp_path("lib.so"), &lib), 0);
 	/* No debug file: the dynamic symbols only. */
-	CHECK_STR(hidden_name(tmp_path("lib.so"), tmpdir, name, sizeof(name)), "(none)");
-	mkdir(tmp_path(".build-id"), 0755);
-	mkdir(tmp_path(".build-id/ab"), 0755);
+	CHECK_STR(hidden_name(test_tmp_path("lib.so"), test_tmpdir, name, sizeof(name)), "(none)");
+	mkdir(test_tmp_path(".build-id"), 0755);
+	mkdir(test_tmp_path(".build-id/ab"), 0755);
 	CHECK_EQ(
 	    int,
-	    write_elf(tmp_path(".build-id/ab/cd0102030405060708090a0b0c0d0e0f101112.debug"), &dbg),
+	    write_elf(test_tmp_path(".build-id/ab/cd0102030405060708090a0b0c0d0e0f101112.debug"),
+		      &dbg),
 	    0);
-	CHECK_STR(hidden_name(tmp_path("lib.so"), tmpdir, name, sizeof(name)), "hidden_local");
+	CHECK_STR(hidden_name(test_tmp_path("lib.so"), test_tmpdir, name, sizeof(name)),
+		  "hidden_local");
 	/* A debug file of another build at that path is not used. */
 	dbg.build_id = other_build_id;
 	CHECK_EQ(
 	    int,
-	    write_elf(tmp_path(".build-id/ab/cd0102030405060708090a0b0c0d0e0f101112.debug"), &dbg),
+	    write_elf(test_tmp_path(".build-id/ab/cd0102030405060708090a0b0c0d0e0f101112.debug"),
+		      &dbg),
 	    0);
-	CHECK_STR(hidden_name(tmp_path("lib.so"), tmpdir, name, sizeof(name)), "(none)");
-	remove_tmpdir();
+	CHECK_STR(hidden_name(test_tmp_path("lib.so"), test_tmpdir, name, sizeof(name)), "(none)");
+	test_tmpdir_remove();
 	return TEST_OK;
 }
 
@@ -381,23 +354,26 @@ TEST(stripped_file_uses_its_debug_file_by_debuglink)
 	};
 	char name[64], dir[600], rooted[700];
 
-	if (!make_tmpdir())
+	if (!test_tmpdir_make("symbols"))
 		SKIP("cannot make a folder under /tmp");
-	mkdir(tmp_path("lib"), 0755);
-	mkdir(tmp_path("lib/.debug"), 0755);
-	mkdir(tmp_path("root"), 0755);
-	CHECK_EQ(int, write_elf(tmp_path("lib.debug"), &dbg), 0);
-	lib.crc = crc_of(tmp_path("lib.debug"));
-	CHECK_EQ(int, write_elf(tmp_path("lib/lib.so"), &lib), 0);
+	mkdir(test_tmp_path("lib"), 0755);
+	mkdir(test_tmp_path("lib/.debug"), 0755);
+	mkdir(test_tmp_path("root"), 0755);
+	CHECK_EQ(int, write_elf(test_tmp_path("lib.debug"), &dbg), 0);
+	lib.crc = crc_of(test_tmp_path("lib.debug"));
+	CHECK_EQ(int, write_elf(test_tmp_path("lib/lib.so"), &lib), 0);
 	/* Beside the file, in its .debug/ folder, under the root followed by its folder. */
-	CHECK_EQ(int, rename(tmp_path("lib.debug"), tmp_path("lib/lib.debug")), 0);
-	CHECK_STR(hidden_name(tmp_path("lib/lib.so"), tmp_path("root"), name, sizeof(name)),
-		  "hidden_local");
-	CHECK_EQ(int, rename(tmp_path("lib/lib.debug"), tmp_path("lib/.debug/lib.debug")), 0);
-	CHECK_STR(hidden_name(tmp_path("lib/lib.so"), tmp_path("root"), name, sizeof(name)),
-		  "hidden_local");
-	snprintf(dir, sizeof(dir), "%s/root%s", tmpdir, tmpdir);
-	for (char *c = dir + strlen(tmpdir) + 6; (c = strchr(c, '/')); c++) {
+	CHECK_EQ(int, rename(test_tmp_path("lib.debug"), test_tmp_path("lib/lib.debug")), 0);
+	CHECK_STR(
+	    hidden_name(test_tmp_path("lib/lib.so"), test_tmp_path("root"), name, sizeof(name)),
+	    "hidden_local");
+	CHECK_EQ(int, rename(test_tmp_path("lib/lib.debug"), test_tmp_path("lib/.debug/lib.debug")),
+		 0);
+	CHECK_STR(
+	    hidden_name(test_tmp_path("lib/lib.so"), test_tmp_path("root"), name, sizeof(name)),
+	    "hidden_local");
+	snprintf(dir, sizeof(dir), "%s/root%s", test_tmpdir, test_tmpdir);
+	for (char *c = dir + strlen(test_tmpdir) + 6; (c = strchr(c, '/')); c++) {
 		*c = '\0';
 		mkdir(dir, 0755);
 		*c = '/';
@@ -406,15 +382,17 @@ TEST(stripped_file_uses_its_debug_file_by_debuglink)
 	strcat(dir, "/lib");
 	mkdir(dir, 0755);
 	snprintf(rooted, sizeof(rooted), "%s/lib.debug", dir);
-	CHECK_EQ(int, rename(tmp_path("lib/.debug/lib.debug"), rooted), 0);
-	CHECK_STR(hidden_name(tmp_path("lib/lib.so"), tmp_path("root"), name, sizeof(name)),
-		  "hidden_local");
+	CHECK_EQ(int, rename(test_tmp_path("lib/.debug/lib.debug"), rooted), 0);
+	CHECK_STR(
+	    hidden_name(test_tmp_path("lib/lib.so"), test_tmp_path("root"), name, sizeof(name)),
+	    "hidden_local");
 	/* A debug file whose CRC is not the link's is not used. */
 	lib.crc ^= 1;
-	CHECK_EQ(int, write_elf(tmp_path("lib/lib.so"), &lib), 0);
-	CHECK_STR(hidden_name(tmp_path("lib/lib.so"), tmp_path("root"), name, sizeof(name)),
-		  "(none)");
-	remove_tmpdir();
+	CHECK_EQ(int, write_elf(test_tmp_path("lib/lib.so"), &lib), 0);
+	CHECK_STR(
+	    hidden_name(test_tmp_path("lib/lib.so"), test_tmp_path("root"), name, sizeof(name)),
+	    "(none)");
+	test_tmpdir_remove();
 	return TEST_OK;
 }
 
@@ -427,19 +405,19 @@ TEST(mangled_names_are_demangled)
 	struct fake_elf f = { .symtab = SHT_SYMTAB, .syms = syms, .nsyms = 2 };
 	static const uint64_t at[] = { 0x15, 0x25, 0x16 };
 	struct ipcc_symbol y[3];
-	struct ipcc_profile *p;
+	struct ipcc_recording *p;
 	struct ipcc_symbols *s;
 
-	if (!make_tmpdir())
+	if (!test_tmpdir_make("symbols"))
 		SKIP("cannot make a folder under /tmp");
-	CHECK_EQ(int, write_elf(tmp_path("lib.so"), &f), 0);
-	resolve(tmp_path("lib.so"), at, 3, y, &p, &s);
+	CHECK_EQ(int, write_elf(test_tmp_path("lib.so"), &f), 0);
+	resolve(test_tmp_path("lib.so"), at, 3, y, &p, &s);
 	CHECK_STR(name_of(&y[0]), "_ZN2ns1fEi");
 	CHECK(y[0].demangled && !strcmp(y[0].demangled, "ns::f(int)"));
 	CHECK(y[1].demangled == y[1].function);
 	/* One string per function, however many samples. */
 	CHECK(y[2].function == y[0].function && y[2].demangled == y[0].demangled);
 	release(p, s);
-	remove_tmpdir();
+	test_tmpdir_remove();
 	return TEST_OK;
 }

@@ -1,5 +1,5 @@
 /*
- * explain.h - the pipeline model meets a profile: each hot loop of a program, lifted from its
+ * explain.h - the pipeline model meets a recording: each hot loop of a program, lifted from its
  * machine code into the model (lift.h, model.h), with the samples that landed in it, what the
  * model predicts, and the samples moved back to their cause (de-skidded).
  *
@@ -31,8 +31,9 @@
 
 #include "ipcc/lift.h"
 #include "ipcc/model.h"
+#include "ipcc/skid.h"
 
-struct ipcc_profile;
+struct ipcc_recording;
 struct ipcc_symbols;
 
 /* One instruction of a loop. */
@@ -68,7 +69,9 @@ struct ipcc_explain_loop {
 				  once per iteration in the model */
 	double distance;       /* total variation, measured against predicted shares */
 	double halves;	       /* between the first and the second half of the samples, by time */
-	double deskid_moved;   /* the share of the samples de-skidding moved */
+	double explained;      /* measured share on instructions the model predicts samples on */
+	enum ipcc_skid_verdict verdict; /* ipcc_skid_judge() of the three above */
+	double deskid_moved;		/* the share of the samples de-skidding moved */
 };
 
 struct ipcc_explain {
@@ -86,11 +89,11 @@ struct ipcc_explain_opts {
 };
 
 /*
- * Explain the chosen hot loops of profile p (symbols from syms, made for p). A loop that
+ * Explain the chosen hot loops of recording p (symbols from syms, made for p). A loop that
  * cannot be lifted or modelled keeps its samples and says why (status, why); the call fails
  * only for IPCC_ENOMEM, or IPCC_ENOTSUP when Capstone cannot disassemble.
  */
-int ipcc_explain(const struct ipcc_profile *p, struct ipcc_symbols *syms,
+int ipcc_explain(const struct ipcc_recording *p, struct ipcc_symbols *syms,
 		 const struct ipcc_explain_opts *o, struct ipcc_explain *out);
 
 void ipcc_explain_release(struct ipcc_explain *e);

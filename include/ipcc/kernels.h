@@ -65,32 +65,6 @@ struct ipcc_bench_point {
 int ipcc_kernel_run(const struct ipcc_kernel *k, const struct ipcc_bench_opts *o, uint64_t core_khz,
 		    struct ipcc_bench_point *out);
 
-struct ipcc_model_profile;
-
-/* One parameter of a profile fitted to this machine. */
-struct ipcc_profile_fit_row {
-	const char *param;  /* the profile key: "load_latency" */
-	const char *kernel; /* what measured it: "chain.load" */
-	double measured;    /* NaN when the kernel could not run */
-	const char *unit;   /* of measured */
-	unsigned base, fitted;
-	char note[160]; /* how it was read, or why it was not */
-};
-
-#define IPCC_PROFILE_FIT_ROWS 10
-
-/*
- * Fit a pipeline-model profile to this machine: start from `base`, measure with the
- * microkernels (each the fewest cycles of nine runs, the core frequency measured around each)
- * load-to-use latency (chain.load), imul latency (chain.mul), a lock add (atomic.lock_add),
- * mispredict recovery (branch.random's penalty), immediate folding (chain.add_imm: folding
- * when 1.5 or more adds a cycle) and the ALU count (skid.mov_imm: independent movs a cycle),
- * and put each into `out`, named BASE-fit. One row per parameter says what was measured.
- * IPCC_ENOTSUP when no kernel could run here.
- */
-int ipcc_kernel_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_profile *out,
-			    struct ipcc_profile_fit_row rows[IPCC_PROFILE_FIT_ROWS]);
-
 /* One event's check: measured per iteration against expected. */
 struct ipcc_kernel_check {
 	const char *event; /* "instructions", "branches", "mispredicts", ... */

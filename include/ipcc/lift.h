@@ -1,11 +1,11 @@
 /*
- * lift.h - from a profile's samples to the machine code that holds them: the hot loops.
+ * lift.h - from a recording's samples to the machine code that holds them: the hot loops.
  *
  * A loop is a backward branch within one function (a jmp or jcc whose target is at or
  * before it, in the same function): its body is [target, end of the branch). Several
  * backward branches to one target (a `continue`) are one loop. Loops are found by
  * disassembling, with Capstone, every function that holds samples, in the files the
- * profile recorded; a loop's samples are those whose address falls in its body.
+ * recording holds; a loop's samples are those whose address falls in its body.
  *
  * ipcc_lift_elf() turns a loop of a program (or a range of its addresses) into the pipeline
  * model's text (model.h), to be parsed leniently.
@@ -19,17 +19,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct ipcc_profile;
+struct ipcc_recording;
 struct ipcc_symbols;
 
 struct ipcc_loop {
-	const char *file;     /* the object, as the profile recorded it */
+	const char *file;     /* the object, as the recording names it */
 	const char *function; /* demangled where it can be */
 	uint64_t function_start;
 	uint64_t start, end; /* the body, in the file's own (ELF) addresses */
 	uint64_t branches;   /* backward branches that close it */
 	uint64_t samples;    /* samples in the body, inner loops' included */
-	double share;	     /* samples / all samples of the profile */
+	double share;	     /* samples / all samples of the recording */
 	int parent;	     /* index of the innermost loop holding this one, or -1 */
 	unsigned depth;	     /* 0 for an outermost loop */
 	int selected;	     /* among the loops chosen to cover the samples (see opts) */
@@ -49,16 +49,16 @@ struct ipcc_loops {
 	 */
 	size_t nselected;
 	double covered;	      /* the share of the samples the chosen loops hold */
-	uint64_t nsamples;    /* all samples of the profile */
+	uint64_t nsamples;    /* all samples of the recording */
 	unsigned nfunctions;  /* functions disassembled */
 	unsigned nunreadable; /* functions whose code could not be read (file gone, no symbol) */
 };
 
 /*
- * Find the loops of profile p (symbols from syms, made for p). Returns 0, IPCC_ENOMEM, or
+ * Find the loops of recording p (symbols from syms, made for p). Returns 0, IPCC_ENOMEM, or
  * IPCC_ENOTSUP when Capstone cannot disassemble this architecture.
  */
-int ipcc_loops_find(const struct ipcc_profile *p, struct ipcc_symbols *syms,
+int ipcc_loops_find(const struct ipcc_recording *p, struct ipcc_symbols *syms,
 		    const struct ipcc_loops_opts *o, struct ipcc_loops *out);
 
 void ipcc_loops_release(struct ipcc_loops *l);
@@ -90,7 +90,7 @@ struct ipcc_lifted {
 int ipcc_lift_elf(const char *path, const struct ipcc_lift_opts *o, struct ipcc_lifted *out);
 
 /*
- * Lift [start, end) of `file`, a file of the profile `syms` was made for (as
+ * Lift [start, end) of `file`, a file of the recording `syms` was made for (as
  * ipcc_loops_find() names it): the same text as ipcc_lift_elf() with a range, without opening
  * the file again.
  */

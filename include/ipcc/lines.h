@@ -2,7 +2,7 @@
  * lines.h - code addresses to source lines, from a file's DWARF line tables (elfutils' libdw).
  *
  * The tables are the ELF file's own, or those of its separate debug file when the file has
- * none, found as the symbols find one (profile.h): by build ID under
+ * none, found as the symbols find one (recording.h): by build ID under
  * $IPCC_DEBUG_ROOT/.build-id/ (default /usr/lib/debug), else by .gnu_debuglink. A file
  * without DWARF is not an error: every lookup in it finds nothing.
  *

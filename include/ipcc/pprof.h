@@ -18,24 +18,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ipcc/profile.h"
+#include "ipcc/recording.h"
 
 struct ipcc_pprof_opts {
 	int64_t time_nanos; /* when the recording started, ns since the epoch; 0: unknown */
 };
 
 /*
- * Encode profile p, its samples resolved with syms (made from p), as a gzip-compressed pprof
+ * Encode recording p, its samples resolved with syms (made from p), as a gzip-compressed pprof
  * Profile: *out (malloc'd) and *len. IPCC_ENOMEM, or IPCC_ESYS if zlib fails.
  */
-int ipcc_pprof_encode(const struct ipcc_profile *p, struct ipcc_symbols *syms,
+int ipcc_pprof_encode(const struct ipcc_recording *p, struct ipcc_symbols *syms,
 		      const struct ipcc_pprof_opts *o, void **out, size_t *len);
 
 /*
  * Encode and write to `path`: a temporary file beside it, renamed over it once whole, so a
  * failure leaves no file behind. IPCC_ESYS with the path and the reason.
  */
-int ipcc_pprof_write(const struct ipcc_profile *p, struct ipcc_symbols *syms,
+int ipcc_pprof_write(const struct ipcc_recording *p, struct ipcc_symbols *syms,
 		     const struct ipcc_pprof_opts *o, const char *path);
 
 #endif

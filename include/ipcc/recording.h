@@ -1,8 +1,8 @@
 /*
- * profile.h - profile files: what `ipcc record` writes and `ipcc annotate` reads, and the
+ * recording.h - recordings: what `ipcc record` writes and `ipcc annotate` reads, and the
  * symbols and lines that samples resolve to.
  *
- * A profile file is little-endian, versioned, and documented in docs/internals/sample.md:
+ * A recording is little-endian, versioned, and documented in docs/internals/sample.md:
  *   header  "IPCCPROF" (8 bytes), u32 version (1), u32 reserved (0)
  *   records u32 type, u32 size (of the whole record, a multiple of 8), then the body:
  *     1 MMAP    u32 pid, u32 reserved, u64 addr, u64 len, u64 pgoff, file name, NUL-padded
@@ -11,59 +11,59 @@
  * Unknown record types are skipped by their size, so a reader of version 1 can read files
  * with more record types; a new layout of an existing type is a new version.
  *
- * The caller owns a profile and frees it with ipcc_profile_free().
+ * The caller owns a recording and frees it with ipcc_recording_free().
  */
-#ifndef IPCC_PROFILE_H
-#define IPCC_PROFILE_H
+#ifndef IPCC_RECORDING_H
+#define IPCC_RECORDING_H
 
 #include <stdint.h>
 #include <stdio.h>
 
 #include "ipcc/sample.h"
 
-#define IPCC_PROFILE_VERSION 1
+#define IPCC_RECORDING_VERSION 1
 
-struct ipcc_profile_mmap {
+struct ipcc_recording_mmap {
 	uint32_t pid;
 	uint64_t addr, len, pgoff;
 	char *filename;
 };
 
-struct ipcc_profile_summary {
+struct ipcc_recording_summary {
 	uint64_t samples, lost, throttles;
 	uint64_t period, freq; /* as asked for: one of them is 0 */
 	char event[64];
 };
 
-struct ipcc_profile {
-	struct ipcc_profile_mmap *mmaps;
+struct ipcc_recording {
+	struct ipcc_recording_mmap *mmaps;
 	size_t nmmaps;
 	struct ipcc_sample *samples;
 	size_t nsamples;
-	struct ipcc_profile_summary summary;
+	struct ipcc_recording_summary summary;
 	int has_summary;
 };
 
 /* Writing: the header, then records as they come. Each returns 0 or IPCC_ESYS. */
-int ipcc_profile_write_header(FILE *f);
-int ipcc_profile_write_mmap(FILE *f, const struct ipcc_sample_mmap *m);
-int ipcc_profile_write_sample(FILE *f, const struct ipcc_sample *s);
-int ipcc_profile_write_summary(FILE *f, const struct ipcc_profile_summary *s);
+int ipcc_recording_write_header(FILE *f);
+int ipcc_recording_write_mmap(FILE *f, const struct ipcc_sample_mmap *m);
+int ipcc_recording_write_sample(FILE *f, const struct ipcc_sample *s);
+int ipcc_recording_write_summary(FILE *f, const struct ipcc_recording_summary *s);
 
 /*
- * Read a whole profile from `data` (size bytes). A truncated or corrupt file is IPCC_EINVAL
+ * Read a whole recording from `data` (size bytes). A truncated or corrupt file is IPCC_EINVAL
  * with the offset and the reason in ipcc_last_error(); *out is then NULL.
  */
-int ipcc_profile_parse(const void *data, size_t size, struct ipcc_profile **out);
+int ipcc_recording_parse(const void *data, size_t size, struct ipcc_recording **out);
 
 /* Read the file at `path`. */
-int ipcc_profile_load(const char *path, struct ipcc_profile **out);
+int ipcc_recording_load(const char *path, struct ipcc_recording **out);
 
-void ipcc_profile_free(struct ipcc_profile *p);
+void ipcc_recording_free(struct ipcc_recording *p);
 
 /*
  * Where an address is: the mapping's file, the function (or NULL), the offset in the file.
- * The strings belong to the profile and the symbols; `file` is the same pointer for every
+ * The strings belong to the recording and the symbols; `file` is the same pointer for every
  * mapping of one file, and `function` the same for every address in one function.
  */
 struct ipcc_symbol {
@@ -72,18 +72,18 @@ struct ipcc_symbol {
 	const char *demangled; /* function as C++ or Rust writes it, else function itself */
 	uint64_t func_start;   /* the function's address in the file's own (ELF) addresses */
 	uint64_t func_size;
-	uint64_t elf_addr;		      /* the sample's address in the file's own addresses */
-	const struct ipcc_profile_mmap *mmap; /* the mapping the address is in, or NULL */
+	uint64_t elf_addr; /* the sample's address in the file's own addresses */
+	const struct ipcc_recording_mmap *mmap; /* the mapping the address is in, or NULL */
 };
 
 struct ipcc_symbols;
 
 /*
- * Symbols for the profile's mappings, read from each file's ELF symbol tables (libelf): its
+ * Symbols for the recording's mappings, read from each file's ELF symbol tables (libelf): its
  * .symtab; if it has none, its separate debug file's (by build ID under
  * $IPCC_DEBUG_ROOT/.build-id/, default /usr/lib/debug, or by .gnu_debuglink); else its .dynsym.
  */
-int ipcc_symbols_new(const struct ipcc_profile *p, struct ipcc_symbols **out);
+int ipcc_symbols_new(const struct ipcc_recording *p, struct ipcc_symbols **out);
 void ipcc_symbols_free(struct ipcc_symbols *s);
 
 /* Resolve sample s's IP. */

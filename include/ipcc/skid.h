@@ -37,11 +37,38 @@ struct ipcc_skid_row {
 };
 
 /*
- * How the measurement compares with the model: `matches` (the samples are where the model
- * puts them, explained >= 0.9, in about its proportions, distance <= 0.15), `same-places`
- * (explained >= 0.9, other proportions), `partly` (explained >= 0.5) or `differs`.
+ * The distance and the verdict (skid/distance.c), shared by `ipcc skid`, `ipcc annotate
+ * --model` and the fit.
+ *
+ * ipcc_skid_tv: the total-variation distance between two distributions over n rows, each
+ * given as weights (counts or shares, each normalised by its own sum): half the sum of the
+ * absolute differences, from 0 (the same) to 1 (no row in common). NaN when either sums to 0.
+ * The same function measures a run's two halves against each other.
  */
-const char *ipcc_skid_verdict(double explained, double distance);
+double ipcc_skid_tv(const double *a, const double *b, unsigned n);
+
+/* The one threshold: within this distance the model puts the samples where they land. */
+#define IPCC_SKID_MATCH_DISTANCE 0.15
+
+enum ipcc_skid_verdict {
+	IPCC_SKID_UNJUDGED,    /* no distance: too few samples */
+	IPCC_SKID_NO_VERDICT,  /* the halves differ by more than the threshold and the model */
+	IPCC_SKID_MATCHES,     /* explained >= 0.9 and distance <= IPCC_SKID_MATCH_DISTANCE */
+	IPCC_SKID_SAME_PLACES, /* explained >= 0.9, other proportions */
+	IPCC_SKID_PARTLY,      /* explained >= 0.5 */
+	IPCC_SKID_DIFFERS,
+};
+
+/*
+ * The verdict from the share of the measured samples on instructions the model predicts any
+ * samples on (`explained`), the distance between measured and predicted shares, and the
+ * distance between the run's two halves (NaN: unknown, judged on the distance alone). A run
+ * whose halves differ more than the threshold and more than the model does cannot judge it.
+ */
+enum ipcc_skid_verdict ipcc_skid_judge(double explained, double distance, double halves);
+
+/* "matches", "same-places", "partly", "differs"; NULL for no verdict. */
+const char *ipcc_skid_verdict_name(enum ipcc_skid_verdict v);
 
 struct ipcc_skid_result {
 	char kernel[32];	    /* "skid.adds" */
@@ -65,9 +92,8 @@ struct ipcc_skid_result {
 };
 
 /*
- * The verdict on a compared result: ipcc_skid_verdict() of its explained share and
- * distance, or NULL (no verdict) when its halves differ more from each other than it
- * differs from the model: the measurement does not repeat well enough to judge the model.
+ * The verdict on a compared result, by ipcc_skid_judge() from its explained share, distance
+ * and halves: a name, or NULL (no verdict).
  */
 const char *ipcc_skid_result_verdict(const struct ipcc_skid_result *r);
 

@@ -1,5 +1,5 @@
 /*
- * clock_arm64.c - the time counter on arm64: the generic timer's virtual count
+ * clock/arm64.c - the time counter on arm64: the generic timer's virtual count
  * (cntvct_el0), whose frequency the architecture states in cntfrq_el0.
  */
 #include <stdio.h>

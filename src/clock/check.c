@@ -1,5 +1,5 @@
 /*
- * clock_check.c - measurements of the time counter itself: the cross-core order check and
+ * clock/check.c - measurements of the time counter itself: the cross-core order check and
  * the side-by-side cost of each way of reading time. ipcc calibrate prints both.
  */
 #include <errno.h>
@@ -15,7 +15,7 @@
 
 #include "clock_int.h"
 #include "error_int.h"
-#include "kernel_int.h"
+#include "perf_sys_int.h"
 
 /* ---- cross-core check ------------------------------------------------------------------ */
 
@@ -220,7 +220,7 @@ static uint64_t run_perf_read(unsigned n, const void *arg)
 	uint64_t sum = 0, v;
 
 	for (unsigned i = 0; i < n; i++)
-		if (kernel->read(fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+		if (perf_sys->read(fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
 			sum += v;
 	return sum;
 }
@@ -250,7 +250,7 @@ static int open_task_clock(void)
 		.exclude_hv = 1,
 	};
 
-	return kernel->perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return perf_sys->perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 int ipcc_clock_read_costs(unsigned batches, unsigned per_batch,
@@ -331,7 +331,7 @@ int ipcc_clock_read_costs(unsigned batches, unsigned per_batch,
 		costs[k].ns_median = costs[k].ticks_median * 1e9 / hz;
 	}
 	if (fd >= 0)
-		kernel->close(fd);
+		perf_sys->close(fd);
 	free(t);
 	return 0;
 }

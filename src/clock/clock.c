@@ -1,5 +1,5 @@
 /*
- * clock.c - the time counter: finding TCFREQ, the tick -> ns conversion, the core frequency.
+ * clock/clock.c - the time counter: finding TCFREQ, the tick -> ns conversion, the core frequency.
  *
  * TCFREQ comes from the first source that states it to within CLOCK_TARGET_PPM, tried in
  * this order: the perf mmap page (the kernel's own conversion, when cap_user_time is set),
@@ -18,7 +18,7 @@
 
 #include "clock_int.h"
 #include "error_int.h"
-#include "kernel_int.h"
+#include "perf_sys_int.h"
 
 struct ipcc_tc_conv ipcc_clock_conv;
 
@@ -122,17 +122,17 @@ static int tcfreq_from_kernel(struct ipcc_freq *out)
 	void *page;
 	int fd, ret;
 
-	fd = kernel->perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = perf_sys->perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return err_sys("perf_event_open(dummy)");
-	page = kernel->mmap(len, fd);
+	page = perf_sys->mmap(len, fd);
 	if (page == MAP_FAILED) {
 		ret = err_sys("mmap of the perf page");
 	} else {
 		ret = clock_tcfreq_from_perf_page(page, out);
-		kernel->munmap(page, len);
+		perf_sys->munmap(page, len);
 	}
-	kernel->close(fd);
+	perf_sys->close(fd);
 	return ret;
 }
 
@@ -352,22 +352,22 @@ static int corefreq_pmu(struct ipcc_freq *out)
 	uint64_t start = raw_ns();
 	int leader, ref, ret = 0;
 
-	leader = kernel->perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	leader = perf_sys->perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (leader < 0)
 		return err_sys("perf_event_open(cycles)");
 	attr.config = PERF_COUNT_HW_REF_CPU_CYCLES;
 	attr.disabled = 0;
-	ref = kernel->perf_event_open(&attr, 0, -1, leader, PERF_FLAG_FD_CLOEXEC);
+	ref = perf_sys->perf_event_open(&attr, 0, -1, leader, PERF_FLAG_FD_CLOEXEC);
 	if (ref < 0) {
 		ret = err_sys("perf_event_open(ref-cycles)");
 		goto out;
 	}
 	clock_arch_add_chain(64); /* warm up the loop and the counters */
-	kernel->ioctl(leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
-	kernel->ioctl(leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	perf_sys->ioctl(leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+	perf_sys->ioctl(leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 	clock_arch_add_chain(512);
-	kernel->ioctl(leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-	if (kernel->read(leader, &counts, sizeof(counts)) != (ssize_t)sizeof(counts) ||
+	perf_sys->ioctl(leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	if (perf_sys->read(leader, &counts, sizeof(counts)) != (ssize_t)sizeof(counts) ||
 	    counts.nr != 2) {
 		ret = err_set(IPCC_ESYS, "reading the cycles group failed");
 		goto out;
@@ -384,8 +384,8 @@ static int corefreq_pmu(struct ipcc_freq *out)
 	out->cost_ns = raw_ns() - start;
 out:
 	if (ref >= 0)
-		kernel->close(ref);
-	kernel->close(leader);
+		perf_sys->close(ref);
+	perf_sys->close(leader);
 	return ret;
 }
 

@@ -1,9 +1,9 @@
 /*
- * clock_int.h - what the portable clock code needs from each architecture, and the pure
+ * clock/clock_int.h - what the portable clock code needs from each architecture, and the pure
  * decoders the tests drive with recorded data (private to src/).
  *
- * One file per architecture implements the clock_arch_* functions: clock_x86_64.c,
- * clock_arm64.c. CMake picks the one for the target.
+ * One file per architecture implements the clock_arch_* functions: clock/x86_64.c,
+ * clock/arm64.c. CMake picks the one for the target.
  */
 #ifndef IPCC_CLOCK_INT_H
 #define IPCC_CLOCK_INT_H
@@ -61,7 +61,7 @@ void clock_arch_check_chain(uint64_t blocks);
 void clock_arch_signature(char *buf, size_t len);
 
 /*
- * The per-boot TCFREQ cache (clock_cache.c, in cache_int.h's folder): read a figure kept for
+ * The per-boot TCFREQ cache (clock/tcfreq_cache.c, in boot_cache_int.h's folder): read a figure kept for
  * this boot and CPU (source IPCC_FREQ_CACHED), or keep one. clock_cache_parse checks one
  * line against a key.
  */

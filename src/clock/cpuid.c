@@ -1,6 +1,6 @@
 /*
- * clock_cpuid.c - TCFREQ from recorded x86 CPUID leaves. Plain arithmetic, so it builds and
- * is tested on every architecture; clock_x86_64.c executes cpuid and calls it.
+ * clock/cpuid.c - TCFREQ from recorded x86 CPUID leaves. Plain arithmetic, so it builds and
+ * is tested on every architecture; x86_64.c executes cpuid and calls it.
  */
 #include "clock_int.h"
 #include "error_int.h"

@@ -1,5 +1,5 @@
 /*
- * clock_cache.c - TCFREQ calibrations kept for the rest of the boot. A calibration against
+ * clock/tcfreq_cache.c - TCFREQ calibrations kept for the rest of the boot. A calibration against
  * CLOCK_MONOTONIC_RAW takes ~10 ms; a second process in the same boot, on the same CPU, reads
  * the figure from one line of a file instead. The line holds the key it is valid for: the
  * kernel's boot id and the CPU's signature (clock_arch_signature: vendor, family, model,
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cache_int.h"
+#include "boot_cache_int.h"
 #include "clock_int.h"
 #include "error_int.h"
 
@@ -21,7 +21,7 @@ static int cache_key(char *buf, size_t len)
 {
 	char boot[64], sig[128];
 
-	if (cache_boot_id(boot, sizeof(boot)))
+	if (boot_cache_id(boot, sizeof(boot)))
 		return -1;
 	clock_arch_signature(sig, sizeof(sig));
 	return snprintf(buf, len, "%s %s", boot, sig) < (int)len ? 0 : -1;
@@ -54,7 +54,7 @@ int clock_cache_read(struct ipcc_freq *out)
 	FILE *f;
 	int ret;
 
-	if (cache_path("tcfreq", path, sizeof(path)) || cache_key(key, sizeof(key)))
+	if (boot_cache_path("tcfreq", path, sizeof(path)) || cache_key(key, sizeof(key)))
 		return err_set(IPCC_ENOTSUP, "no TCFREQ cache here");
 	f = fopen(path, "re");
 	if (!f)
@@ -72,5 +72,5 @@ void clock_cache_write(const struct ipcc_freq *f)
 	if (cache_key(key, sizeof(key)))
 		return;
 	snprintf(line, sizeof(line), CACHE_MAGIC " %s hz=%.3f ppm=%.3f\n", key, f->hz, f->ppm);
-	cache_replace("tcfreq", line);
+	boot_cache_replace("tcfreq", line);
 }

@@ -1,5 +1,5 @@
 /*
- * clock_x86_64.c - the time counter on x86-64: the TSC, its frequency from CPUID, the
+ * clock/x86_64.c - the time counter on x86-64: the TSC, its frequency from CPUID, the
  * add chain for the core frequency, and the TSC read methods for ipcc calibrate.
  */
 #include <cpuid.h>

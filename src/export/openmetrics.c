@@ -1,5 +1,5 @@
 /*
- * export_openmetrics.c - the OpenMetrics text exposition (see include/ipcc/export.h).
+ * export/openmetrics.c - the OpenMetrics text exposition (see include/ipcc/export.h).
  */
 #include <math.h>
 #include <stdbool.h>

@@ -139,7 +139,7 @@ static bool is_clock(const char *event)
  * counting event). A clock event with a frequency has the fixed period 10^9/freq ns, and a
  * clock fires at most every 10 us (the kernel's perf_swevent_start_hrtimer()).
  */
-static uint64_t sample_period(const struct ipcc_profile_summary *s)
+static uint64_t sample_period(const struct ipcc_recording_summary *s)
 {
 	uint64_t period = s->period;
 
@@ -193,7 +193,7 @@ static void build_release(struct build *b)
  * One mapping per distinct recorded mapping (address, length, offset, file) with samples, and
  * the first recorded one first.
  */
-static int add_mappings(struct build *b, const struct ipcc_profile *p, struct ipcc_symbols *syms)
+static int add_mappings(struct build *b, const struct ipcc_recording *p, struct ipcc_symbols *syms)
 {
 	size_t n = p->nsamples;
 
@@ -204,7 +204,7 @@ static int add_mappings(struct build *b, const struct ipcc_profile *p, struct ip
 		if (b->pl[i].y.mmap)
 			b->map_of[b->pl[i].y.mmap - p->mmaps] = 1;
 	for (size_t i = 0; i < p->nmmaps; i++) {
-		const struct ipcc_profile_mmap *m = &p->mmaps[i];
+		const struct ipcc_recording_mmap *m = &p->mmaps[i];
 		Perftools__Profiles__Mapping *g;
 		const char *id;
 		size_t k;
@@ -340,10 +340,10 @@ static int add_samples(struct build *b, size_t n, size_t nval, uint64_t period)
 }
 
 /* The summary as comments; the sample types; the period. */
-static int describe(struct build *b, const struct ipcc_profile *p, uint64_t period,
+static int describe(struct build *b, const struct ipcc_recording *p, uint64_t period,
 		    Perftools__Profiles__Profile *pr)
 {
-	const struct ipcc_profile_summary *s = &p->summary;
+	const struct ipcc_recording_summary *s = &p->summary;
 	bool clock = p->has_summary && is_clock(s->event);
 	char buf[4][256];
 	size_t nc = 0;
@@ -390,7 +390,7 @@ static int describe(struct build *b, const struct ipcc_profile *p, uint64_t peri
 												: 0;
 }
 
-static int alloc_build(struct build *b, const struct ipcc_profile *p, size_t nval)
+static int alloc_build(struct build *b, const struct ipcc_recording *p, size_t nval)
 {
 	size_t n = p->nsamples + 1, m = p->nmmaps + 1;
 
@@ -445,7 +445,7 @@ static int gzip(const void *in, size_t n, void **out, size_t *len)
 	return 0;
 }
 
-int ipcc_pprof_encode(const struct ipcc_profile *p, struct ipcc_symbols *syms,
+int ipcc_pprof_encode(const struct ipcc_recording *p, struct ipcc_symbols *syms,
 		      const struct ipcc_pprof_opts *o, void **out, size_t *len)
 {
 	Perftools__Profiles__Profile pr = PERFTOOLS__PROFILES__PROFILE__INIT;
@@ -497,7 +497,7 @@ nomem:
 	return err_set(IPCC_ENOMEM, "pprof: out of memory for %zu samples", n);
 }
 
-int ipcc_pprof_write(const struct ipcc_profile *p, struct ipcc_symbols *syms,
+int ipcc_pprof_write(const struct ipcc_recording *p, struct ipcc_symbols *syms,
 		     const struct ipcc_pprof_opts *o, const char *path)
 {
 	size_t plen = strlen(path), len, done = 0;

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "error_int.h"
-#include "clock_int.h"
+#include "clock/clock_int.h"
 #include "ipcc/clock.h"
 #include "ipcc/counters.h"
 #include "ipcc/kernels.h"

@@ -1,6 +1,6 @@
 /*
- * profile.c - profile files: writing records as they come, and reading a whole file back
- * with every size checked (the layout is in profile.h).
+ * recording/recording.c - recordings: writing records as they come, and reading a whole file back
+ * with every size checked (the layout is in recording.h).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -9,7 +9,7 @@
 
 #include "error_int.h"
 #include "ipcc/error.h"
-#include "ipcc/profile.h"
+#include "ipcc/recording.h"
 
 #define MAGIC "IPCCPROF"
 
@@ -35,14 +35,14 @@ static int put_record(FILE *f, uint32_t type, const void *body, size_t n, const 
 	return put(f, zeros, pad);
 }
 
-int ipcc_profile_write_header(FILE *f)
+int ipcc_recording_write_header(FILE *f)
 {
-	uint32_t v[2] = { IPCC_PROFILE_VERSION, 0 };
+	uint32_t v[2] = { IPCC_RECORDING_VERSION, 0 };
 
 	return put(f, MAGIC, 8) || put(f, v, sizeof(v)) ? IPCC_ESYS : 0;
 }
 
-int ipcc_profile_write_mmap(FILE *f, const struct ipcc_sample_mmap *m)
+int ipcc_recording_write_mmap(FILE *f, const struct ipcc_sample_mmap *m)
 {
 	struct {
 		uint32_t pid, reserved;
@@ -52,7 +52,7 @@ int ipcc_profile_write_mmap(FILE *f, const struct ipcc_sample_mmap *m)
 	return put_record(f, REC_MMAP, &b, sizeof(b), m->filename);
 }
 
-int ipcc_profile_write_sample(FILE *f, const struct ipcc_sample *s)
+int ipcc_recording_write_sample(FILE *f, const struct ipcc_sample *s)
 {
 	struct {
 		uint64_t ip, time;
@@ -62,7 +62,7 @@ int ipcc_profile_write_sample(FILE *f, const struct ipcc_sample *s)
 	return put_record(f, REC_SAMPLE, &b, sizeof(b), NULL);
 }
 
-int ipcc_profile_write_summary(FILE *f, const struct ipcc_profile_summary *s)
+int ipcc_recording_write_summary(FILE *f, const struct ipcc_recording_summary *s)
 {
 	uint64_t b[5] = { s->samples, s->lost, s->throttles, s->period, s->freq };
 
@@ -91,10 +91,10 @@ static bool grow(void **arr, size_t *cap, size_t n, size_t elem)
 	return true;
 }
 
-int ipcc_profile_parse(const void *data, size_t size, struct ipcc_profile **out)
+int ipcc_recording_parse(const void *data, size_t size, struct ipcc_recording **out)
 {
 	const unsigned char *d = data, *p, *end = d + size;
-	struct ipcc_profile *pr;
+	struct ipcc_recording *pr;
 	size_t cap_m = 0, cap_s = 0;
 	uint32_t version;
 	int ret = 0;
@@ -103,9 +103,9 @@ int ipcc_profile_parse(const void *data, size_t size, struct ipcc_profile **out)
 	if (size < 16 || memcmp(d, MAGIC, 8) != 0)
 		return err_set(IPCC_EINVAL, "not an ipcc profile (no IPCCPROF header)");
 	memcpy(&version, d + 8, 4);
-	if (version != IPCC_PROFILE_VERSION)
+	if (version != IPCC_RECORDING_VERSION)
 		return err_set(IPCC_EINVAL, "profile version %u; this ipcc reads version %d",
-			       version, IPCC_PROFILE_VERSION);
+			       version, IPCC_RECORDING_VERSION);
 	pr = calloc(1, sizeof(*pr));
 	if (!pr)
 		return err_set(IPCC_ENOMEM, "profile");
@@ -128,7 +128,7 @@ int ipcc_profile_parse(const void *data, size_t size, struct ipcc_profile **out)
 		}
 		body = p + 8, rend = p + hdr[1];
 		if (hdr[0] == REC_MMAP) {
-			struct ipcc_profile_mmap *m;
+			struct ipcc_recording_mmap *m;
 			const char *name = rend - body >= 32 ? string_in(body + 32, rend) : NULL;
 			void *arr = pr->mmaps;
 
@@ -199,14 +199,14 @@ int ipcc_profile_parse(const void *data, size_t size, struct ipcc_profile **out)
 		p = rend;
 	}
 	if (ret) {
-		ipcc_profile_free(pr);
+		ipcc_recording_free(pr);
 		return ret;
 	}
 	*out = pr;
 	return 0;
 }
 
-int ipcc_profile_load(const char *path, struct ipcc_profile **out)
+int ipcc_recording_load(const char *path, struct ipcc_recording **out)
 {
 	FILE *f = fopen(path, "rb");
 	unsigned char *buf = NULL;
@@ -234,13 +234,13 @@ int ipcc_profile_load(const char *path, struct ipcc_profile **out)
 		if (got == 0)
 			break;
 	}
-	ret = ferror(f) ? err_sys("reading %s", path) : ipcc_profile_parse(buf, n, out);
+	ret = ferror(f) ? err_sys("reading %s", path) : ipcc_recording_parse(buf, n, out);
 	fclose(f);
 	free(buf);
 	return ret;
 }
 
-void ipcc_profile_free(struct ipcc_profile *p)
+void ipcc_recording_free(struct ipcc_recording *p)
 {
 	if (!p)
 		return;

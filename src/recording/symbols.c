@@ -21,7 +21,7 @@
 #include <zlib.h>
 
 #include "error_int.h"
-#include "ipcc/profile.h"
+#include "ipcc/recording.h"
 #include "symbols_int.h"
 
 #define DEBUG_ROOT "/usr/lib/debug"
@@ -38,7 +38,7 @@ struct segment {
 };
 
 struct object {
-	const char *path; /* the profile's string; NULL if the file cannot be read as ELF */
+	const char *path; /* the recording's string; NULL if the file cannot be read as ELF */
 	struct func *funcs;
 	size_t nfuncs;
 	struct segment seg[16];
@@ -47,7 +47,7 @@ struct object {
 };
 
 struct ipcc_symbols {
-	const struct ipcc_profile *prof;
+	const struct ipcc_recording *prof;
 	struct object *obj; /* per mapping; only a file's first mapping's is filled */
 	size_t *first;	    /* per mapping: the index of the first mapping of the same file */
 };
@@ -361,7 +361,7 @@ static void load_object(struct object *o, const char *path)
 	close(fd);
 }
 
-int ipcc_symbols_new(const struct ipcc_profile *p, struct ipcc_symbols **out)
+int ipcc_symbols_new(const struct ipcc_recording *p, struct ipcc_symbols **out)
 {
 	struct ipcc_symbols *s = calloc(1, sizeof(*s));
 
@@ -426,13 +426,13 @@ static const char *demangled(struct func *f)
 void ipcc_symbols_resolve(struct ipcc_symbols *s, const struct ipcc_sample *smp,
 			  struct ipcc_symbol *out)
 {
-	const struct ipcc_profile *p = s->prof;
+	const struct ipcc_recording *p = s->prof;
 	size_t best = p->nmmaps;
 
 	memset(out, 0, sizeof(*out));
 	/* The latest mapping of this process (or, failing that, any) that holds the IP. */
 	for (size_t i = 0; i < p->nmmaps; i++) {
-		const struct ipcc_profile_mmap *m = &p->mmaps[i];
+		const struct ipcc_recording_mmap *m = &p->mmaps[i];
 
 		if (smp->ip >= m->addr && smp->ip - m->addr < m->len &&
 		    (best == p->nmmaps || m->pid == smp->pid))

@@ -1,9 +1,8 @@
 /*
- * explain.c - a profile's hot loops through the pipeline model (explain.h): lift each chosen
+ * skid/explain.c - a recording's hot loops through the pipeline model (explain.h): lift each chosen
  * loop, run the model, set the measured shares beside the predicted ones, and move each
  * sample back to the instruction that held retirement when it was taken.
  */
-#include <capstone/capstone.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,8 +11,10 @@
 
 #include "error_int.h"
 #include "ipcc/explain.h"
+#include "ipcc/skid.h"
 #include "ipcc/lines.h"
-#include "ipcc/profile.h"
+#include "ipcc/recording.h"
+#include "recording/disasm_int.h"
 
 /* Conditional forward branches inside a body tried as mispredicting, at most. */
 #define MAX_TWO_WAY 4
@@ -56,20 +57,6 @@ static uint32_t row_at(const struct ipcc_explain_row *r, unsigned n, uint64_t a)
 			hi = mid;
 	}
 	return lo < n && r[lo].address == a ? lo : UINT32_MAX;
-}
-
-/* Total variation distance between two distributions over n rows (given as counts). */
-static double tv(const double *a, const double *b, unsigned n)
-{
-	double sa = 0, sb = 0, d = 0;
-
-	for (unsigned k = 0; k < n; k++)
-		sa += a[k], sb += b[k];
-	if (sa <= 0 || sb <= 0)
-		return NAN;
-	for (unsigned k = 0; k < n; k++)
-		d += fabs(a[k] / sa - b[k] / sb);
-	return d / 2;
 }
 
 /*
@@ -211,7 +198,7 @@ static bool in_loop(const struct ipcc_symbol *y, const struct ipcc_loop *lp)
 }
 
 /* The measured side: samples per row, unplaced ones, and the two halves' distance. */
-static int measure(const struct ipcc_profile *p, const struct ipcc_symbol *sym,
+static int measure(const struct ipcc_recording *p, const struct ipcc_symbol *sym,
 		   struct ipcc_explain_loop *e)
 {
 	struct landing *l = malloc((e->loop.samples + 1) * sizeof(*l));
@@ -245,7 +232,7 @@ static int measure(const struct ipcc_profile *p, const struct ipcc_symbol *sym,
 	qsort(l, n, sizeof(*l), by_time);
 	for (size_t i = 0; i < n; i++)
 		half[i >= n / 2][l[i].row] += 1;
-	e->halves = tv(half[0], half[1], e->nrows);
+	e->halves = ipcc_skid_tv(half[0], half[1], e->nrows);
 	free(l), free(half[0]), free(half[1]);
 	return 0;
 }
@@ -288,7 +275,7 @@ static int run(const char *text, const struct ipcc_explain_opts *o, struct ipcc_
 	if (!ret) {
 		for (unsigned k = 0; k < e->nrows; k++)
 			m[k] = e->rows[k].measured, q[k] = res->rows[k].share;
-		*d = tv(m, q, e->nrows);
+		*d = ipcc_skid_tv(m, q, e->nrows);
 	} else {
 		ipcc_model_program_free(*prog);
 		*prog = NULL;
@@ -452,20 +439,24 @@ static void deskid(const struct ipcc_model_profile *prof, struct ipcc_explain_lo
 		to[c] += (double)e->rows[t].samples;
 		moved += c != t ? e->rows[t].samples : 0;
 	}
+	e->explained = 0;
 	for (unsigned k = 0; k < n; k++) {
 		e->rows[k].deskid = e->samples ? to[k] / (double)e->samples : 0;
 		m[k] = e->rows[k].measured;
 		q[k] = e->rows[k].predicted;
+		if (q[k] > 0)
+			e->explained += m[k];
 	}
 	e->deskid_moved = e->samples ? (double)moved / (double)e->samples : 0;
-	e->distance = tv(m, q, n);
+	e->distance = ipcc_skid_tv(m, q, n);
+	e->verdict = ipcc_skid_judge(e->explained, e->distance, e->halves);
 out:
 	free(to);
 	free(m);
 	free(q);
 }
 
-int ipcc_explain(const struct ipcc_profile *p, struct ipcc_symbols *syms,
+int ipcc_explain(const struct ipcc_recording *p, struct ipcc_symbols *syms,
 		 const struct ipcc_explain_opts *o, struct ipcc_explain *out)
 {
 	struct ipcc_symbol *sym = calloc(p->nsamples + 1, sizeof(*sym));
@@ -482,12 +473,12 @@ int ipcc_explain(const struct ipcc_profile *p, struct ipcc_symbols *syms,
 		free(sym);
 		return ret;
 	}
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+	ret = disasm_open(&cs);
+	if (ret) {
 		free(sym);
 		ipcc_loops_release(&out->loops);
-		return err_set(IPCC_ENOTSUP, "Capstone cannot disassemble x86-64");
+		return ret;
 	}
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	for (size_t i = 0; i < p->nsamples; i++)
 		ipcc_symbols_resolve(syms, &p->samples[i], &sym[i]);
 	out->loop = calloc(out->loops.nselected + 1, sizeof(*out->loop));

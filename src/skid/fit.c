@@ -1,6 +1,6 @@
 /*
- * fit.c - a pipeline-model profile fitted to the machine at hand: each parameter the
- * microkernels reveal, measured here, replaces the base profile's (kernels.h).
+ * skid/fit.c - a pipeline-model profile fitted to the machine at hand: each parameter the
+ * microkernels reveal, measured here, replaces the base profile's (fit.h).
  */
 #include <math.h>
 #include <stdbool.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error_int.h"
+#include "ipcc/fit.h"
 #include "ipcc/kernels.h"
 #include "ipcc/model.h"
 
@@ -27,7 +28,7 @@ static const struct {
 	double minus; /* taken off the measured cycles: what the model adds itself */
 	size_t offset;
 	uint64_t size; /* the working set of a sized kernel (0: its default) */
-} params[IPCC_PROFILE_FIT_ROWS] = {
+} params[IPCC_FIT_ROWS] = {
 	/* The model's load is its mov's cycle plus load_latency: the chase's cycles less one. */
 	{ "load_latency", "chain.load", D_CYCLES_PER_OP, 8, 1,
 	  offsetof(struct ipcc_model_profile, load_latency) },
@@ -138,24 +139,23 @@ static unsigned *field_of(struct ipcc_model_profile *p, int i)
 	return (unsigned *)(void *)((char *)p + params[i].offset);
 }
 
-int ipcc_kernel_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_profile *out,
-			    struct ipcc_profile_fit_row rows[IPCC_PROFILE_FIT_ROWS])
+int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_profile *out,
+		     struct ipcc_fit_row rows[IPCC_FIT_ROWS])
 {
 	struct ipcc_bench_opts o = { .repeat = 9 };
-	struct ipcc_bench_point best[IPCC_PROFILE_FIT_ROWS];
-	bool got[IPCC_PROFILE_FIT_ROWS] = { false };
+	struct ipcc_bench_point best[IPCC_FIT_ROWS];
+	bool got[IPCC_FIT_ROWS] = { false };
 	unsigned fitted = 0;
 
 	*out = *base;
 	snprintf(out->name, sizeof(out->name), "%.27s-fit", base->name);
 	if (!out->latencies[0])
 		snprintf(out->latencies, sizeof(out->latencies), "%s", base->name);
-	for (int i = 0; i < IPCC_PROFILE_FIT_ROWS; i++)
-		rows[i] =
-		    (struct ipcc_profile_fit_row){ params[i].param,   params[i].kernel,	 NAN, "",
-						   *field_of(out, i), *field_of(out, i), "" };
+	for (int i = 0; i < IPCC_FIT_ROWS; i++)
+		rows[i] = (struct ipcc_fit_row){ params[i].param,   params[i].kernel,  NAN, "",
+						 *field_of(out, i), *field_of(out, i), "" };
 	for (int round = 0; round < FIT_ROUNDS; round++)
-		for (int i = 0; i < IPCC_PROFILE_FIT_ROWS; i++) {
+		for (int i = 0; i < IPCC_FIT_ROWS; i++) {
 			const struct ipcc_kernel *k = ipcc_kernel_find(params[i].kernel);
 			struct ipcc_bench_point p;
 
@@ -172,9 +172,9 @@ int ipcc_kernel_fit_profile(const struct ipcc_model_profile *base, struct ipcc_m
 			got[i] = true;
 			rows[i].note[0] = 0;
 		}
-	for (int i = 0; i < IPCC_PROFILE_FIT_ROWS; i++) {
+	for (int i = 0; i < IPCC_FIT_ROWS; i++) {
 		unsigned *field = field_of(out, i);
-		struct ipcc_profile_fit_row *r = &rows[i];
+		struct ipcc_fit_row *r = &rows[i];
 		const struct ipcc_bench_point p = best[i];
 		double v = NAN;
 

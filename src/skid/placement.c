@@ -1,12 +1,11 @@
 /*
- * skid.c - measured and modelled interrupt placement for the skid kernels (see skid.h).
+ * skid/placement.c - measured and modelled interrupt placement for the skid kernels (see skid.h).
  *
  * The loop is found in the machine code, not assumed: Capstone disassembles the kernel from
  * its entry to its end, and the loop runs from the target of its one backward conditional
  * branch to that branch. A sample is attributed to an instruction when its IP is that
  * instruction's address: the reported IP of an interrupt is always an instruction boundary.
  */
-#include <capstone/capstone.h>
 #include <jansson.h>
 #include <math.h>
 #include <sched.h>
@@ -18,6 +17,7 @@
 #include "ipcc/clock.h"
 #include "ipcc/sample.h"
 #include "ipcc/skid.h"
+#include "recording/disasm_int.h"
 
 #define DEFAULT_PERIOD_NS 100000
 #define BODY_COPIES	  10
@@ -47,8 +47,9 @@ static int disassemble_loop(const struct ipcc_kernel *k, struct ipcc_skid_result
 	int ret = 0;
 
 	ipcc_kernel_code(k, &entry, &start, &end);
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
-		return err_set(IPCC_ENOTSUP, "Capstone cannot disassemble x86-64");
+	ret = disasm_open(&cs);
+	if (ret)
+		return ret;
 	n = cs_disasm(cs, entry, (size_t)((const char *)end - (const char *)entry),
 		      (uint64_t)(uintptr_t)entry, 0, &insn);
 	for (size_t i = 0; i < n && !found; i++) {
@@ -113,25 +114,21 @@ static void on_sample(void *arg, const struct ipcc_sample *s)
 }
 
 /* Shares and the distance between the halves, from the rows' counts. */
-static void finish(struct ipcc_skid_result *r)
+static int finish(struct ipcc_skid_result *r)
 {
-	uint64_t h[2] = { 0, 0 };
+	double *h = calloc(2 * (size_t)r->nrows + 1, sizeof(*h));
 
+	if (!h)
+		return err_set(IPCC_ENOMEM, "%u rows", r->nrows);
 	for (unsigned i = 0; i < r->nrows; i++) {
 		r->rows[i].measured =
 		    r->samples ? (double)r->rows[i].samples / (double)r->samples : 0;
-		h[0] += r->rows[i].half[0];
-		h[1] += r->rows[i].half[1];
+		h[i] = (double)r->rows[i].half[0];
+		h[r->nrows + i] = (double)r->rows[i].half[1];
 	}
-	r->repeat_distance = NAN;
-	if (h[0] && h[1]) {
-		double d = 0;
-
-		for (unsigned i = 0; i < r->nrows; i++)
-			d += fabs((double)r->rows[i].half[0] / (double)h[0] -
-				  (double)r->rows[i].half[1] / (double)h[1]);
-		r->repeat_distance = d / 2;
-	}
+	r->repeat_distance = ipcc_skid_tv(h, h + r->nrows, r->nrows);
+	free(h);
+	return 0;
 }
 
 int ipcc_skid_measure(const struct ipcc_kernel *k, const struct ipcc_skid_opts *o,
@@ -177,10 +174,10 @@ int ipcc_skid_measure(const struct ipcc_kernel *k, const struct ipcc_skid_opts *
 		ret = IPCC_EINVAL;
 	out->lost = ipcc_sampler_stats(s)->lost;
 	ipcc_sampler_free(s);
-	if (ret)
-		goto fail;
-	finish(out);
-	return 0;
+	if (!ret)
+		ret = finish(out);
+	if (!ret)
+		return 0;
 fail:
 	ipcc_skid_result_release(out);
 	return ret;
@@ -238,13 +235,19 @@ static int predict(const char *text, const struct ipcc_model_profile *p, unsigne
 	return ret;
 }
 
+/* The distance between the measured shares and the model's. */
 static double distance(const struct ipcc_skid_result *r, const double *share)
 {
-	double d = 0;
+	double *m = malloc(((size_t)r->nrows + 1) * sizeof(*m));
+	double d;
 
+	if (!m)
+		return NAN;
 	for (unsigned i = 0; i < r->nrows; i++)
-		d += fabs(r->rows[i].measured - share[i]);
-	return d / 2;
+		m[i] = r->rows[i].measured;
+	d = ipcc_skid_tv(m, share, r->nrows);
+	free(m);
+	return d;
 }
 
 int ipcc_skid_compare(struct ipcc_skid_result *r, const char *loop_text,
@@ -295,16 +298,8 @@ out:
 
 const char *ipcc_skid_result_verdict(const struct ipcc_skid_result *r)
 {
-	if (r->repeat_distance > r->distance)
-		return NULL;
-	return ipcc_skid_verdict(r->explained, r->distance);
-}
-
-const char *ipcc_skid_verdict(double explained, double distance)
-{
-	if (explained >= 0.9)
-		return distance <= 0.15 ? "matches" : "same-places";
-	return explained >= 0.5 ? "partly" : "differs";
+	return ipcc_skid_verdict_name(
+	    ipcc_skid_judge(r->explained, r->distance, r->repeat_distance));
 }
 
 void ipcc_skid_result_release(struct ipcc_skid_result *r)
@@ -356,8 +351,7 @@ static int load_one(json_t *k, const char *path, unsigned idx, struct ipcc_skid_
 	}
 	if (r->samples == 0)
 		return err_set(IPCC_EINVAL, "%s: %s has no samples on its loop", path, name);
-	finish(r);
-	return 0;
+	return finish(r);
 }
 
 int ipcc_skid_load(const char *path, struct ipcc_skid_result **out, unsigned *n)

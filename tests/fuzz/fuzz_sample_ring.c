@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	start = (uint64_t)data[0] << 8 | data[1];
 	data += 2, size -= 2;
 	fake_reset();
-	kernel_set(&fake_ops);
+	perf_sys_set(&fake_ops);
 	if (ipcc_sampler_new(&o, &s) == 0) {
 		pg = fake_ring_page(ipcc_sampler_fd(s, 0));
 		if (size > pg->data_size)
@@ -54,6 +54,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* the reader must give every byte back */
 	}
 	ipcc_sampler_free(s);
-	kernel_set(NULL);
+	perf_sys_set(NULL);
 	return 0;
 }

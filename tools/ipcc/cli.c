@@ -150,30 +150,24 @@ int cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t mi
 	return 0;
 }
 
-static char profile_note[320];
-
-const char *cli_profile_note(void)
-{
-	return profile_note;
-}
-
-int cli_parse_profile(const char *cmd, const char *name, struct ipcc_model_profile *out)
+int cli_parse_profile(const char *cmd, const char *name, struct ipcc_model_profile *out, char *note,
+		      size_t len)
 {
 	char list[200] = "";
 	int ret = ipcc_model_profile(name, out);
 
 	if (ret == IPCC_ENOTSUP)
 		return cli_usage_error(cmd, "%s", ipcc_last_error());
-	profile_note[0] = '\0';
+	if (len)
+		note[0] = '\0';
 	if (!ret && !strcmp(name, "auto")) {
 		/* Which profile auto chose, for which CPU, and what it approximates. */
-		struct ipcc_cpu cpu;
+		struct ipcc_cpu cpu = { 0 };
 		char what[128] = "this CPU";
 
 		if (ipcc_cpu_identify(&cpu) == 0)
 			ipcc_cpu_describe(&cpu, what, sizeof(what));
-		snprintf(profile_note, sizeof(profile_note),
-			 "ipcc %s: profile auto is %s, for %s%s%s", cmd, out->name, what,
+		snprintf(note, len, "ipcc %s: profile auto is %s, for %s%s%s", cmd, out->name, what,
 			 *cpu.profile_approx ? "; an approximation: " : "", cpu.profile_approx);
 	}
 	if (!ret)

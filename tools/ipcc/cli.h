@@ -12,6 +12,7 @@
 #ifndef IPCC_CLI_H
 #define IPCC_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Exit codes, documented in ipcc(1). */
@@ -71,15 +72,12 @@ struct ipcc_model_profile;
 /*
  * Look up a pipeline-model profile by name (or "auto") for --profile, or, when the name is
  * no built-in's and is a readable file, load that profile file; EXIT_USAGE with the known
- * names, why auto found none, or the file's PATH:LINE: error, on failure.
+ * names, why auto found none, or the file's PATH:LINE: error, on failure. For "auto", `note`
+ * (len bytes) gets "ipcc CMD: profile auto is P, for CPU[; an approximation: ...]", for the
+ * command to print (to stderr) with its results; "" for a named profile.
  */
-int cli_parse_profile(const char *cmd, const char *name, struct ipcc_model_profile *out);
-
-/*
- * After cli_parse_profile("auto"): "ipcc CMD: profile auto is P, for CPU[; an approximation:
- * ...]", for the command to print (to stderr) with its results; "" for a named profile.
- */
-const char *cli_profile_note(void);
+int cli_parse_profile(const char *cmd, const char *name, struct ipcc_model_profile *out, char *note,
+		      size_t len);
 
 int cmd_calibrate(int argc, char **argv);
 extern const char cmd_calibrate_help[];

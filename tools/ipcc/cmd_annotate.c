@@ -3,7 +3,6 @@
  * function with their disassembly, as folded lines, as its active code footprint, or as a
  * pprof profile.
  */
-#include <capstone/capstone.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -15,12 +14,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "annotate_int.h"
 #include "cli.h"
+#include "ipcc/disasm.h"
 #include "ipcc/error.h"
 #include "ipcc/explain.h"
 #include "ipcc/lift.h"
 #include "ipcc/pprof.h"
-#include "ipcc/profile.h"
+#include "ipcc/recording.h"
 
 const char cmd_annotate_help[] =
     "usage: ipcc annotate [options]\n"
@@ -81,34 +82,13 @@ const char cmd_annotate_help[] =
     "Exit status: 0 success, 1 the profile cannot be read or NAME has no samples, 2 bad\n"
     "usage.\n";
 
-enum unknown_mode { UNKNOWN_ADDRESS, UNKNOWN_LINE, UNKNOWN_FILE };
-
-struct annotate_opts {
-	const char *input, *symbol, *svg, *output;
-	char range_file[4096]; /* --symbol FILE+0xSTART-0xEND: FILE, or "" */
-	uint64_t lo, hi;
-	uint64_t top, loops;
-	double cover;
-	enum unknown_mode unknown;
-	bool folded, footprint, raw_names, pprof, model, json;
-	const char *profile;
-	struct ipcc_model_profile prof;
-};
-
-static const char *base(const char *path)
-{
-	const char *s = path ? strrchr(path, '/') : NULL;
-
-	return s ? s + 1 : path ? path : "?";
-}
-
 /*
  * Whether `path` is the file `name` stands for: the same path, the same file name, or a file
  * name that starts with name and a dot (liblzma.so.5 for liblzma.so.5.4.1).
  */
 static bool names_file(const char *name, const char *path)
 {
-	const char *b = base(path);
+	const char *b = annotate_base(path);
 	size_t n = strlen(name);
 
 	return !strcmp(name, path) || !strcmp(name, b) || (!strncmp(name, b, n) && b[n] == '.');
@@ -267,7 +247,8 @@ static int parse(int argc, char **argv, struct annotate_opts *o)
 	if (o->cover > 0 && !o->loops)
 		return cli_usage_error("annotate", "--cover is for --loops: add --loops N");
 	if (o->model &&
-	    (ret = cli_parse_profile("annotate", o->profile ? o->profile : "auto", &o->prof)))
+	    (ret = cli_parse_profile("annotate", o->profile ? o->profile : "auto", &o->prof,
+				     o->profile_note, sizeof(o->profile_note))))
 		return ret;
 	if (o->pprof && o->loops)
 		return cli_usage_error("annotate", "--format pprof holds every sample: no --loops");
@@ -327,7 +308,7 @@ static int by_place(const void *a, const void *b)
  * per sample, sorted by place, then runs merged. O(n log n). Samples in a file where no
  * function covers them are grouped as `unknown` says.
  */
-static size_t group(const struct annotate_opts *o, const struct ipcc_profile *p,
+static size_t group(const struct annotate_opts *o, const struct ipcc_recording *p,
 		    const struct ipcc_symbol *sym, bool lines, struct bucket *b)
 {
 	size_t n = 0;
@@ -373,14 +354,14 @@ static const char *label(const struct annotate_opts *o, const struct bucket *b, 
 	if (!b->file || o->unknown == UNKNOWN_FILE)
 		return "[unknown]";
 	if (o->unknown == UNKNOWN_LINE)
-		snprintf(buf, len, "%s+%#" PRIx64 "-%#" PRIx64, base(b->file), b->key,
+		snprintf(buf, len, "%s+%#" PRIx64 "-%#" PRIx64, annotate_base(b->file), b->key,
 			 b->key + b->size);
 	else
-		snprintf(buf, len, "%s+%#" PRIx64, base(b->file), b->key);
+		snprintf(buf, len, "%s+%#" PRIx64, annotate_base(b->file), b->key);
 	return buf;
 }
 
-static void print_functions(const struct annotate_opts *o, const struct ipcc_profile *p,
+static void print_functions(const struct annotate_opts *o, const struct ipcc_recording *p,
 			    struct bucket *b, size_t n)
 {
 	char buf[512];
@@ -389,7 +370,7 @@ static void print_functions(const struct annotate_opts *o, const struct ipcc_pro
 	for (size_t i = 0; i < n && i < o->top; i++)
 		printf("%10" PRIu64 " %7.2f%%  %-40s %s\n", b[i].samples,
 		       100.0 * (double)b[i].samples / (double)p->nsamples,
-		       label(o, &b[i], buf, sizeof(buf)), base(b[i].file));
+		       label(o, &b[i], buf, sizeof(buf)), annotate_base(b[i].file));
 }
 
 static void print_folded(const struct annotate_opts *o, struct bucket *b, size_t n)
@@ -397,12 +378,12 @@ static void print_folded(const struct annotate_opts *o, struct bucket *b, size_t
 	char buf[512];
 
 	for (size_t i = 0; i < n; i++)
-		printf("%s;%s %" PRIu64 "\n", base(b[i].file), label(o, &b[i], buf, sizeof(buf)),
-		       b[i].samples);
+		printf("%s;%s %" PRIu64 "\n", annotate_base(b[i].file),
+		       label(o, &b[i], buf, sizeof(buf)), b[i].samples);
 }
 
 /* Levinthal's active binary size: the hottest lines that hold each share of the samples. */
-static void print_footprint(const struct ipcc_profile *p, struct bucket *lines, size_t n)
+static void print_footprint(const struct ipcc_recording *p, struct bucket *lines, size_t n)
 {
 	static const double shares[] = { 0.50, 0.75, 0.90, 0.99 };
 	uint64_t cum = 0;
@@ -430,7 +411,7 @@ static void print_footprint(const struct ipcc_profile *p, struct bucket *lines, 
 }
 
 /* The cumulative share of samples against the number of hottest 64-byte lines. */
-static int write_svg(const char *path, const struct ipcc_profile *p, const struct bucket *lines,
+static int write_svg(const char *path, const struct ipcc_recording *p, const struct bucket *lines,
 		     size_t n)
 {
 	FILE *f = fopen(path, "w");
@@ -474,27 +455,25 @@ static int by_u64(const void *a, const void *b)
  * Disassemble `file`'s code at [start, start + size) and print each instruction with the
  * samples at it; `at` holds the addresses of the n samples in that range.
  */
-static int print_code(const struct annotate_opts *o, const struct ipcc_profile *p,
+static int print_code(const struct annotate_opts *o, const struct ipcc_recording *p,
 		      struct ipcc_symbols *syms, const char *title, const char *file,
 		      uint64_t start, uint64_t size, uint64_t *at, size_t n, bool offsets)
 {
 	unsigned char *code = malloc(size ? size : 1);
-	cs_insn *insn = NULL;
+	struct ipcc_insn *insn = NULL;
 	size_t ninsn, next = 0;
 	uint64_t placed = 0;
-	csh cs;
 
 	if (!code || ipcc_symbols_read(syms, file, start, code, &size)) {
 		free(code);
 		return cli_error("annotate", "%s: %s", o->symbol, ipcc_last_error());
 	}
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+	if (ipcc_disasm(code, size, start, &insn, &ninsn)) {
 		free(code);
-		return cli_error("annotate", "Capstone cannot disassemble x86-64");
+		return cli_error("annotate", "%s", ipcc_last_error());
 	}
 	qsort(at, n, sizeof(*at), by_u64);
-	ninsn = cs_disasm(cs, code, size, start, 0, &insn);
-	printf("%s (%s): %zu samples, %.2f%% of %zu\n", title, base(file), n,
+	printf("%s (%s): %zu samples, %.2f%% of %zu\n", title, annotate_base(file), n,
 	       100.0 * (double)n / (double)p->nsamples, p->nsamples);
 	printf("%10s %8s  %8s  %s\n", "samples", "share", offsets ? "offset" : "address",
 	       "instruction");
@@ -509,20 +488,19 @@ static int print_code(const struct annotate_opts *o, const struct ipcc_profile *
 		printf("%10" PRIu64 " %7.2f%%  %8" PRIx64 "  %s %s\n", c,
 		       n ? 100.0 * (double)c / (double)n : 0.0,
 		       offsets ? insn[k].address - start : insn[k].address, insn[k].mnemonic,
-		       insn[k].op_str);
+		       insn[k].operands);
 	}
 	if (placed < n)
 		printf("%10" PRIu64 " %7.2f%%  (not at the start of an instruction above: does the "
 		       "range start inside one?)\n",
 		       n - placed, 100.0 * (double)(n - placed) / (double)n);
-	cs_free(insn, ninsn);
-	cs_close(&cs);
+	free(insn);
 	free(code);
 	return EXIT_OK;
 }
 
 /* --symbol: one function, by name (as shown or as in the symbol table), or an address range. */
-static int print_symbol(const struct annotate_opts *o, const struct ipcc_profile *p,
+static int print_symbol(const struct annotate_opts *o, const struct ipcc_recording *p,
 			struct ipcc_symbols *syms, const struct ipcc_symbol *sym)
 {
 	const struct ipcc_symbol *f = NULL;
@@ -563,7 +541,7 @@ static int print_symbol(const struct annotate_opts *o, const struct ipcc_profile
  * --format pprof: the whole profile, to -o FILE (whole or not at all) or to stdout. The
  * recording started when the profile file was last written, less the samples' span.
  */
-static int write_pprof(const struct annotate_opts *o, const struct ipcc_profile *p,
+static int write_pprof(const struct annotate_opts *o, const struct ipcc_recording *p,
 		       struct ipcc_symbols *syms)
 {
 	struct ipcc_pprof_opts po = { 0 };
@@ -596,7 +574,7 @@ static int write_pprof(const struct annotate_opts *o, const struct ipcc_profile 
 }
 
 /* --loops: the chosen loops, hottest first, each followed by its inner loops. */
-static int print_loops(const struct annotate_opts *o, const struct ipcc_profile *p,
+static int print_loops(const struct annotate_opts *o, const struct ipcc_recording *p,
 		       struct ipcc_symbols *syms)
 {
 	struct ipcc_loops l;
@@ -625,299 +603,18 @@ static int print_loops(const struct annotate_opts *o, const struct ipcc_profile 
 			 2 * (int)lp->depth, "", lp->start - lp->function_start,
 			 lp->end - lp->function_start, lp->selected ? "" : " (inner)");
 		printf("%10" PRIu64 " %7.2f%%  %-40s %s (%s)\n", lp->samples, 100 * lp->share,
-		       range, lp->function, base(lp->file));
+		       range, lp->function, annotate_base(lp->file));
 	}
 	ipcc_loops_release(&l);
 	return EXIT_OK;
 }
 
-/* The profile --model used: a built-in's name, or "NAME (from FILE)". */
-static void profile_label(const struct annotate_opts *o, char *buf, size_t len)
-{
-	const char *asked = o->profile ? o->profile : "auto";
-
-	if (!strcmp(asked, "auto") || !strcmp(asked, o->prof.name))
-		snprintf(buf, len, "%s", o->prof.name);
-	else
-		snprintf(buf, len, "%s (from %s)", o->prof.name, asked);
-}
-
-/* The distance within which the model explains the samples (as issue 11's held-out check). */
-#define VERDICT_DISTANCE 0.10
-
-/*
- * The verdict on a loop: none where the samples' two halves differ more than the model
- * does (and by more than VERDICT_DISTANCE), else whether the model is within it.
- */
-static const char *verdict(const struct ipcc_explain_loop *e)
-{
-	if (isnan(e->halves) || isnan(e->distance))
-		return "too few samples for a verdict";
-	if (e->halves > VERDICT_DISTANCE && e->halves > e->distance)
-		return "no verdict: the samples' halves differ more than they differ from the "
-		       "model";
-	return e->distance <= VERDICT_DISTANCE ? "the model explains the samples"
-					       : "the model does not explain the samples";
-}
-
-static json_t *real_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *hex(uint64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "%#" PRIx64, v);
-	return json_string(buf);
-}
-
-static void print_model_json(const struct annotate_opts *o, const struct ipcc_explain *x)
-{
-	json_t *root = json_object(), *loops = json_array();
-	char label[4200];
-
-	profile_label(o, label, sizeof(label));
-	json_object_set_new(root, "profile", json_string(label));
-	json_object_set_new(root, "covered", json_real(x->loops.covered));
-	for (size_t k = 0; k < x->n; k++) {
-		const struct ipcc_explain_loop *e = &x->loop[k];
-		json_t *j = json_object(), *rows = json_array(), *approx = json_array();
-		char names[sizeof(e->approximated)], *save = NULL;
-
-		json_object_set_new(j, "function", json_string(e->loop.function));
-		json_object_set_new(j, "file", json_string(e->loop.file));
-		json_object_set_new(j, "start", hex(e->loop.start));
-		json_object_set_new(j, "end", hex(e->loop.end));
-		json_object_set_new(j, "samples", json_integer((json_int_t)e->loop.samples));
-		json_object_set_new(j, "share", json_real(e->loop.share));
-		json_object_set_new(j, "inner_loops", json_integer(e->inner));
-		if (e->inner) {
-			json_t *inner = json_array();
-
-			for (size_t i = 0; i < x->loops.n; i++)
-				if (x->loops.loop[i].parent == (int)e->index)
-					json_array_append_new(
-					    inner, json_pack("{s:o,s:o,s:I}", "start",
-							     hex(x->loops.loop[i].start), "end",
-							     hex(x->loops.loop[i].end), "samples",
-							     (json_int_t)x->loops.loop[i].samples));
-			json_object_set_new(j, "inner", inner);
-		}
-		if (e->status) {
-			json_object_set_new(j, "error", json_string(e->why));
-			json_array_append_new(loops, j);
-			json_decref(rows);
-			json_decref(approx);
-			continue;
-		}
-		json_object_set_new(j, "cycles_per_iteration",
-				    real_or_null(e->cycles_per_iteration));
-		json_object_set_new(j, "ipc", real_or_null(e->ipc));
-		json_object_set_new(j, "bound", json_string(e->bound_text));
-		{
-			static const char *const keys[IPCC_LIMITS] = {
-				"chain",      "front_end",   "retire",	     "alu_ports",
-				"load_ports", "store_ports", "vector_ports", "mispredicts"
-			};
-			json_t *lim = json_object(), *chain = json_array();
-
-			for (int l = 0; l < IPCC_LIMITS; l++)
-				json_object_set_new(lim, keys[l], json_real(e->bound.limit[l]));
-			json_object_set_new(j, "limits", lim);
-			for (unsigned c = 0; c < e->bound.nchain; c++)
-				if (e->bound.chain[c] < e->nrows)
-					json_array_append_new(
-					    chain, hex(e->rows[e->bound.chain[c]].address));
-			json_object_set_new(j, "chain", chain);
-		}
-		snprintf(names, sizeof(names), "%s", e->approximated);
-		for (char *t = strtok_r(names, ",", &save); t; t = strtok_r(NULL, ",", &save))
-			json_array_append_new(approx, json_string(t + (*t == ' ')));
-		json_object_set_new(j, "approximated", approx);
-		json_object_set_new(j, "mispredicts", json_string(e->mispredicts));
-		json_object_set_new(j, "distance", real_or_null(e->distance));
-		json_object_set_new(j, "halves", real_or_null(e->halves));
-		json_object_set_new(j, "verdict", json_string(verdict(e)));
-		json_object_set_new(j, "deskid_moved", json_real(e->deskid_moved));
-		json_object_set_new(j, "unplaced", json_integer((json_int_t)e->unplaced));
-		for (unsigned r = 0; r < e->nrows; r++) {
-			const struct ipcc_explain_row *w = &e->rows[r];
-
-			json_array_append_new(
-			    rows,
-			    json_pack("{s:o,s:s,s:s,s:I,s:f,s:f,s:f,s:b,s:b}", "address",
-				      hex(w->address), "line", w->line, "text", w->text, "samples",
-				      (json_int_t)w->samples, "measured", w->measured, "predicted",
-				      w->predicted, "deskid", w->deskid, "selected", w->selected,
-				      "approximated", w->approximated));
-		}
-		json_object_set_new(j, "rows", rows);
-		json_array_append_new(loops, j);
-	}
-	json_object_set_new(root, "loops", loops);
-	json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-	putchar('\n');
-	json_decref(root);
-}
-
-static void print_model_text(const struct annotate_opts *o, const struct ipcc_explain *x)
-{
-	char label[4200];
-
-	profile_label(o, label, sizeof(label));
-	printf("%zu loops chosen of %zu: %.2f%% of the samples; model profile %s (placement "
-	       "%s)\n",
-	       x->n, x->loops.n, 100 * x->loops.covered, label,
-	       o->prof.placement == IPCC_MODEL_PLACE_OLDEST ? "oldest" : "next");
-	for (size_t k = 0; k < x->n; k++) {
-		const struct ipcc_explain_loop *e = &x->loop[k];
-
-		printf("\nloop %zu: %s+%#" PRIx64 "-%#" PRIx64 " (%s), %" PRIu64
-		       " samples, %.2f%%%s\n",
-		       k + 1, e->loop.function, e->loop.start - e->loop.function_start,
-		       e->loop.end - e->loop.function_start, base(e->loop.file), e->loop.samples,
-		       100 * e->loop.share,
-		       e->inner ? "; holds inner loops, modelled as running once an iteration"
-				: "");
-		for (size_t i = 0; i < x->loops.n; i++)
-			if (x->loops.loop[i].parent == (int)e->index)
-				printf("  inner loop %s+%#" PRIx64 "-%#" PRIx64 ", %" PRIu64
-				       " samples\n",
-				       e->loop.function,
-				       x->loops.loop[i].start - e->loop.function_start,
-				       x->loops.loop[i].end - e->loop.function_start,
-				       x->loops.loop[i].samples);
-		if (e->status) {
-			printf("  not modelled: %s\n", e->why);
-			continue;
-		}
-		printf("  predicted %.2f cycles/iteration (IPC %.2f)\n", e->cycles_per_iteration,
-		       e->ipc);
-		if (e->bound_text[0])
-			printf("  bound: %s\n", e->bound_text);
-		printf("  limits, cycles/iteration each alone: chain %.2f, front end %.2f, retire "
-		       "%.2f, ports ALU %.2f load %.2f store %.2f vector %.2f, mispredicts %.2f\n",
-		       e->bound.limit[IPCC_LIMIT_CHAIN], e->bound.limit[IPCC_LIMIT_FRONTEND],
-		       e->bound.limit[IPCC_LIMIT_RETIRE], e->bound.limit[IPCC_LIMIT_ALU],
-		       e->bound.limit[IPCC_LIMIT_LOAD], e->bound.limit[IPCC_LIMIT_STORE],
-		       e->bound.limit[IPCC_LIMIT_VECTOR], e->bound.limit[IPCC_LIMIT_MISPREDICT]);
-		if (e->nmispredicts)
-			printf("  mispredicts: %s (where the samples landed shows it mispredicts; "
-			       "no branch-miss counter says how often: random data's 50%%, an "
-			       "upper bound)\n",
-			       e->mispredicts);
-		if (e->napproximated)
-			printf("  %u instructions approximated: %s\n", e->napproximated,
-			       e->approximated);
-		printf("  distance measured-predicted %.3f, between halves %.3f: %s\n", e->distance,
-		       e->halves, verdict(e));
-		printf("  de-skidding moved %.1f%% of the samples%s\n", 100 * e->deskid_moved,
-		       e->unplaced ? "" : "");
-		if (e->unplaced)
-			printf("  %" PRIu64 " samples inside an instruction, not at its start\n",
-			       e->unplaced);
-		printf("  %8s  %-20s %8s %8s %8s %8s  %s\n", "address", "line", "samples",
-		       "measured", "model", "deskid", "instruction");
-		for (unsigned r = 0; r < e->nrows; r++) {
-			const struct ipcc_explain_row *w = &e->rows[r];
-
-			printf("  %8" PRIx64 "  %-20s %8" PRIu64
-			       " %7.2f%% %7.2f%% %7.2f%% %c%c%s\n",
-			       w->address, w->line[0] ? w->line : "-", w->samples,
-			       100 * w->measured, 100 * w->predicted, 100 * w->deskid,
-			       w->selected ? '*' : ' ', w->approximated ? '~' : ' ', w->text);
-		}
-	}
-	printf("\n* selected: held retirement in the model; ~ approximated\n");
-}
-
-/* s into f with XML's five special characters escaped (C++ names hold < and >). */
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&apos;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-}
-
-/* --svg with --model: per loop, three bars per instruction: measured, predicted, de-skidded. */
-static int write_model_svg(const char *path, const struct ipcc_explain *x)
-{
-	static const char *const colour[3] = { "steelblue", "darkorange", "seagreen" };
-	static const char *const what[3] = { "measured", "predicted", "de-skidded" };
-	const double panel = 240, width = 720;
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return cli_error("annotate", "cannot write %s: %s", path, strerror(errno));
-	fprintf(f,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		"font-family=\"sans-serif\" font-size=\"12\">\n",
-		width, 40 + panel * (double)(x->n ? x->n : 1));
-	for (int c = 0; c < 3; c++)
-		fprintf(f,
-			"<rect x=\"%d\" y=\"12\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-			"<text x=\"%d\" y=\"22\">%s share</text>\n",
-			60 + 170 * c, colour[c], 76 + 170 * c, what[c]);
-	for (size_t k = 0; k < x->n; k++) {
-		const struct ipcc_explain_loop *e = &x->loop[k];
-		const double top = 40 + panel * (double)k, base = top + panel - 40;
-		const double step = e->nrows ? (width - 80) / e->nrows : 0;
-
-		fprintf(f, "<text x=\"60\" y=\"%.0f\">loop %zu: ", top + 16, k + 1);
-		xml_text(f, e->loop.function);
-		fprintf(f,
-			"+%#" PRIx64 "-%#" PRIx64 ", %.2f cycles/iteration predicted</text>\n"
-			"<line x1=\"60\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n",
-			e->loop.start - e->loop.function_start,
-			e->loop.end - e->loop.function_start, e->cycles_per_iteration, base,
-			width - 20, base);
-		for (unsigned r = 0; r < e->nrows; r++) {
-			const double v[3] = { e->rows[r].measured, e->rows[r].predicted,
-					      e->rows[r].deskid };
-
-			for (int c = 0; c < 3; c++) {
-				fprintf(
-				    f,
-				    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-				    "fill=\"%s\"><title>%" PRIx64 " ",
-				    60 + step * r + step * c / 3.5, base - 170 * v[c], step / 3.5,
-				    170 * v[c], colour[c], e->rows[r].address);
-				xml_text(f, e->rows[r].text);
-				fprintf(f, ": %s %.1f%%</title></rect>\n", what[c], 100 * v[c]);
-			}
-		}
-	}
-	fprintf(f, "</svg>\n");
-	if (fclose(f))
-		return cli_error("annotate", "writing %s: %s", path, strerror(errno));
-	return EXIT_OK;
-}
-
 /* --model: the chosen loops through the pipeline model. */
-static int print_model(const struct annotate_opts *o, const struct ipcc_profile *p,
+static int print_model(const struct annotate_opts *o, const struct ipcc_recording *p,
 		       struct ipcc_symbols *syms)
 {
 	struct ipcc_explain x;
-	const char *note = cli_profile_note();
+	const char *note = o->profile_note;
 	int ret = ipcc_explain(
 	    p, syms, &(struct ipcc_explain_opts){ (unsigned)o->loops, o->cover, &o->prof, 0 }, &x);
 
@@ -926,10 +623,10 @@ static int print_model(const struct annotate_opts *o, const struct ipcc_profile 
 	if (*note)
 		fprintf(stderr, "%s\n", note);
 	if (o->json)
-		print_model_json(o, &x);
+		annotate_model_json(o, &x);
 	else
-		print_model_text(o, &x);
-	ret = o->svg ? write_model_svg(o->svg, &x) : EXIT_OK;
+		annotate_model_text(o, &x);
+	ret = o->svg ? annotate_model_svg(o->svg, &x) : EXIT_OK;
 	ipcc_explain_release(&x);
 	return ret;
 }
@@ -937,7 +634,7 @@ static int print_model(const struct annotate_opts *o, const struct ipcc_profile 
 int cmd_annotate(int argc, char **argv)
 {
 	struct annotate_opts o;
-	struct ipcc_profile *p = NULL;
+	struct ipcc_recording *p = NULL;
 	struct ipcc_symbols *syms = NULL;
 	struct ipcc_symbol *sym = NULL;
 	struct bucket *b = NULL;
@@ -946,10 +643,10 @@ int cmd_annotate(int argc, char **argv)
 
 	if (ret)
 		return ret;
-	if (ipcc_profile_load(o.input, &p))
+	if (ipcc_recording_load(o.input, &p))
 		return cli_error("annotate", "%s", ipcc_last_error());
 	if (ipcc_symbols_new(p, &syms)) {
-		ipcc_profile_free(p);
+		ipcc_recording_free(p);
 		return cli_error("annotate", "%s", ipcc_last_error());
 	}
 	if (o.pprof) {
@@ -994,6 +691,6 @@ out:
 	free(b);
 	free(sym);
 	ipcc_symbols_free(syms);
-	ipcc_profile_free(p);
+	ipcc_recording_free(p);
 	return ret;
 }

@@ -17,6 +17,7 @@
 #include "ipcc/counters.h"
 #include "ipcc/error.h"
 #include "ipcc/export.h"
+#include "ipcc/fit.h"
 #include "ipcc/kernels.h"
 #include "ipcc/model.h"
 
@@ -60,6 +61,7 @@ struct bench_opts {
 	const char *body;
 	const char *fit_base, *output;
 	struct ipcc_model_profile base;
+	char profile_note[320]; /* which profile --profile auto chose (cli_parse_profile) */
 	char **names;
 	int nnames;
 };
@@ -181,7 +183,8 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 			break;
 		case O_FIT:
 			o->fit_base = optarg;
-			ret = cli_parse_profile("bench", optarg, &o->base);
+			ret = cli_parse_profile("bench", optarg, &o->base, o->profile_note,
+						sizeof(o->profile_note));
 			break;
 		case 'o':
 			o->output = optarg;
@@ -206,21 +209,21 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 /* --fit-profile: measure, print the table, write the profile. */
 static int fit_profile(const struct bench_opts *o)
 {
-	struct ipcc_profile_fit_row rows[IPCC_PROFILE_FIT_ROWS];
+	struct ipcc_fit_row rows[IPCC_FIT_ROWS];
 	struct ipcc_model_profile fitted;
 	char text[2048];
 
 	ipcc_clock_init();
-	if (ipcc_kernel_fit_profile(&o->base, &fitted, rows))
+	if (ipcc_fit_profile(&o->base, &fitted, rows))
 		return cli_error("bench", "%s", ipcc_last_error());
-	if (*cli_profile_note())
-		fprintf(stderr, "%s\n", cli_profile_note());
+	if (*o->profile_note)
+		fprintf(stderr, "%s\n", o->profile_note);
 	printf("ipcc bench: profile %s fitted to this machine as %s\n\n", o->base.name,
 	       fitted.name);
 	printf("%-14s %-16s %12s %-11s %6s %6s  %s\n", "parameter", "kernel", "measured", "",
 	       o->base.name, "fitted", "");
-	for (int i = 0; i < IPCC_PROFILE_FIT_ROWS; i++) {
-		const struct ipcc_profile_fit_row *r = &rows[i];
+	for (int i = 0; i < IPCC_FIT_ROWS; i++) {
+		const struct ipcc_fit_row *r = &rows[i];
 
 		if (isnan(r->measured))
 			printf("%-14s %-16s %12s %-11s %6u %6s  %s\n", r->param, r->kernel, "n/a",

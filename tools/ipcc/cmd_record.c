@@ -18,7 +18,7 @@
 #include "cli.h"
 #include "ipcc/counters.h"
 #include "ipcc/error.h"
-#include "ipcc/profile.h"
+#include "ipcc/recording.h"
 #include "ipcc/sample.h"
 
 const char cmd_record_help[] =
@@ -101,7 +101,7 @@ static void on_sample(void *arg, const struct ipcc_sample *s)
 	struct sink *k = arg;
 
 	if (!k->err)
-		k->err = ipcc_profile_write_sample(k->f, s);
+		k->err = ipcc_recording_write_sample(k->f, s);
 }
 
 static void on_mmap(void *arg, const struct ipcc_sample_mmap *m)
@@ -109,7 +109,7 @@ static void on_mmap(void *arg, const struct ipcc_sample_mmap *m)
 	struct sink *k = arg;
 
 	if (!k->err)
-		k->err = ipcc_profile_write_mmap(k->f, m);
+		k->err = ipcc_recording_write_mmap(k->f, m);
 }
 
 /* Drain until the command exits; then once more. Returns the drain's error, if any. */
@@ -142,7 +142,7 @@ int cmd_record(int argc, char **argv)
 	struct ipcc_sampler *s = NULL;
 	struct sink sink = { NULL, 0 };
 	struct ipcc_sample_handler h = { on_sample, on_mmap, &sink };
-	struct ipcc_profile_summary sum = { 0 };
+	struct ipcc_recording_summary sum = { 0 };
 	const struct ipcc_sampler_stats *st;
 	int go[2], err[2], status = 0, exec_errno = 0, out_errno = 0, ret;
 	void (*old_int)(int);
@@ -195,7 +195,7 @@ int cmd_record(int argc, char **argv)
 	}
 	/* Only a file this run created is removed again if the command cannot run. */
 	regular = fstat(fileno(sink.f), &sb) == 0 && S_ISREG(sb.st_mode);
-	ipcc_profile_write_header(sink.f);
+	ipcc_recording_write_header(sink.f);
 	/* The command gets the terminal's ^C; we wait for it to finish. */
 	old_int = signal(SIGINT, SIG_IGN);
 	if (write(go[1], "x", 1) != 1)
@@ -206,16 +206,16 @@ int cmd_record(int argc, char **argv)
 	ret = follow(s, pid, &h, &status);
 	signal(SIGINT, old_int);
 	st = ipcc_sampler_stats(s);
-	sum = (struct ipcc_profile_summary){ .samples = st->samples,
-					     .lost = st->lost,
-					     .throttles = st->throttles,
-					     .period = o.s.period,
-					     .freq = o.s.period ? 0
-						     : o.s.freq ? o.s.freq
-								: IPCC_SAMPLE_DEFAULT_FREQ };
+	sum = (struct ipcc_recording_summary){ .samples = st->samples,
+					       .lost = st->lost,
+					       .throttles = st->throttles,
+					       .period = o.s.period,
+					       .freq = o.s.period ? 0
+						       : o.s.freq ? o.s.freq
+								  : IPCC_SAMPLE_DEFAULT_FREQ };
 	snprintf(sum.event, sizeof(sum.event), "%s", o.s.event ? o.s.event : "task-clock");
 	if (!sink.err)
-		sink.err = ipcc_profile_write_summary(sink.f, &sum);
+		sink.err = ipcc_recording_write_summary(sink.f, &sum);
 	ipcc_sampler_free(s);
 	if (fclose(sink.f) && !sink.err)
 		sink.err = IPCC_ESYS;

@@ -56,6 +56,7 @@ const char cmd_sim_help[] =
 
 struct sim_opts {
 	struct ipcc_model_profile prof;
+	char profile_note[320]; /* which profile --profile auto chose (cli_parse_profile) */
 	struct ipcc_model_opts run;
 	bool warmup_set;
 	enum cli_format format;
@@ -203,7 +204,7 @@ static int parse(int argc, char **argv, struct sim_opts *o)
 	} else {
 		o->file = argv[optind];
 	}
-	ret = cli_parse_profile("sim", profile, &o->prof);
+	ret = cli_parse_profile("sim", profile, &o->prof, o->profile_note, sizeof(o->profile_note));
 	if (ret)
 		return ret;
 	ov[0].field = &o->prof.width;
@@ -488,8 +489,8 @@ int cmd_sim(int argc, char **argv)
 		ipcc_model_program_free(prog);
 		return cli_error("sim", "%s", ipcc_last_error());
 	}
-	if (*cli_profile_note())
-		fprintf(stderr, "%s\n", cli_profile_note());
+	if (*o.profile_note)
+		fprintf(stderr, "%s\n", o.profile_note);
 	if (o.format == FORMAT_JSON)
 		print_json(&o, prog, &res);
 	else if (o.format == FORMAT_CSV)

@@ -55,6 +55,7 @@ const char cmd_skid_help[] =
 
 struct skid_opts {
 	struct ipcc_model_profile prof;
+	char profile_note[320]; /* which profile --profile auto chose (cli_parse_profile) */
 	struct ipcc_skid_opts run;
 	enum cli_format format;
 	const char *measured, *output;
@@ -120,7 +121,8 @@ static int parse(int argc, char **argv, struct skid_opts *o)
 	}
 	if (o->output && !o->fit)
 		return cli_usage_error("skid", "-o writes a fitted profile: it needs --fit");
-	ret = cli_parse_profile("skid", profile, &o->prof);
+	ret =
+	    cli_parse_profile("skid", profile, &o->prof, o->profile_note, sizeof(o->profile_note));
 	if (ret)
 		return ret;
 	o->names = argv + optind;
@@ -399,8 +401,8 @@ int cmd_skid(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (*cli_profile_note())
-		fprintf(stderr, "%s\n", cli_profile_note());
+	if (*o.profile_note)
+		fprintf(stderr, "%s\n", o.profile_note);
 	if (o.format == FORMAT_JSON) {
 		json_t *root;
 
