@@ -96,7 +96,7 @@ TEST(corrupt_headers_and_records_are_errors)
 
 	memcpy(buf, "NOTAPROF", 8);
 	CHECK_EQ(int, ipcc_recording_parse(buf, len, &p), IPCC_EINVAL);
-	CHECK(strstr(ipcc_last_error(), "not an ipcc profile") != NULL);
+	CHECK(strstr(ipcc_last_error(), "not an ipcc recording") != NULL);
 	memcpy(buf, "IPCCPROF", 8);
 	v = 99;
 	memcpy(buf + 8, &v, 4);

@@ -17,7 +17,7 @@ enum { REC_MMAP = 1, REC_SAMPLE = 2, REC_SUMMARY = 3 };
 
 static int put(FILE *f, const void *p, size_t n)
 {
-	return fwrite(p, 1, n, f) == n ? 0 : err_sys("writing the profile");
+	return fwrite(p, 1, n, f) == n ? 0 : err_sys("writing the recording");
 }
 
 /* A record: type, size, the fixed part, then a string NUL-padded to 8 bytes. */
@@ -29,7 +29,7 @@ static int put_record(FILE *f, uint32_t type, const void *body, size_t n, const 
 	uint32_t hdr[2] = { type, (uint32_t)(8 + n + slen + pad) };
 
 	if (8 + n + slen + pad > UINT32_MAX)
-		return err_set(IPCC_EINVAL, "profile record too long");
+		return err_set(IPCC_EINVAL, "recording: record too long");
 	if (put(f, hdr, sizeof(hdr)) || put(f, body, n) || (slen && put(f, str, slen)))
 		return IPCC_ESYS;
 	return put(f, zeros, pad);
@@ -101,27 +101,27 @@ int ipcc_recording_parse(const void *data, size_t size, struct ipcc_recording **
 
 	*out = NULL;
 	if (size < 16 || memcmp(d, MAGIC, 8) != 0)
-		return err_set(IPCC_EINVAL, "not an ipcc profile (no IPCCPROF header)");
+		return err_set(IPCC_EINVAL, "not an ipcc recording (no IPCCPROF header)");
 	memcpy(&version, d + 8, 4);
 	if (version != IPCC_RECORDING_VERSION)
-		return err_set(IPCC_EINVAL, "profile version %u; this ipcc reads version %d",
+		return err_set(IPCC_EINVAL, "recording version %u; this ipcc reads version %d",
 			       version, IPCC_RECORDING_VERSION);
 	pr = calloc(1, sizeof(*pr));
 	if (!pr)
-		return err_set(IPCC_ENOMEM, "profile");
+		return err_set(IPCC_ENOMEM, "recording");
 	for (p = d + 16; p < end && !ret;) {
 		uint32_t hdr[2];
 		const unsigned char *body, *rend;
 
 		if ((size_t)(end - p) < 8) {
-			ret =
-			    err_set(IPCC_EINVAL, "truncated profile: %zu stray bytes at offset %zu",
-				    (size_t)(end - p), (size_t)(p - d));
+			ret = err_set(IPCC_EINVAL,
+				      "truncated recording: %zu stray bytes at offset %zu",
+				      (size_t)(end - p), (size_t)(p - d));
 			break;
 		}
 		memcpy(hdr, p, 8);
 		if (hdr[1] < 8 || hdr[1] % 8 || hdr[1] > (size_t)(end - p)) {
-			ret = err_set(IPCC_EINVAL, "%s profile: record of %u bytes at offset %zu",
+			ret = err_set(IPCC_EINVAL, "%s recording: record of %u bytes at offset %zu",
 				      hdr[1] > (size_t)(end - p) ? "truncated" : "corrupt", hdr[1],
 				      (size_t)(p - d));
 			break;
@@ -133,14 +133,15 @@ int ipcc_recording_parse(const void *data, size_t size, struct ipcc_recording **
 			void *arr = pr->mmaps;
 
 			if (!grow(&arr, &cap_m, pr->nmmaps, sizeof(*pr->mmaps))) {
-				ret = err_set(IPCC_ENOMEM, "profile mappings");
+				ret = err_set(IPCC_ENOMEM, "recording mappings");
 				break;
 			}
 			pr->mmaps = arr;
 			if (!name) {
-				ret = err_set(IPCC_EINVAL,
-					      "corrupt profile: mapping at offset %zu has no name",
-					      (size_t)(p - d));
+				ret =
+				    err_set(IPCC_EINVAL,
+					    "corrupt recording: mapping at offset %zu has no name",
+					    (size_t)(p - d));
 				break;
 			}
 			m = &pr->mmaps[pr->nmmaps];
@@ -150,7 +151,7 @@ int ipcc_recording_parse(const void *data, size_t size, struct ipcc_recording **
 			memcpy(&m->pgoff, body + 24, 8);
 			m->filename = strdup(name);
 			if (!m->filename) {
-				ret = err_set(IPCC_ENOMEM, "profile mappings");
+				ret = err_set(IPCC_ENOMEM, "recording mappings");
 				break;
 			}
 			pr->nmmaps++;
@@ -161,12 +162,12 @@ int ipcc_recording_parse(const void *data, size_t size, struct ipcc_recording **
 
 			if (rend - body < 32) {
 				ret = err_set(IPCC_EINVAL,
-					      "corrupt profile: short sample at offset %zu",
+					      "corrupt recording: short sample at offset %zu",
 					      (size_t)(p - d));
 				break;
 			}
 			if (!grow(&arr, &cap_s, pr->nsamples, sizeof(*pr->samples))) {
-				ret = err_set(IPCC_ENOMEM, "profile samples");
+				ret = err_set(IPCC_ENOMEM, "recording samples");
 				break;
 			}
 			pr->samples = arr;
@@ -183,8 +184,9 @@ int ipcc_recording_parse(const void *data, size_t size, struct ipcc_recording **
 			uint64_t b[5];
 
 			if (!ev) {
-				ret = err_set(IPCC_EINVAL, "corrupt profile: summary at offset %zu",
-					      (size_t)(p - d));
+				ret =
+				    err_set(IPCC_EINVAL, "corrupt recording: summary at offset %zu",
+					    (size_t)(p - d));
 				break;
 			}
 			memcpy(b, body, sizeof(b));

@@ -1,5 +1,5 @@
 /*
- * cmd_annotate.c - ipcc annotate: a profile file as functions, as instructions of one
+ * cmd_annotate.c - ipcc annotate: a recording as functions, as instructions of one
  * function with their disassembly, as folded lines, as its active code footprint, or as a
  * pprof profile.
  */
@@ -26,7 +26,7 @@
 const char cmd_annotate_help[] =
     "usage: ipcc annotate [options]\n"
     "\n"
-    "Read a profile written by 'ipcc record' and show where the samples landed: functions,\n"
+    "Read a recording written by 'ipcc record' and show where the samples landed: functions,\n"
     "hottest first, with their share of the samples; or one function's (or one address\n"
     "range's) instructions with their disassembly and samples; or one line per function for\n"
     "flame-graph tools; or the active code footprint; or a pprof profile for go tool pprof,\n"
@@ -39,7 +39,7 @@ const char cmd_annotate_help[] =
     "as perf report shows it.\n"
     "\n"
     "options:\n"
-    "  -i, --input FILE    the profile (default ipcc.profile)\n"
+    "  -i, --input FILE    the recording (default ipcc.profile)\n"
     "      --top N         show the N hottest functions (default 20)\n"
     "      --symbol NAME   show function NAME (mangled or not) instruction by instruction\n"
     "      --symbol FILE+0xSTART-0xEND\n"
@@ -79,7 +79,7 @@ const char cmd_annotate_help[] =
     "  -o, --output FILE   with --format pprof: write it to FILE\n"
     "  -h, --help          show this help\n"
     "\n"
-    "Exit status: 0 success, 1 the profile cannot be read or NAME has no samples, 2 bad\n"
+    "Exit status: 0 success, 1 the recording cannot be read or NAME has no samples, 2 bad\n"
     "usage.\n";
 
 /*
@@ -538,8 +538,8 @@ static int print_symbol(const struct annotate_opts *o, const struct ipcc_recordi
 }
 
 /*
- * --format pprof: the whole profile, to -o FILE (whole or not at all) or to stdout. The
- * recording started when the profile file was last written, less the samples' span.
+ * --format pprof: the whole recording, to -o FILE (whole or not at all) or to stdout. The
+ * recording started when the recording was last written, less the samples' span.
  */
 static int write_pprof(const struct annotate_opts *o, const struct ipcc_recording *p,
 		       struct ipcc_symbols *syms)

@@ -1,6 +1,6 @@
 /*
  * cmd_record.c - ipcc record: sample a command (and its threads and children) and write a
- * profile file for ipcc annotate.
+ * recording for ipcc annotate.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,14 +26,14 @@ const char cmd_record_help[] =
     "\n"
     "Run COMMAND and sample it, its threads and its children: the instruction pointer,\n"
     "process, thread, CPU and time of each sample, and the executable mappings, written to a\n"
-    "profile file for 'ipcc annotate'. Samples the kernel lost and throttling are reported.\n"
+    "recording for 'ipcc annotate'. Samples the kernel lost and throttling are reported.\n"
     "\n"
     "options:\n"
     "  -F, --freq HZ       samples per second of CPU time (default 4000)\n"
     "  -c, --period N      one sample every N events instead (ns for task-clock)\n"
     "  -e, --event EVENT   task-clock (default: works without a PMU), cpu-clock, cycles,\n"
     "                      instructions or a libpfm4 event name\n"
-    "  -o, --output FILE   the profile file (default ipcc.profile)\n"
+    "  -o, --output FILE   the recording (default ipcc.profile)\n"
     "  -h, --help          show this help\n"
     "\n"
     "Exit status: 0 recorded (whatever COMMAND's own status, which is reported), 1 COMMAND\n"
