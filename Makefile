@@ -40,6 +40,10 @@ bench: deps all
 	./$(BUILD)/bench/model
 	./$(BUILD)/bench/explain
 	./$(BUILD)/bench/skid_layout
+	./$(BUILD)/ipcc bench --blocks tests/data/bhive/sample.txt --model --format json \
+		> $(BUILD)/blocks.json
+	./$(BUILD)/ipcc bench --blocks tests/data/bhive/sample.txt --passes 1 --limit 40 --model
+	./$(BUILD)/bench/blocks $(BUILD)/blocks.json llvm-mca-19 native
 	./bench/stat_overhead.sh ./$(BUILD)/ipcc
 	./bench/record_overhead.sh ./$(BUILD)/ipcc ./$(BUILD)/tests/cli/hot_loop
 

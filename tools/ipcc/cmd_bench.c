@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_int.h"
 #include "cli.h"
 #include "ipcc/clock.h"
 #include "ipcc/counters.h"
@@ -23,6 +24,7 @@
 
 const char cmd_bench_help[] =
     "usage: ipcc bench [KERNEL...] [options]\n"
+    "       ipcc bench --block HEX | --blocks FILE [--model [--profile P]] [options]\n"
     "\n"
     "Run microkernels: loops whose counts per iteration are known exactly. For each, ns and\n"
     "core cycles per iteration, the figure it establishes (latency, GB/s, misprediction\n"
@@ -45,6 +47,16 @@ const char cmd_bench_help[] =
     "                      to this machine: the latencies, recovery, folding and ALU count\n"
     "                      the kernels measure; with -o FILE, write it (for --profile FILE)\n"
     "  -o, --output FILE   where --fit-profile writes the fitted profile\n"
+    "      --block HEX     time one basic block (x86-64 machine code in hex) in a loop\n"
+    "                      closed by dec/jnz on a register it leaves free: cycles per\n"
+    "                      iteration, or why it cannot run (fault, division error, ...)\n"
+    "      --blocks FILE   the same for one block a line (BHive's format: HEX[,PROGRAM])\n"
+    "      --limit N       with --blocks: the first N blocks only\n"
+    "      --passes N      with --block(s): passes over the whole list, spaced in time\n"
+    "                      (default 2; the figure is the fewest cycles, the spread shown)\n"
+    "      --model         with --block(s): beside the pipeline model's prediction, with\n"
+    "                      MAPE and Kendall's tau-b over all, by kind and by program\n"
+    "      --profile P     with --model: a built-in profile, auto (default) or a file\n"
     "  -h, --help          show this help\n"
     "\n"
     "Exit status: 0 success, 1 a kernel could not run, 2 bad usage (unknown kernel, size 0,\n"
@@ -64,6 +76,9 @@ struct bench_opts {
 	char profile_note[320]; /* which profile --profile auto chose (cli_parse_profile) */
 	char **names;
 	int nnames;
+	struct bench_blocks_opts blocks;
+	const char *profile; /* --profile, for --model */
+	struct ipcc_model_profile prof;
 };
 
 /* "64M", "4K", "1G", "4096": bytes. */
@@ -113,7 +128,13 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 		O_SVG,
 		O_LIST,
 		O_BODY,
-		O_FIT
+		O_FIT,
+		O_BLOCK,
+		O_BLOCKS,
+		O_LIMIT,
+		O_PASSES,
+		O_MODEL,
+		O_PROFILE
 	};
 	static const struct option longopts[] = {
 		{ "size", required_argument, NULL, O_SIZE },
@@ -127,6 +148,12 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 		{ "body", required_argument, NULL, O_BODY },
 		{ "fit-profile", required_argument, NULL, O_FIT },
 		{ "output", required_argument, NULL, 'o' },
+		{ "block", required_argument, NULL, O_BLOCK },
+		{ "blocks", required_argument, NULL, O_BLOCKS },
+		{ "limit", required_argument, NULL, O_LIMIT },
+		{ "passes", required_argument, NULL, O_PASSES },
+		{ "model", no_argument, NULL, O_MODEL },
+		{ "profile", required_argument, NULL, O_PROFILE },
 		{ NULL, 0, NULL, 0 },
 	};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -189,6 +216,26 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 		case 'o':
 			o->output = optarg;
 			break;
+		case O_BLOCK:
+			o->blocks.block = optarg;
+			break;
+		case O_BLOCKS:
+			o->blocks.blocks = optarg;
+			break;
+		case O_LIMIT:
+			ret = cli_parse_u64("bench", "--limit", optarg, 1, 10000000, &v);
+			o->blocks.limit = (size_t)v;
+			break;
+		case O_PASSES:
+			ret = cli_parse_u64("bench", "--passes", optarg, 1, 8, &v);
+			o->blocks.passes = (unsigned)v;
+			break;
+		case O_MODEL:
+			o->blocks.model = true;
+			break;
+		case O_PROFILE:
+			o->profile = optarg;
+			break;
 		default:
 			return cli_bad_option("bench", c, argv);
 		}
@@ -203,7 +250,27 @@ static int parse(int argc, char **argv, struct bench_opts *o)
 		return cli_usage_error("bench", "-o is where --fit-profile writes: give both");
 	if (o->fit_base && o->nnames)
 		return cli_usage_error("bench", "--fit-profile runs its own kernels: name none");
-	return 0;
+	if (o->blocks.block && o->blocks.blocks)
+		return cli_usage_error("bench", "give --block or --blocks, not both");
+	if (!o->blocks.block && !o->blocks.blocks &&
+	    (o->blocks.limit || o->blocks.passes || o->blocks.model))
+		return cli_usage_error("bench", "--limit, --passes and --model go with --block(s)");
+	if (o->profile && !o->blocks.model)
+		return cli_usage_error("bench", "--profile goes with --model");
+	if ((o->blocks.block || o->blocks.blocks) && (o->nnames || o->fit_base))
+		return cli_usage_error("bench", "--block(s) runs blocks, not kernels");
+	if (o->blocks.block && o->blocks.limit)
+		return cli_usage_error("bench", "--limit goes with --blocks");
+	if ((o->blocks.block || o->blocks.blocks) && o->format == FORMAT_OPENMETRICS)
+		return cli_usage_error("bench", "--block(s) writes text, json or csv");
+	if (o->blocks.model)
+		ret = cli_parse_profile("bench", o->profile ? o->profile : "auto", &o->prof,
+					o->profile_note, sizeof(o->profile_note));
+	o->blocks.prof = &o->prof;
+	o->blocks.format = o->format;
+	if (!o->blocks.passes)
+		o->blocks.passes = 2;
+	return ret;
 }
 
 /* --fit-profile: measure, print the table, write the profile. */
@@ -718,6 +785,11 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (o.fit_base)
 		return fit_profile(&o);
+	if (o.blocks.block || o.blocks.blocks) {
+		if (*o.profile_note)
+			fprintf(stderr, "%s\n", o.profile_note);
+		return bench_blocks(&o.blocks);
+	}
 	if (o.body) {
 		const struct ipcc_kernel *k = ipcc_kernel_find(o.body);
 

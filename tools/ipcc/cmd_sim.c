@@ -7,12 +7,14 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "ipcc/error.h"
+#include "ipcc/block.h"
 #include "ipcc/lift.h"
 #include "ipcc/model.h"
 
@@ -48,6 +50,11 @@ const char cmd_sim_help[] =
     "                      whose body holds no other loop)\n"
     "  --address A-B       the instructions in [A, B), in the ELF's own addresses\n"
     "                      (0x... for hexadecimal), rather than a loop\n"
+    "  --block HEX         model a basic block (x86-64 machine code in hex, lifted with\n"
+    "                      Capstone; always lenient) as ipcc bench --block runs it: a\n"
+    "                      loop closed by dec/jnz on a register the block leaves free\n"
+    "  --blocks FILE       the same for one block a line (HEX[,PROGRAM]): a line each\n"
+    "                      with the predicted cycles per iteration\n"
     "  -h, --help          show this help\n"
     "\n"
     "Per line, in a comment: lat=N, uops=N, fe_stall=N, mispredict[=F], at_retire.\n"
@@ -63,6 +70,7 @@ struct sim_opts {
 	const char *file;
 	bool lenient;
 	const char *elf;
+	const char *block, *blocks; /* --block HEX, --blocks FILE */
 	struct ipcc_lift_opts lift;
 	struct ipcc_lifted lifted; /* with --elf */
 };
@@ -104,7 +112,9 @@ static int parse(int argc, char **argv, struct sim_opts *o)
 		O_LENIENT,
 		O_ELF,
 		O_SYMBOL,
-		O_ADDRESS
+		O_ADDRESS,
+		O_BLOCK,
+		O_BLOCKS
 	};
 	static const struct option longopts[] = {
 		{ "profile", required_argument, NULL, O_PROFILE },
@@ -121,6 +131,8 @@ static int parse(int argc, char **argv, struct sim_opts *o)
 		{ "elf", required_argument, NULL, O_ELF },
 		{ "symbol", required_argument, NULL, O_SYMBOL },
 		{ "address", required_argument, NULL, O_ADDRESS },
+		{ "block", required_argument, NULL, O_BLOCK },
+		{ "blocks", required_argument, NULL, O_BLOCKS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct {
@@ -181,13 +193,25 @@ static int parse(int argc, char **argv, struct sim_opts *o)
 		case O_ADDRESS:
 			ret = parse_range(optarg, &o->lift);
 			break;
+		case O_BLOCK:
+			o->block = optarg;
+			break;
+		case O_BLOCKS:
+			o->blocks = optarg;
+			break;
 		default:
 			return cli_bad_option("sim", c, argv);
 		}
 		if (ret)
 			return ret;
 	}
-	if (o->elf) {
+	if ((o->block || o->blocks) && (o->elf || optind != argc || (o->block && o->blocks)))
+		return cli_usage_error("sim",
+				       "--block or --blocks is the input: no file, no --elf");
+	if (o->block || o->blocks) {
+		o->file = o->block ? "--block" : o->blocks;
+		o->lenient = true;
+	} else if (o->elf) {
 		if (!o->lift.symbol && o->lift.end == 0)
 			return cli_usage_error("sim", "--elf needs --symbol NAME or --address A-B");
 		if (optind != argc)
@@ -445,6 +469,104 @@ static void print_csv(const struct sim_opts *o, const struct ipcc_model_program 
 	}
 }
 
+/* One block through the model: its cycles per iteration (NaN and why when it cannot run). */
+static double model_block(const struct sim_opts *o, const struct ipcc_block *b, char *approx,
+			  size_t alen, char *why, size_t wlen)
+{
+	struct ipcc_model_program *prog = NULL;
+	struct ipcc_model_error err;
+	struct ipcc_model_result res;
+	char *text = NULL;
+	double c = NAN;
+
+	approx[0] = why[0] = '\0';
+	if (ipcc_block_lift(b, &text)) {
+		snprintf(why, wlen, "%s: %s", ipcc_block_status_name(b->status), b->why);
+		return NAN;
+	}
+	if (ipcc_model_parse_mode(text, &o->prof, IPCC_MODEL_LENIENT, &prog, &err)) {
+		snprintf(why, wlen, "%s", err.message);
+	} else if (ipcc_model_run(prog, &o->prof, &o->run, &res)) {
+		snprintf(why, wlen, "%s", ipcc_last_error());
+	} else {
+		c = res.summary.cycles_per_iteration;
+		ipcc_model_result_release(&res);
+	}
+	if (prog)
+		ipcc_model_program_approximated(prog, approx, alen);
+	ipcc_model_program_free(prog);
+	free(text);
+	return c;
+}
+
+/* --blocks FILE: a line (or JSON object, or CSV row) per block. */
+static int sim_blocks(const struct sim_opts *o)
+{
+	FILE *f = strcmp(o->blocks, "-") ? fopen(o->blocks, "r") : stdin;
+	json_t *all = json_array();
+	char *line = NULL, approx[256], why[256];
+	size_t len = 0, lineno = 0, n = 0;
+	int ret = EXIT_OK;
+
+	if (!f) {
+		json_decref(all);
+		return cli_usage_error("sim", "cannot read %s: %s", o->blocks, strerror(errno));
+	}
+	if (o->format == FORMAT_CSV)
+		printf("code,cycles,approximated,why\n");
+	else if (o->format == FORMAT_TEXT)
+		printf("%5s %9s  %s\n", "block", "predicted", "code (approximated; or why not)");
+	while (getline(&line, &len, f) > 0) {
+		struct ipcc_block b;
+		size_t hl;
+		double c;
+
+		lineno++;
+		if (line[strspn(line, " \t\r\n")] == '\0' || line[0] == '#')
+			continue;
+		hl = strcspn(line, ",\r\n");
+		if (ipcc_block_parse_hex(line, &b)) {
+			ret = cli_usage_error("sim", "%s:%zu: %s", o->blocks, lineno,
+					      ipcc_last_error());
+			break;
+		}
+		c = model_block(o, &b, approx, sizeof(approx), why, sizeof(why));
+		n++;
+		if (o->format == FORMAT_JSON) {
+			json_t *j = json_pack("{s:s#,s:o}", "code", line, (int)hl, "cycles",
+					      isfinite(c) ? json_real(c) : json_null());
+
+			json_object_set_new(j, "approximated", json_string(approx));
+			if (!isfinite(c))
+				json_object_set_new(j, "why", json_string(why));
+			json_array_append_new(all, j);
+		} else if (o->format == FORMAT_CSV) {
+			printf("%.*s,", (int)hl, line);
+			if (isfinite(c))
+				printf("%.4f", c);
+			printf(",\"%s\",\"%s\"\n", approx, why);
+		} else if (isfinite(c)) {
+			printf("%5zu %9.3f  %.*s%s%s%s\n", n, c, (int)hl, line, *approx ? " (" : "",
+			       approx, *approx ? ")" : "");
+		} else {
+			printf("%5zu %9s  %.*s: %s\n", n, "n/a", (int)hl, line, why);
+		}
+	}
+	if (o->format == FORMAT_JSON && ret == EXIT_OK) {
+		json_t *root = json_pack("{s:s,s:s,s:O}", "profile", o->prof.name, "unit",
+					 "cycles per iteration", "blocks", all);
+
+		json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+		putchar('\n');
+		json_decref(root);
+	}
+	json_decref(all);
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}
+
 int cmd_sim(int argc, char **argv)
 {
 	struct sim_opts o;
@@ -457,7 +579,19 @@ int cmd_sim(int argc, char **argv)
 	ret = parse(argc, argv, &o);
 	if (ret)
 		return ret;
-	if (o.elf) {
+	if (o.blocks) {
+		if (*o.profile_note)
+			fprintf(stderr, "%s\n", o.profile_note);
+		return sim_blocks(&o);
+	}
+	if (o.block) {
+		struct ipcc_block b;
+
+		if (ipcc_block_parse_hex(o.block, &b))
+			return cli_usage_error("sim", "--block %s: %s", o.block, ipcc_last_error());
+		if (ipcc_block_lift(&b, &text))
+			return cli_error("sim", "--block %s: %s", o.block, ipcc_last_error());
+	} else if (o.elf) {
 		ret = ipcc_lift_elf(o.elf, &o.lift, &o.lifted);
 		if (ret) {
 			fprintf(stderr, "ipcc sim: %s\n", ipcc_last_error());

@@ -1,0 +1,37 @@
+#!/bin/sh
+# bench_blocks.sh IPCC SAMPLE: ipcc bench --blocks measures a file of BHive blocks beside the
+# model, in two passes: every block is measured or says why not; the JSON has each block's
+# passes, the summary's MAPE and tau-b over all and by kind, and the harness's repeatability;
+# text and CSV agree on the count; a block that cannot run does not stop the others.
+set -eu
+ipcc=$1 sample=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+head -n 40 "$sample" >"$dir/blocks.txt"
+# A division error and a fault outside what can be mapped, amid the others.
+printf '48f7f1,test\n8b0425efbeadde,test\n4801c0,test\n' >>"$dir/blocks.txt"
+"$ipcc" bench --blocks "$dir/blocks.txt" --model --profile zen5 --format json >"$dir/out.json"
+jq -e '.blocks | length == 43' "$dir/out.json" >/dev/null || { echo "not 43 blocks"; exit 1; }
+jq -e '[.blocks[] | select(.status == "ok") | (.passes | length == 2) and .cycles > 0] | all' \
+    "$dir/out.json" >/dev/null || { echo "a measured block without two passes"; exit 1; }
+jq -e '[.blocks[] | select(.status != "ok") | .why | length > 0] | all' "$dir/out.json" \
+    >/dev/null || { echo "a block not measured without its reason"; exit 1; }
+jq -e '.blocks[40].status == "divide-error" and .blocks[41].status == "fault" and
+       .blocks[42].status == "ok"' "$dir/out.json" >/dev/null ||
+    { echo "the division error, the fault or the add after them:"; jq '.blocks[40:]' "$dir/out.json"; exit 1; }
+# The add chain after them: one cycle an iteration, as the model says (within 15%).
+jq -e '.blocks[42] | (.error | fabs) < 0.15' "$dir/out.json" >/dev/null ||
+    { echo "add rax, rax:"; jq '.blocks[42]' "$dir/out.json"; exit 1; }
+jq -e '.summary | .profile == "zen5" and .all.blocks > 10 and .all.mape >= 0 and
+       (.all.tau_b | fabs) <= 1 and .repeatability.blocks == .all.blocks and
+       (.by_kind | keys == ["division", "memory", "scalar", "vector"])' "$dir/out.json" \
+    >/dev/null || { echo "summary:"; jq .summary "$dir/out.json"; exit 1; }
+# CSV: a header and a row per block.
+"$ipcc" bench --blocks "$dir/blocks.txt" --passes 1 --format csv >"$dir/out.csv"
+[ "$(wc -l <"$dir/out.csv")" = 44 ] || { echo "CSV: $(wc -l <"$dir/out.csv") lines"; exit 1; }
+head -n 1 "$dir/out.csv" | grep -qx 'code,program,kind,status,cycles,spread' ||
+    { echo "CSV header:"; head -n 1 "$dir/out.csv"; exit 1; }
+# Text: the summary names what was not measured.
+"$ipcc" bench --blocks "$dir/blocks.txt" --passes 1 --limit 43 >"$dir/out.txt"
+grep -q "not measured, divide-error: 1" "$dir/out.txt" || { cat "$dir/out.txt"; exit 1; }
+echo "ok: $(jq '[.blocks[] | select(.status == "ok")] | length' "$dir/out.json") of 43 blocks measured"

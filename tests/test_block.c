@@ -1,0 +1,183 @@
+/*
+ * test_block.c - basic blocks measured by the harness and modelled: blocks with known
+ * answers (an add chain, a pointer chase, independent adds, a division, blocks that cannot
+ * run), the lift's loop closure, and the agreement statistics. Timings are bounded by ratios
+ * of two blocks measured side by side (the best of several tries), never by absolute times.
+ */
+#include <math.h>
+
+#include "ipcc/block.h"
+#include "ipcc/error.h"
+#include "ipcc/model.h"
+#include "test.h"
+
+static struct ipcc_block block(const char *hex)
+{
+	struct ipcc_block b;
+
+	if (ipcc_block_parse_hex(hex, &b))
+		fprintf(stderr, "%s: %s\n", hex, ipcc_last_error());
+	return b;
+}
+
+/* The fewest cycles per iteration of three measurements (each the best of its reps). */
+static double cycles(const char *hex)
+{
+	struct ipcc_block b = block(hex);
+	double best = INFINITY;
+
+	for (int i = 0; i < 3; i++) {
+		struct ipcc_block_result r;
+
+		if (ipcc_block_measure(&b, &(struct ipcc_block_opts){ 0 }, &r) == 0 &&
+		    r.status == IPCC_BLOCK_OK)
+			best = fmin(best, r.cycles);
+		else
+			fprintf(stderr, "%s: %s\n", hex, r.why);
+	}
+	return best;
+}
+
+static enum ipcc_block_status status(const char *hex, char *why, size_t len)
+{
+	struct ipcc_block b = block(hex);
+	struct ipcc_block_result r;
+
+	CHECK_EQ(int, ipcc_block_measure(&b, &(struct ipcc_block_opts){ 0 }, &r), 0);
+	snprintf(why, len, "%s", r.why);
+	return r.status;
+}
+
+#define ADD1 "4801c0"		 /* add rax, rax */
+#define ADD4 ADD1 ADD1 ADD1 ADD1 /* a chain of four */
+#define INDEP4 \
+	"4801c14801c24801c34801c6" /* add rcx, rax; add rdx, rax; add rbx, rax; add rsi, rax */
+#define CHASE "488b00"		   /* mov rax, [rax]: the data holds its own address */
+#define DIV   "31d248f7f1"	   /* xor edx, edx; div rcx */
+
+/*
+ * Known answers, as ratios: four chained adds take four times one add; four independent
+ * adds take much less than four chained; a pointer chase is an L1 load's latency (3-7 adds
+ * on any core we know); a 64-bit division is many adds.
+ */
+TEST(known_blocks_measure_in_the_right_ratios)
+{
+	double add1 = cycles(ADD1), add4 = cycles(ADD4), indep = cycles(INDEP4);
+	double chase = cycles(CHASE), div = cycles(DIV);
+
+	CHECK(isfinite(add1) && add1 > 0);
+	CHECK_CMP(dbl, add4 / add1, >, 3.5);
+	CHECK_CMP(dbl, add4 / add1, <, 4.5);
+	CHECK_CMP(dbl, indep / add4, <, 0.6);
+	CHECK_CMP(dbl, chase / add1, >, 2.9);
+	CHECK_CMP(dbl, chase / add1, <, 7.5);
+	CHECK_CMP(dbl, div / add1, >, 5);
+	return TEST_OK;
+}
+
+/* What cannot run says why, and the run goes on: each block ends only its own child. */
+TEST(blocks_that_cannot_run_say_why)
+{
+	char why[160];
+
+	CHECK_EQ(int, status("8b0425efbeadde", why, sizeof(why)), IPCC_BLOCK_FAULT);
+	CHECK(strstr(why, "outside what can be mapped") != NULL);
+	CHECK_EQ(int, status("48f7f1", why, sizeof(why)), IPCC_BLOCK_DIVIDE); /* div rcx */
+	CHECK_EQ(int, status("0f0b", why, sizeof(why)), IPCC_BLOCK_ILLEGAL);  /* ud2 */
+	CHECK_EQ(int, status("0f01f8", why, sizeof(why)), IPCC_BLOCK_PRIVILEGED);
+	CHECK(strstr(why, "swapgs") != NULL);
+	CHECK_EQ(int, status("48890424", why, sizeof(why)), IPCC_BLOCK_STACK);	     /* [rsp] */
+	CHECK_EQ(int, status("488b05aa000000", why, sizeof(why)), IPCC_BLOCK_STACK); /* [rip] */
+	CHECK(strstr(why, "rip") != NULL);
+	CHECK_EQ(int, status("eb00", why, sizeof(why)), IPCC_BLOCK_UNDECODABLE); /* jmp */
+	CHECK_EQ(int, status("488b", why, sizeof(why)), IPCC_BLOCK_UNDECODABLE);
+	/* every general register used: none left for the loop */
+	CHECK_EQ(int,
+		 status("4801c04801c94801d24801db4801ed4801f64801ff4d01c04d01c94d01d24d01db4d01e4"
+			"4d01ed4d01f64d01ff",
+			why, sizeof(why)),
+		 IPCC_BLOCK_NO_REGISTER);
+	return TEST_OK;
+}
+
+TEST(hex_is_read_as_bhive_writes_it)
+{
+	struct ipcc_block b;
+
+	CHECK_EQ(int, ipcc_block_parse_hex("48 01 C0,tensorflow\n", &b), 0);
+	CHECK_EQ(u64, b.len, 3);
+	CHECK_EQ(int, b.code[2], 0xc0);
+	CHECK_EQ(int, b.counter, 15); /* r15: the highest register it leaves free */
+	CHECK_EQ(int, b.uses, 1);     /* rax */
+	CHECK_EQ(int, b.kind, IPCC_BLOCK_SCALAR);
+	CHECK_EQ(int, ipcc_block_parse_hex("4801c", &b), IPCC_EINVAL);
+	CHECK_EQ(int, ipcc_block_parse_hex("48zz", &b), IPCC_EINVAL);
+	CHECK_EQ(int, ipcc_block_parse_hex(",x", &b), IPCC_EINVAL);
+	CHECK_EQ(int, ipcc_block_parse_hex("4d01ff", &b), 0); /* add r15, r15 */
+	CHECK_EQ(int, b.counter, 14);
+	CHECK_EQ(int, ipcc_block_parse_hex(CHASE, &b), 0);
+	CHECK_EQ(int, b.kind, IPCC_BLOCK_MEMORY);
+	CHECK_EQ(int, ipcc_block_parse_hex("f20f5ec1", &b), 0); /* divsd */
+	CHECK_EQ(int, b.kind, IPCC_BLOCK_DIVISION);
+	CHECK_EQ(int, ipcc_block_parse_hex("660fefc0", &b), 0); /* pxor */
+	CHECK_EQ(int, b.kind, IPCC_BLOCK_VECTOR);
+	return TEST_OK;
+}
+
+/* The model runs the loop the harness runs: the block, then dec and jne on its register. */
+TEST(lifted_block_closes_the_loop_as_the_harness_does)
+{
+	struct ipcc_block b = block(ADD1);
+	struct ipcc_model_profile p;
+	struct ipcc_model_program *prog;
+	struct ipcc_model_error err;
+	struct ipcc_model_result res;
+	char *text = NULL;
+
+	CHECK_EQ(int, ipcc_block_lift(&b, &text), 0);
+	CHECK_STR(text ? text : "", ".Lloop:\nadd rax, rax\ndec r15\njne .Lloop\n");
+	free(text);
+	/* known answers in the model: one add a cycle; a chase at the load latency */
+	ipcc_model_profile("zen5", &p);
+	for (int k = 0; k < 2; k++) {
+		b = block(k ? CHASE : ADD4);
+		CHECK_EQ(int, ipcc_block_lift(&b, &text), 0);
+		CHECK_EQ(int, ipcc_model_parse_mode(text, &p, IPCC_MODEL_LENIENT, &prog, &err), 0);
+		CHECK_EQ(int, ipcc_model_run(prog, &p, &(struct ipcc_model_opts){ 0 }, &res), 0);
+		CHECK_EQ(dbl, res.summary.cycles_per_iteration, k ? 1.0 + p.load_latency : 4.0);
+		ipcc_model_result_release(&res);
+		ipcc_model_program_free(prog);
+		free(text);
+	}
+	b = block("48890424");
+	CHECK_EQ(int, ipcc_block_lift(&b, &text), IPCC_EINVAL);
+	CHECK(text == NULL);
+	return TEST_OK;
+}
+
+TEST(agreement_is_mape_and_kendall_tau_b)
+{
+	static const double a[] = { 1, 2, 3, 4 }, same[] = { 1, 2, 3, 4 }, rev[] = { 4, 3, 2, 1 },
+			    off[] = { 1.1, 2.2, 3.3, 4.4 }, tied[] = { 1, 1, 3, 4 },
+			    holes[] = { 1, NAN, 3, 4 };
+	struct ipcc_block_agreement g;
+
+	ipcc_block_agree(a, same, 4, 0, &g);
+	CHECK_EQ(dbl, g.mape, 0.0);
+	CHECK_EQ(dbl, g.tau_b, 1.0);
+	CHECK_EQ(u64, g.n_used, 4);
+	ipcc_block_agree(a, rev, 4, 0, &g);
+	CHECK_EQ(dbl, g.tau_b, -1.0);
+	ipcc_block_agree(a, off, 4, 0, &g);
+	CHECK_CMP(dbl, fabs(g.mape - 0.1), <, 1e-12);
+	CHECK_EQ(dbl, g.tau_b, 1.0);
+	/* one tie in b: 5 concordant of 6 pairs, tau-b = 5 / sqrt(6 * 5) */
+	ipcc_block_agree(a, tied, 4, 0, &g);
+	CHECK_CMP(dbl, fabs(g.tau_b - 5 / sqrt(30)), <, 1e-12);
+	/* in 0.5-cycle bins 1.1 and 1.2 are one value */
+	ipcc_block_agree((const double[]){ 1.1, 1.2 }, (const double[]){ 1.2, 1.1 }, 2, 0.5, &g);
+	CHECK(isnan(g.tau_b)); /* every pair tied: no ranking to compare */
+	ipcc_block_agree(a, holes, 4, 0, &g);
+	CHECK_EQ(u64, g.n_used, 3);
+	return TEST_OK;
+}
