@@ -527,9 +527,91 @@ TEST(profile_mul_and_lock_latencies_replace_the_tables)
 		CHECK(strstr(text, "base") == NULL);
 		CHECK_EQ(int, ipcc_model_profile_parse(text, &p, &err), 0);
 		CHECK_EQ(int, (int)p.mul_latency, 0);
-		CHECK_EQ(int, (int)p.lock_latency, 0);
+		CHECK_EQ(int, (int)p.lock_latency, 8); /* zen3's, which latencies = zen3 brings */
 		CHECK_EQ(int, (int)p.fp_bypass, 0);
 		CHECK(!p.partial_rename);
+	}
+	return TEST_OK;
+}
+
+/*
+ * One table describes a core: a built-in's instruction costs and lock latency are its
+ * profile's data, and a profile file can change any of them (latency.NAME, uops.NAME).
+ */
+TEST(profile_data_holds_every_instruction_cost)
+{
+	static const struct {
+		int line;
+		const char *profile, *code;
+		int64_t complete; /* of the first instruction; -1: the profile is refused */
+		const char *says;
+	} cases[] = {
+		{ ROW, "base = zen5\n", "div rcx\n", 12, "" },
+		{ ROW, "base = zen5\n", "addss xmm0, xmm1\n", 2, "" }, /* fadd_latency */
+		{ ROW, "base = skylake\n", "div rcx\n", 0, "" },       /* the table's own, below */
+		{ ROW, "base = zen5\nlatency.div = 20\n", "div rcx\n", 20, "" },
+		{ ROW, "base = zen5\nuops.div = 3\n", "div rcx\n", 12, "" },
+		{ ROW, "base = skylake\nlatency.pmulld = 3\n", "pmulld xmm0, xmm1\n", 3, "" },
+		/* `latencies` brings zen3's rows, whichever line it is on; the file's row wins */
+		{ ROW, "base = skylake\nlatency.div = 9\nlatencies = zen3\n", "div rcx\n", 9, "" },
+		{ ROW, "base = skylake\nlatencies = zen3\n", "idiv rcx\n", 14, "" },
+		{ ROW, "base = skylake\nlatencies = zen3\n", "lock add [rsi], rax\n", 8, "" },
+		{ ROW, "base = skylake\nlock_latency = 30\nlatencies = zen3\n",
+		  "lock add [rsi], rax\n", 30, "" },
+		{ ROW, "base = zen5\nlatency.frob = 1\n", "", -1,
+		  "the instruction table has no 'frob'" },
+		{ ROW, "base = zen5\nlatency.div = 1\nlatency.div = 2\n", "", -1,
+		  "latency.div given twice" },
+		{ ROW, "base = zen5\nuops.div = 0\n", "", -1,
+		  "uops.div wants a whole number from 1" },
+		{ ROW, "base = zen5\nlatency.div = x\n", "", -1, "not 'x'" },
+		{ ROW, "base = zen5\nlatency. = 1\n", "", -1, "a mnemonic of 1 to 15" },
+	};
+	struct ipcc_model_profile p, sky;
+	struct ipcc_model_error err;
+	struct ipcc_model_program *prog;
+	struct ipcc_model_result res;
+	unsigned table_div_latency = 0;
+
+	ipcc_model_profile("skylake", &sky);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t want = cases[i].complete;
+
+		test_row = cases[i].line;
+		if (want < 0) {
+			CHECK_EQ(int, ipcc_model_profile_parse(cases[i].profile, &p, &err),
+				 IPCC_EINVAL);
+			CHECK(strstr(err.message, cases[i].says) != NULL);
+			continue;
+		}
+		CHECK_EQ(int, ipcc_model_profile_parse(cases[i].profile, &p, &err), 0);
+		CHECK_EQ(int, ipcc_model_parse(cases[i].code, &p, &prog, &err), 0);
+		if (!prog)
+			continue;
+		CHECK_EQ(
+		    int,
+		    ipcc_model_run(prog, &p, &(struct ipcc_model_opts){ .iterations = 1 }, &res),
+		    0);
+		if (want == 0) /* skylake: the instruction table's own figure, not zen's */
+			table_div_latency = (unsigned)(res.rows[0].complete - res.rows[0].ready);
+		else
+			CHECK_EQ(i64, res.rows[0].complete - res.rows[0].ready, want);
+		ipcc_model_result_release(&res);
+		ipcc_model_program_free(prog);
+	}
+	test_row = 0;
+	CHECK(table_div_latency > 0 && table_div_latency != 12);
+	/* A row survives format and parse, and only rows `latencies` lacks are written. */
+	{
+		char text[4096];
+
+		CHECK_EQ(int, ipcc_model_profile_parse("base = zen5\nlatency.div = 20\n", &p, &err),
+			 0);
+		CHECK_EQ(int, ipcc_model_profile_format(&p, text, sizeof(text)), 0);
+		CHECK(strstr(text, "latency.div = 20\nuops.div = 2\n") != NULL);
+		CHECK(strstr(text, "idiv") == NULL);
+		CHECK_EQ(int, ipcc_model_profile_parse(text, &sky, &err), 0);
+		CHECK(ipcc_model_profile_equal(&p, &sky));
 	}
 	return TEST_OK;
 }

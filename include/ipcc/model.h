@@ -61,6 +61,19 @@ enum ipcc_model_placement {
  * A core, as the model sees it. Every field is one key of a profile file (see
  * ipcc_model_profile_parse); a port count of 0 means "no limit".
  */
+/*
+ * One instruction's cost on a core where it differs from the instruction table's (whose
+ * latencies are Skylake's): by mnemonic, or by the base name the table knows it by (an FMA's
+ * vfmadd, a cmov's cmov).
+ */
+struct ipcc_model_insn_cost {
+	char mnemonic[16];
+	unsigned latency, uops;
+};
+
+/* The rows a profile may hold (a built-in holds at most 20). */
+#define IPCC_MODEL_MAX_COSTS 48
+
 struct ipcc_model_profile {
 	char name[32];
 	unsigned width;	       /* W: micro-ops allocated per cycle */
@@ -88,11 +101,21 @@ struct ipcc_model_profile {
 	 * empirical parameter, fitted to where samples land (docs/internals/skid.md).
 	 */
 	unsigned sample_retire;
-	/* The built-in whose instruction latencies apply (skylake, zen3, ...). */
+	/*
+	 * The built-in whose instruction costs (cost[] and lock_latency) this profile started
+	 * from (skylake, zen3, ...); a profile file's `latencies = NAME` copies them.
+	 */
 	char latencies[32];
-	/* Measured on a machine (ipcc bench --fit-profile); 0: the latencies table's own. */
-	unsigned mul_latency;  /* imul */
-	unsigned lock_latency; /* a lock-prefixed read-modify-write, at retire */
+	/*
+	 * The instruction costs that differ on this core, in order, ending at the first empty
+	 * mnemonic; a later row for the same name wins. A profile file adds or changes one with
+	 * latency.NAME = N and uops.NAME = N.
+	 */
+	struct ipcc_model_insn_cost cost[IPCC_MODEL_MAX_COSTS];
+	/* Measured on a machine (ipcc bench --fit-profile); 0: the cost rows' or table's own. */
+	unsigned mul_latency; /* imul */
+	/* A lock-prefixed read-modify-write, at retire: the built-in's, or measured (fit). */
+	unsigned lock_latency;
 	unsigned fadd_latency; /* FP add and subtract (addsd ... vsubpd), scalar and vector */
 	unsigned fmul_latency; /* FP multiply (mulsd ... vmulpd) */
 	/*
@@ -127,16 +150,20 @@ struct ipcc_model_error {
  * recovery, fuse_alu_jcc, fuse_cmp_jcc, alu_ports, load_ports, store_ports, vector_ports,
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename): unsigned decimals,
- * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name. An
- * optional first key `base = BUILTIN` starts from that built-in (its name included); without
- * it every key but the optional ones must be given. A key may appear once.
+ * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
+ * copies its cost rows and lock latency; a lock_latency given in the file wins). An
+ * instruction's cost row is `latency.MNEMONIC = N` and `uops.MNEMONIC = N` (a new row's
+ * other figure is the instruction table's). An optional first key `base = BUILTIN` starts
+ * from that built-in (its name included); without it every key but the optional ones must
+ * be given. A key may appear once.
  *
  * ipcc_model_profile_parse() reads `text`; on failure it returns IPCC_EINVAL, leaves *p
  * untouched and `err` says which line (column 1) and why. ipcc_model_profile_load() reads
  * the file `path` the same way (its message, for ipcc_last_error(), is "PATH:LINE: why";
  * IPCC_ESYS when the file cannot be read). ipcc_model_profile_format() writes every key of
  * `p` into buf (NUL-terminated; IPCC_EINVAL if len is too small) in the order above, no
- * base, so that parsing the text gives back `p` exactly; ipcc_model_profile_save() writes
+ * base, then the cost rows that differ from its `latencies` built-in's, so that parsing the
+ * text gives back `p` exactly; ipcc_model_profile_save() writes
  * that text, after a comment line, to `path` (replacing it).
  */
 int ipcc_model_profile_parse(const char *text, struct ipcc_model_profile *p,

@@ -60,6 +60,13 @@ struct minsn {
 	struct mkey key;  /* with mem: the address */
 };
 
+/*
+ * The instruction table's latency and micro-ops for `mnemonic` (any name the parser knows,
+ * cmovcc and setcc, FMA forms and compares with a predicate included); IPCC_EINVAL for none.
+ * Profile files' latency.NAME and uops.NAME keys start a row from it.
+ */
+int model_insn_default(const char *mnemonic, unsigned *latency, unsigned *uops);
+
 /* Mispredicted in millionths: MISPREDICT_ALL is every instance (a bare `; mispredict`). */
 #define MISPREDICT_ALL 1000000u
 

@@ -16,22 +16,47 @@
 #include "ipcc/cpu.h"
 #include "model_int.h"
 
-#define PROFILE(nm, w, r, b, ld, rec, alu_jcc, cmp_jcc, alu, lp, sp, vp, fold, place, sr)     \
-	{                                                                                     \
-		.name = nm, .width = w, .retire = r, .rob = b, .load_latency = ld,            \
-		.recovery = rec, .fuse_alu_jcc = alu_jcc, .fuse_cmp_jcc = cmp_jcc,            \
-		.alu_ports = alu, .load_ports = lp, .store_ports = sp, .vector_ports = vp,    \
-		.fold_imm = fold, .placement = IPCC_MODEL_PLACE_##place, .sample_retire = sr, \
-		.latencies = nm                                                               \
+/*
+ * A built-in: the widths, ports and placement, its lock latency, then its instruction cost
+ * rows (where it differs from the instruction table, whose latencies are Skylake's).
+ */
+#define PROFILE(nm, w, r, b, ld, rec, alu_jcc, cmp_jcc, alu, lp, sp, vp, fold, place, sr, lock, \
+		...)                                                                            \
+	{                                                                                       \
+		.name = nm, .width = w, .retire = r, .rob = b, .load_latency = ld,              \
+		.recovery = rec, .fuse_alu_jcc = alu_jcc, .fuse_cmp_jcc = cmp_jcc,              \
+		.alu_ports = alu, .load_ports = lp, .store_ports = sp, .vector_ports = vp,      \
+		.fold_imm = fold, .placement = IPCC_MODEL_PLACE_##place, .sample_retire = sr,   \
+		.latencies = nm, .lock_latency = lock, .cost = {                                \
+			__VA_ARGS__                                                             \
+		}                                                                               \
+	}
+
+/* A locked read-modify-write: about 18 cycles on Intel, about 8 on Zen (published figures). */
+#define LOCK_INTEL 18
+#define LOCK_ZEN   8
+
+/* Zen 3 and Zen 4: FP add and multiply in 3 cycles, a radix-4 integer divider. */
+#define ZEN34_COSTS                                                                      \
+	{ "vpmulld", 3, 1 }, { "vaddpd", 3, 1 }, { "vmulpd", 3, 1 }, { "mfence", 7, 1 }, \
+	    { "pmulld", 3, 1 }, { "addpd", 3, 1 }, { "addps", 3, 1 }, { "addsd", 3, 1 }, \
+	    { "addss", 3, 1 }, { "mulpd", 3, 1 }, { "mulps", 3, 1 }, { "mulsd", 3, 1 },  \
+	    { "mulss", 3, 1 }, { "subpd", 3, 1 }, { "subsd", 3, 1 }, { "div", 14, 2 },   \
+	{                                                                                \
+		"idiv", 14, 2                                                            \
 	}
 
 static const struct ipcc_model_profile builtin[] = {
 	/* name W R ROB load recovery alu+jcc cmp+jcc ALU load store vector fold placement
 	 * sample_retire */
-	PROFILE("skylake", 4, 4, 224, 5, 16, true, true, 4, 2, 1, 3, 0, NEXT, 0),
-	PROFILE("icelake", 5, 8, 352, 5, 16, true, true, 4, 2, 2, 3, 0, NEXT, 0),
-	PROFILE("zen3", 6, 8, 256, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT, 0),
-	PROFILE("zen4", 6, 8, 320, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT, 0),
+	PROFILE("skylake", 4, 4, 224, 5, 16, true, true, 4, 2, 1, 3, 0, NEXT, 0, LOCK_INTEL),
+	/* Ice Lake: a faster integer divider */
+	PROFILE("icelake", 5, 8, 352, 5, 16, true, true, 4, 2, 2, 3, 0, NEXT, 0, LOCK_INTEL,
+		{ "div", 15, 4 }, { "idiv", 15, 4 }),
+	PROFILE("zen3", 6, 8, 256, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT, 0, LOCK_ZEN,
+		ZEN34_COSTS, { "divsd", 13, 1 }, { "divpd", 13, 1 }),
+	PROFILE("zen4", 6, 8, 320, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT, 0, LOCK_ZEN,
+		ZEN34_COSTS),
 	/*
 	 * AMD Zen 5 (family 1Ah): 8-wide dispatch and retire, a 448-entry ROB, 6 integer ALUs,
 	 * 4 loads and 2 stores a cycle, 4 FP/vector pipes (AMD's public figures, Hot Chips
@@ -40,7 +65,11 @@ static const struct ipcc_model_profile builtin[] = {
 	 * kernels measured on Zen 5; skid.adds wants another rule (docs/internals/skid.md,
 	 * tests/data/profiles/zen5-adds.profile). Its FP add takes 2 cycles from an add, 3
 	 * from a multiply (measured on family 1Ah model 2: addsd chain 2.08, mulsd 3.10, a
-	 * mulsd-addsd pair 6.22): fp_bypass 1.
+	 * mulsd-addsd pair 6.22): fp_bypass 1. Every FP add and subtract takes 2 cycles and
+	 * every multiply 3, scalar or packed, single or double, 128 or 256 bits (ipcc bench
+	 * --block chains: addss 2.00, addps 2.00, vaddps ymm 2.00, subss 2.00, mulss 3.00,
+	 * vmulpd ymm 2.99), so fadd_latency and fmul_latency say it for all; pmulld and
+	 * vpmulld 3.00.
 	 */
 	{ .name = "zen5",
 	  .width = 8,
@@ -55,6 +84,14 @@ static const struct ipcc_model_profile builtin[] = {
 	  .vector_ports = 4,
 	  .placement = IPCC_MODEL_PLACE_NEXT,
 	  .latencies = "zen5",
+	  .lock_latency = LOCK_ZEN,
+	  .cost = { { "vpmulld", 3, 1 },
+		    { "pmulld", 3, 1 },
+		    { "mfence", 7, 1 },
+		    { "div", 12, 2 },
+		    { "idiv", 12, 2 } },
+	  .fadd_latency = 2,
+	  .fmul_latency = 3,
 	  .fp_bypass = 1 },
 	/*
 	 * Intel Golden Cove / Raptor Cove (Alder Lake P-core, Sapphire and Emerald Rapids):
@@ -64,10 +101,13 @@ static const struct ipcc_model_profile builtin[] = {
 	 * Placement (as if retiring 4 a cycle) fitted to the even spread over skid.adds seen
 	 * on Emerald Rapids (docs/internals/skid.md).
 	 */
-	PROFILE("goldencove", 6, 8, 512, 5, 17, true, true, 5, 3, 2, 3, 3, NEXT, 4),
-	PROFILE("neoverse-n2", 5, 8, 160, 4, 11, false, false, 4, 3, 2, 2, 0, NEXT, 0),
+	PROFILE("goldencove", 6, 8, 512, 5, 17, true, true, 5, 3, 2, 3, 3, NEXT, 4, LOCK_INTEL,
+		{ "div", 15, 4 }, { "idiv", 15, 4 }, { "addpd", 3, 1 }, { "addsd", 3, 1 },
+		{ "addps", 3, 1 }, { "addss", 3, 1 }),
+	PROFILE("neoverse-n2", 5, 8, 160, 4, 11, false, false, 4, 3, 2, 2, 0, NEXT, 0, LOCK_INTEL,
+		{ "vpmulld", 4, 1 }),
 	/* For worked examples: W = R = 4, no ROB or port limit, no fusion. */
-	PROFILE("test", 4, 4, 0, 4, 10, false, false, 0, 0, 0, 0, 0, NEXT, 0),
+	PROFILE("test", 4, 4, 0, 4, 10, false, false, 0, 0, 0, 0, 0, NEXT, 0, LOCK_INTEL),
 };
 
 const char *const ipcc_model_profiles[] = { "skylake",	  "icelake",	 "zen3", "zen4", "zen5",
@@ -210,12 +250,18 @@ static int set_key(const struct key *k, const char *v, struct ipcc_model_profile
 				   "name wants 1 to 31 letters, digits or _.+-, not '%s'", v);
 		snprintf(p->name, sizeof(p->name), "%s", v);
 		return 0;
-	case K_BUILTIN:
-		if (!find_builtin(v))
+	case K_BUILTIN: {
+		const struct ipcc_model_profile *b = find_builtin(v);
+
+		if (!b)
 			return bad(err, line, "%s wants a built-in profile's name, not '%s'",
 				   k->name, v);
+		/* its instruction costs come with it (the file's own rows and lock win later) */
 		snprintf(p->latencies, sizeof(p->latencies), "%s", v);
+		memcpy(p->cost, b->cost, sizeof(p->cost));
+		p->lock_latency = b->lock_latency;
 		return 0;
+	}
 	case K_PLACEMENT:
 		for (size_t i = 0; i < sizeof(placements) / sizeof(placements[0]); i++)
 			if (!strcmp(v, placements[i])) {
@@ -227,12 +273,68 @@ static int set_key(const struct key *k, const char *v, struct ipcc_model_profile
 	return 0;
 }
 
+/* The cost row for `mnemonic` (a new one at the end when there is none); NULL when full. */
+static struct ipcc_model_insn_cost *cost_row(struct ipcc_model_profile *p, const char *mnemonic)
+{
+	unsigned i = 0;
+
+	for (; i < IPCC_MODEL_MAX_COSTS && p->cost[i].mnemonic[0]; i++)
+		if (!strcmp(p->cost[i].mnemonic, mnemonic))
+			return &p->cost[i];
+	return i < IPCC_MODEL_MAX_COSTS ? &p->cost[i] : NULL;
+}
+
+/* A cost key as read: applied after every other key (so after `latencies`). */
+struct cost_key {
+	char key[32];
+	char value[16];
+	unsigned line;
+};
+
+/*
+ * latency.NAME = N or uops.NAME = N. A new row starts from the instruction table's figures
+ * (model_insn_default), so a file can set one of the two alone.
+ */
+static int set_cost(const struct cost_key *ck, struct ipcc_model_profile *p,
+		    struct ipcc_model_error *err)
+{
+	bool lat = !strncmp(ck->key, "latency.", 8);
+	const char *name = ck->key + (lat ? 8 : 5), *v = ck->value;
+	struct ipcc_model_insn_cost *c;
+	unsigned lo = lat ? 0 : 1, def_lat, def_uops;
+	char *end;
+	unsigned long n;
+
+	if (!*name || strlen(name) >= sizeof(c->mnemonic))
+		return bad(err, ck->line, "%s: a mnemonic of 1 to %zu characters", ck->key,
+			   sizeof(c->mnemonic) - 1);
+	if (model_insn_default(name, &def_lat, &def_uops))
+		return bad(err, ck->line, "%s: the instruction table has no '%s'", ck->key, name);
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (!isdigit((unsigned char)*v) || *end || errno || n < lo || n > 1000)
+		return bad(err, ck->line, "%s wants a whole number from %u to 1000, not '%s'",
+			   ck->key, lo, v);
+	c = cost_row(p, name);
+	if (!c)
+		return bad(err, ck->line, "more than %d instruction cost rows",
+			   IPCC_MODEL_MAX_COSTS);
+	if (!c->mnemonic[0]) {
+		snprintf(c->mnemonic, sizeof(c->mnemonic), "%s", name);
+		c->latency = def_lat;
+		c->uops = def_uops;
+	}
+	*(lat ? &c->latency : &c->uops) = (unsigned)n;
+	return 0;
+}
+
 int ipcc_model_profile_parse(const char *text, struct ipcc_model_profile *p,
 			     struct ipcc_model_error *err)
 {
 	struct ipcc_model_profile q;
 	bool seen[NKEYS] = { false }, any = false, based = false;
-	unsigned line = 0;
+	unsigned line = 0, ncosts = 0, lock = 0;
+	struct cost_key costs[2 * IPCC_MODEL_MAX_COSTS];
 	const char *s = text;
 
 	memset(err, 0, sizeof(*err));
@@ -282,6 +384,23 @@ int ipcc_model_profile_parse(const char *text, struct ipcc_model_profile *p,
 			continue;
 		}
 		any = true;
+		if (!strncmp(k, "latency.", 8) || !strncmp(k, "uops.", 5)) {
+			struct cost_key *ck = &costs[ncosts];
+
+			for (unsigned i = 0; i < ncosts; i++)
+				if (!strcmp(costs[i].key, k))
+					return bad(err, line, "%s given twice", k);
+			if (ncosts == 2 * IPCC_MODEL_MAX_COSTS)
+				return bad(err, line, "more than %d instruction cost keys",
+					   2 * IPCC_MODEL_MAX_COSTS);
+			if (strlen(k) >= sizeof(ck->key) || strlen(v) >= sizeof(ck->value))
+				return bad(err, line, "%s: too long a key or value", k);
+			snprintf(ck->key, sizeof(ck->key), "%s", k);
+			snprintf(ck->value, sizeof(ck->value), "%s", v);
+			ck->line = line;
+			ncosts++;
+			continue;
+		}
 		{
 			size_t i = 0;
 			int ret;
@@ -296,6 +415,8 @@ int ipcc_model_profile_parse(const char *text, struct ipcc_model_profile *p,
 			ret = set_key(&keys[i], v, &q, err, line);
 			if (ret)
 				return ret;
+			if (keys[i].offset == offsetof(struct ipcc_model_profile, lock_latency))
+				lock = q.lock_latency + 1; /* kept over what `latencies` copies */
 		}
 	}
 	if (!based)
@@ -306,6 +427,14 @@ int ipcc_model_profile_parse(const char *text, struct ipcc_model_profile *p,
 				    err, line ? line : 1,
 				    "missing key '%s' (or start from a built-in: base = zen3)",
 				    keys[i].name);
+	if (lock)
+		q.lock_latency = lock - 1;
+	for (unsigned i = 0; i < ncosts; i++) {
+		int ret = set_cost(&costs[i], &q, err);
+
+		if (ret)
+			return ret;
+	}
 	*p = q;
 	return 0;
 }
@@ -380,12 +509,29 @@ int ipcc_model_profile_format(const struct ipcc_model_profile *p, char *buf, siz
 			return err_set(IPCC_EINVAL, "a profile needs more than %zu bytes", len);
 		off += (size_t)n;
 	}
+	/* the cost rows `latencies` does not bring */
+	for (unsigned i = 0; i < IPCC_MODEL_MAX_COSTS && p->cost[i].mnemonic[0]; i++) {
+		const struct ipcc_model_insn_cost *c = &p->cost[i], *d = NULL;
+		const struct ipcc_model_profile *b = find_builtin(p->latencies);
+		int n;
+
+		for (unsigned j = 0; b && j < IPCC_MODEL_MAX_COSTS && b->cost[j].mnemonic[0]; j++)
+			if (!strcmp(b->cost[j].mnemonic, c->mnemonic))
+				d = &b->cost[j];
+		if (d && d->latency == c->latency && d->uops == c->uops)
+			continue;
+		n = snprintf(buf + off, len - off, "latency.%s = %u\nuops.%s = %u\n", c->mnemonic,
+			     c->latency, c->mnemonic, c->uops);
+		if (n < 0 || (size_t)n >= len - off)
+			return err_set(IPCC_EINVAL, "a profile needs more than %zu bytes", len);
+		off += (size_t)n;
+	}
 	return 0;
 }
 
 int ipcc_model_profile_save(const char *path, const struct ipcc_model_profile *p)
 {
-	char text[2048];
+	char text[8192];
 	FILE *f;
 	int ret = ipcc_model_profile_format(p, text, sizeof(text));
 
@@ -398,6 +544,21 @@ int ipcc_model_profile_save(const char *path, const struct ipcc_model_profile *p
 	if (fclose(f) != 0)
 		return err_sys("cannot write profile '%s'", path);
 	return 0;
+}
+
+static bool same_costs(const struct ipcc_model_profile *a, const struct ipcc_model_profile *b)
+{
+	for (unsigned i = 0; i < IPCC_MODEL_MAX_COSTS; i++) {
+		const struct ipcc_model_insn_cost *x = &a->cost[i], *y = &b->cost[i];
+
+		if (strcmp(x->mnemonic, y->mnemonic))
+			return false;
+		if (!x->mnemonic[0])
+			return true;
+		if (x->latency != y->latency || x->uops != y->uops)
+			return false;
+	}
+	return true;
 }
 
 bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
@@ -413,5 +574,5 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->fadd_latency == b->fadd_latency && a->fmul_latency == b->fmul_latency &&
 	       a->fp_bypass == b->fp_bypass && a->partial_rename == b->partial_rename &&
 	       a->placement == b->placement && a->sample_retire == b->sample_retire &&
-	       !strcmp(a->latencies, b->latencies);
+	       !strcmp(a->latencies, b->latencies) && same_costs(a, b);
 }

@@ -278,7 +278,7 @@ static int fit_profile(const struct bench_opts *o)
 {
 	struct ipcc_fit_row rows[IPCC_FIT_ROWS];
 	struct ipcc_model_profile fitted;
-	char text[2048];
+	char text[8192];
 
 	ipcc_clock_init();
 	if (ipcc_fit_profile(&o->base, &fitted, rows))

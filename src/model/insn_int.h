@@ -1,0 +1,83 @@
+/*
+ * model/insn_int.h - the x86 instruction table's rows and how a mnemonic finds its row
+ * (private to src/model/; the table is insn_table.c). Latencies and micro-ops are Skylake's;
+ * where a core differs, its profile's cost rows say so (model.h).
+ */
+#ifndef IPCC_MODEL_INSN_INT_H
+#define IPCC_MODEL_INSN_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Forms: which operands an instruction reads and writes (o0 is the first). Flags, implicit
+ * registers, implicit memory and the port class are columns of the table, not forms.
+ */
+enum form {
+	F_MOV,	   /* o0 = f(o1 ...): writes o0, reads the rest (moves, converts, AVX 3-op) */
+	F_UPD,	   /* o0 = f(o0, o1 ...): reads and writes o0, reads the rest (SSE 2-op, cmov) */
+	F_ALU,	   /* o0 op= o1, two operands (integer ALU) */
+	F_SHIFT,   /* o0 op= [o1]: one or two operands (shifts, rotates) */
+	F_UNARY,   /* inc/dec/neg/not/bswap o0 */
+	F_SET,	   /* setcc o0: writes o0 only */
+	F_CMP,	   /* cmp/test/bt/ucomisd a, b: reads both, writes nothing but flags */
+	F_LEA,	   /* dst = address */
+	F_IMUL,	   /* imul o0 (rdx:rax = rax * o0), imul dst, src [, imm] */
+	F_IMP,	   /* explicit operands read, registers in the table's implicit columns */
+	F_NOP,	   /* nop [operand]; also endbr64, vzeroupper */
+	F_JCC,	   /* conditional branch: reads flags */
+	F_JMP,	   /* jmp, call */
+	F_PUSH,	   /* push o0 */
+	F_POP,	   /* pop o0 */
+	F_XADD,	   /* (lock) xadd m/r, r; xchg */
+	F_CMPXCHG, /* (lock) cmpxchg m/r, r: also rax and flags */
+	F_FENCE,   /* lfence, mfence, sfence */
+	F_VEC3,	   /* AVX dst, src1, src2 */
+	F_FMA	   /* vfmadd231pd acc, src1, src2: reads all three */
+};
+
+/* Port classes of a row: ALU or vector; a "move" takes none when it is a load or a store. */
+enum { PT_ALU, PT_VEC, PT_NONE, PT_MOVE_ALU, PT_MOVE_VEC };
+
+/* Flags: read, written. */
+#define FL_R 1u
+#define FL_W 2u
+
+/* Implicit registers, as register bits. */
+#define RAX (1ull << 0)
+#define RCX (1ull << 1)
+#define RDX (1ull << 2)
+#define RSP (1ull << 4)
+#define RBP (1ull << 5)
+
+struct op_def {
+	const char *name;
+	enum form form;
+	unsigned char lat, uops;
+	unsigned char port;	 /* PT_* */
+	unsigned char flags;	 /* FL_* */
+	bool alu_fusable;	 /* fuses with a following jcc where the profile fuses ALU ops */
+	bool cmp_fusable;	 /* fuses where the profile fuses cmp/test */
+	bool zero_idiom;	 /* with its last two operands one register: depends on nothing */
+	bool load;		 /* an implicit load (ret, leave) */
+	uint64_t imp_rd, imp_wr; /* implicit registers read and written */
+};
+
+/*
+ * Mnemonic m's row, into *d: its own; a family's (jcc, cmovcc, setcc, the FMA forms, the
+ * compares with a predicate in the name); or, for vNAME, NAME's where that is a vector row
+ * (the AVX form of an SSE instruction, whose destination is no source: F_UPD becomes F_MOV).
+ * *base is the row's name, which a profile's cost rows may name.
+ */
+bool model_insn_lookup(const char *m, struct op_def *d, const char **base);
+
+/* The table's own row named m, or NULL (no families). */
+const struct op_def *model_insn_row(const char *m);
+
+/* Whether s is a condition code (o, no, b, ... g), as in jcc, cmovcc and setcc. */
+bool model_insn_is_cond(const char *s);
+
+/* Whether w is a prefix written as a word before the mnemonic (rep, repne, ..., data16). */
+bool model_insn_is_prefix(const char *w);
+
+#endif

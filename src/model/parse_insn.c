@@ -1,0 +1,472 @@
+/*
+ * model/parse_insn.c - one instruction line into the model's instruction: its row, the data
+ * flow of its operands (registers, flags, memory), its ports, fusion with the branch after
+ * it, the profile's costs, and the comment's overrides (lat=N uops=N fe_stall=N
+ * mispredict[=F] at_retire); what the table does not know is approximated when lenient.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error_int.h"
+#include "insn_int.h"
+#include "parse_int.h"
+
+/* The comment's overrides: lat=N uops=N fe_stall=N mispredict[=F] at_retire. */
+static int annotations(struct parser *ps, const char *c, struct minsn *in)
+{
+	while (*c) {
+		char w[64];
+
+		while (*c && !isalpha((unsigned char)*c) && *c != '_')
+			c++;
+		if (!*c)
+			break;
+		c = model_lex_word(c, w, sizeof(w));
+		if (!strcmp(w, "mispredict") && *c == '=') {
+			/* a share F of its instances, 0 <= F <= 1, spread evenly */
+			char num[32];
+			const char *nat = c + 1;
+			char *end;
+			double v;
+
+			c = model_lex_word(nat, num, sizeof(num));
+			errno = 0;
+			v = strtod(num, &end);
+			if (!*num || *end || errno || !(v >= 0 && v <= 1))
+				return model_parse_fail(
+				    ps, nat, "bad value for mispredict (a share, 0 to 1)");
+			in->mispredict = (uint32_t)(v * MISPREDICT_ALL + 0.5);
+		} else if (!strcmp(w, "mispredict")) {
+			in->mispredict = MISPREDICT_ALL;
+		} else if (!strcmp(w, "at_retire")) {
+			in->at_retire = true;
+		} else if ((!strcmp(w, "lat") || !strcmp(w, "uops") || !strcmp(w, "fe_stall")) &&
+			   *c == '=') {
+			char num[32];
+			const char *nat = c + 1;
+			char *end;
+			unsigned long v;
+
+			c = model_lex_word(nat, num, sizeof(num));
+			errno = 0;
+			v = strtoul(num, &end, 10);
+			if (!*num || *end || errno || v > 100000 || (!strcmp(w, "uops") && v > 64))
+				return model_parse_fail(ps, nat, "bad value for %s", w);
+			if (!strcmp(w, "lat"))
+				in->latency = (unsigned)v;
+			else if (!strcmp(w, "uops"))
+				in->uops = (unsigned)v;
+			else
+				in->fe_stall = (unsigned)v;
+		}
+	}
+	return 0;
+}
+
+/* Whether s is a condition code (of jcc, cmovcc, setcc). */
+
+/* Whether form f writes (rather than reads) a memory operand in first place. */
+
+static bool writes_first(enum form f)
+{
+	return f == F_MOV || f == F_SET || f == F_POP;
+}
+
+/* Whether form f stores to a memory operand in first place. */
+static bool stores_first(enum form f)
+{
+	return f == F_MOV || f == F_UPD || f == F_ALU || f == F_SHIFT || f == F_UNARY ||
+	       f == F_SET || f == F_POP || f == F_XADD || f == F_CMPXCHG;
+}
+
+/* Operands read and written by row d; `n` operands in o[]. */
+static int semantics(struct parser *ps, const char *mat, const char *m, const struct op_def *d,
+		     struct operand *o, int n, bool lock, struct minsn *in, bool *load, bool *store)
+{
+	static const int want[][2] = {
+		[F_MOV] = { 2, 4 },   [F_UPD] = { 2, 3 },     [F_ALU] = { 2, 2 },
+		[F_SHIFT] = { 1, 2 }, [F_UNARY] = { 1, 1 },   [F_SET] = { 1, 1 },
+		[F_CMP] = { 2, 2 },   [F_LEA] = { 2, 2 },     [F_IMUL] = { 1, 3 },
+		[F_IMP] = { 0, 2 },   [F_NOP] = { 0, 1 },     [F_JCC] = { 1, 1 },
+		[F_JMP] = { 1, 1 },   [F_PUSH] = { 1, 1 },    [F_POP] = { 1, 1 },
+		[F_XADD] = { 2, 2 },  [F_CMPXCHG] = { 2, 2 }, [F_FENCE] = { 0, 0 },
+		[F_VEC3] = { 3, 3 },  [F_FMA] = { 3, 3 },
+	};
+	const enum form f = d->form;
+	uint64_t rd = 0, wr = 0;
+
+	if (n < want[f][0] || n > want[f][1]) {
+		if (want[f][0] == want[f][1])
+			return model_parse_fail(ps, mat, "'%s' takes %d operand%s, not %d", m,
+						want[f][0], want[f][0] == 1 ? "" : "s", n);
+		return model_parse_fail(ps, mat, "'%s' takes %d to %d operands, not %d", m,
+					want[f][0], want[f][1], n);
+	}
+	for (int i = 0; i < n; i++) {
+		if (o[i].kind == O_MEM) {
+			const uint8_t had = in->mem;
+
+			rd |= o[i].addr_regs;
+			/* lea's and a nop's address are no access */
+			if (f != F_LEA && f != F_NOP && !(i == 0 && writes_first(f))) {
+				*load = true;
+				in->mem |= MEM_LOAD;
+			}
+			if (i == 0 && stores_first(f)) {
+				*store = true;
+				in->mem |= MEM_STORE;
+			}
+			if (!had && in->mem)
+				in->key = o[i].key;
+		}
+		if (o[i].kind == O_LABEL && f != F_JCC && f != F_JMP)
+			return model_parse_fail(ps, o[i].at, "'%s' does not take a label", m);
+	}
+#define REG(i) (o[i].kind == O_REG ? 1ull << o[i].reg : 0)
+	if ((f == F_MOV || f == F_UPD || f == F_ALU || f == F_SHIFT || f == F_SET || f == F_POP ||
+	     f == F_UNARY) &&
+	    o[0].kind != O_REG && o[0].kind != O_MEM)
+		return model_parse_fail(ps, o[0].at, "cannot write to this operand");
+	switch (f) {
+	case F_MOV:
+		if (n == 2 && o[0].kind == O_MEM && o[1].kind == O_MEM)
+			return model_parse_fail(ps, o[1].at, "two memory operands");
+		wr |= REG(0);
+		for (int i = 1; i < n; i++)
+			rd |= REG(i);
+		if (o[0].kind == O_MEM) { /* a plain store of its other operands */
+			in->plain_store = true;
+			for (int i = 1; i < n; i++)
+				in->data |= REG(i);
+		}
+		break;
+	case F_ALU:
+		if (o[0].kind == O_MEM && o[1].kind == O_MEM)
+			return model_parse_fail(ps, o[1].at, "two memory operands");
+		/* fallthrough */
+	case F_UPD:
+	case F_SHIFT:
+	case F_UNARY:
+	case F_IMP:
+		for (int i = 0; i < n; i++)
+			rd |= REG(i);
+		if (f != F_IMP)
+			wr |= REG(0);
+		break;
+	case F_SET:
+	case F_POP:
+		wr |= REG(0);
+		if (f == F_SET && o[0].kind == O_MEM) { /* setcc [m]: stores the flags */
+			in->plain_store = true;
+			in->data = 1ull << REG_FLAGS;
+		}
+		break;
+	case F_CMP:
+	case F_JMP:
+	case F_PUSH:
+		for (int i = 0; i < n; i++)
+			rd |= REG(i);
+		break;
+	case F_LEA:
+		if (o[0].kind != O_REG || o[1].kind != O_MEM)
+			return model_parse_fail(ps, o[0].at,
+						"lea takes a register and a memory operand");
+		wr |= REG(0);
+		break;
+	case F_IMUL:
+		if (n == 1) { /* rdx:rax = rax * o0 */
+			rd |= REG(0) | RAX;
+			wr |= RAX | RDX;
+			break;
+		}
+		if (o[0].kind != O_REG)
+			return model_parse_fail(ps, o[0].at, "imul writes a register");
+		rd |= REG(1) | (n == 2 ? REG(0) : 0);
+		wr |= REG(0);
+		break;
+	case F_NOP:
+	case F_FENCE:
+	case F_JCC:
+		break;
+	case F_XADD:
+		rd |= REG(0) | REG(1);
+		wr |= REG(0) | REG(1);
+		break;
+	case F_CMPXCHG:
+		rd |= REG(0) | REG(1) | RAX;
+		wr |= REG(0) | RAX;
+		break;
+	case F_VEC3:
+	case F_FMA:
+		if (o[0].kind != O_REG || o[0].reg < REG_VEC0)
+			return model_parse_fail(ps, o[0].at, "'%s' writes a vector register", m);
+		rd |= REG(1) | REG(2) | (f == F_FMA ? REG(0) : 0);
+		wr |= REG(0);
+		break;
+	}
+	/*
+	 * A write to an 8- or 16-bit part merges into the whole register, so it reads the old
+	 * value too (setcc al, mov al, [m]), unless the profile renames parts apart.
+	 */
+	if (n > 0 && o[0].kind == O_REG && o[0].partial && (wr & REG(0)) && !ps->p->partial_rename)
+		rd |= REG(0);
+	/* xor r, r, pxor x, x, vxorps x, y, y ...: a zero idiom, which depends on nothing */
+	if (d->zero_idiom && n >= 2 && n <= 3 && o[n - 1].kind == O_REG && o[n - 2].kind == O_REG &&
+	    o[n - 1].reg == o[n - 2].reg && o[0].kind == O_REG) {
+		rd = 0;
+		in->zero = true;
+	}
+#undef REG
+	if (f == F_PUSH || (f == F_JMP && d->imp_wr)) /* push, call */
+		*store = true;
+	if (f == F_POP || d->load)
+		*load = true;
+	if (d->flags & FL_R)
+		rd |= 1ull << REG_FLAGS;
+	if (d->flags & FL_W)
+		wr |= 1ull << REG_FLAGS;
+	rd |= d->imp_rd;
+	wr |= d->imp_wr;
+	if (lock && (f != F_ALU && f != F_UNARY && f != F_XADD && f != F_CMPXCHG))
+		return model_parse_fail(ps, mat, "'lock' cannot prefix '%s'", m);
+	if (lock && o[0].kind != O_MEM)
+		return model_parse_fail(ps, o[0].at, "'lock' needs a memory destination");
+	in->reads = rd;
+	in->writes = wr;
+	return 0;
+}
+
+/*
+ * An instruction the table does not know (or whose operands it cannot read), in lenient
+ * mode: one micro-op of latency 3 that reads every operand it can read and the flags,
+ * writes its first, loads from a memory operand and stores to a first one.
+ */
+#define APPROX_LATENCY 3
+
+static int approximate(struct parser *ps, const char *s, struct minsn *in, bool *load, bool *store)
+{
+	uint64_t rd = 1ull << REG_FLAGS, wr = 0;
+	bool vec = false;
+	int i = 0;
+
+	while (*s) {
+		size_t len = 0;
+		int depth = 0;
+		char piece[256];
+		struct operand o;
+		struct ipcc_model_error saved = *ps->err;
+
+		while (s[len] && (depth > 0 || s[len] != ',')) {
+			depth += s[len] == '[' || s[len] == '{' || s[len] == '(';
+			depth -= s[len] == ']' || s[len] == '}' || s[len] == ')';
+			len++;
+		}
+		snprintf(piece, sizeof(piece), "%.*s", (int)len, s);
+		s += len + (s[len] == ',');
+		{
+			const char *line_start = ps->line_start, *end;
+
+			ps->line_start = piece; /* where a failure's column counts from */
+			end = model_lex_operand(ps, piece, &o);
+			ps->line_start = line_start;
+			*ps->err = saved;
+			if (!end || *model_lex_space(end)) {
+				i++;
+				continue; /* not an operand the model reads: ignored */
+			}
+		}
+		if (o.kind == O_REG) {
+			rd |= 1ull << o.reg;
+			if (i == 0)
+				wr |= 1ull << o.reg;
+			vec |= o.reg >= REG_VEC0;
+		} else if (o.kind == O_MEM) {
+			rd |= o.addr_regs;
+			*load = true;
+			if (i == 0)
+				*store = true;
+			if (!in->mem) {
+				in->mem = (uint8_t)(MEM_LOAD | (i == 0 ? MEM_STORE : 0));
+				in->key = o.key;
+			}
+		}
+		i++;
+	}
+	in->reads = rd;
+	in->writes = wr;
+	in->latency = APPROX_LATENCY;
+	in->uops = 1;
+	in->ports = 1u << (vec ? PORT_VEC : PORT_ALU);
+	in->approx = true;
+	return 0;
+}
+
+/*
+ * The floating-point unit of the row named `base` (SSE names stand for their AVX forms):
+ * FPU_ADD for add and subtract, FPU_MUL for multiply and FMA, else 0.
+ */
+static uint8_t fp_unit(const char *base)
+{
+	static const char *const adds[] = { "addps", "addpd", "addss", "addsd", "subps",
+					    "subpd", "subss", "subsd", NULL };
+	static const char *const muls[] = { "mulps", "mulpd", "mulss", "mulsd", NULL };
+
+	for (int i = 0; adds[i]; i++)
+		if (!strcmp(base, adds[i]))
+			return FPU_ADD;
+	for (int i = 0; muls[i]; i++)
+		if (!strcmp(base, muls[i]))
+			return FPU_MUL;
+	return !strncmp(base, "vfm", 3) || !strncmp(base, "vfnm", 4) ? FPU_MUL : 0;
+}
+
+/* One instruction, s just after any label; c the comment (or ""). */
+int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned times)
+{
+	const struct ipcc_model_profile *p = ps->p;
+	struct minsn in = { 0 };
+	struct operand o[4];
+	struct op_def def;
+	const char *base;
+	char m[32];
+	const char *mat, *start, *ops_at, *end;
+	bool lock = false, load = false, store = false, known;
+	int n = 0, ret = 0;
+
+	s = model_lex_space(s);
+	start = s;
+	mat = s;
+	s = model_lex_word(s, m, sizeof(m));
+	while (!strcmp(m, "lock") || model_insn_is_prefix(m)) {
+		lock |= !strcmp(m, "lock");
+		s = model_lex_space(s);
+		mat = s;
+		s = model_lex_word(s, m, sizeof(m));
+	}
+	if (!*m)
+		return model_parse_fail(ps, mat, "expected an instruction");
+	known = model_insn_lookup(m, &def, &base);
+	if (!known && !ps->lenient)
+		return model_parse_fail(ps, mat, "unknown instruction '%s'", m);
+	s = model_lex_space(s);
+	ops_at = s;
+	end = s + strlen(s);
+	if (known) {
+		in.latency = def.lat;
+		in.uops = def.uops;
+		if (p->width && in.uops > p->width)
+			in.uops = p->width;
+		if (p->retire && in.uops > p->retire)
+			in.uops = p->retire;
+		/* The core's own costs, from its profile (a later row wins). */
+		for (unsigned i = 0; i < IPCC_MODEL_MAX_COSTS && p->cost[i].mnemonic[0]; i++)
+			if (!strcmp(p->cost[i].mnemonic, m) || !strcmp(p->cost[i].mnemonic, base)) {
+				in.latency = p->cost[i].latency;
+				in.uops = p->cost[i].uops;
+			}
+		if (def.form == F_IMUL && p->mul_latency)
+			in.latency = p->mul_latency;
+		in.fpu = fp_unit(base);
+		if (in.fpu == FPU_ADD && p->fadd_latency)
+			in.latency = p->fadd_latency;
+		if (in.fpu == FPU_MUL && p->fmul_latency && def.form != F_FMA)
+			in.latency = p->fmul_latency;
+		while (*s && ret == 0) {
+			if (n == 4) {
+				ret = model_parse_fail(ps, s, "too many operands");
+				break;
+			}
+			s = model_lex_operand(ps, s, &o[n]);
+			if (!s) {
+				ret = IPCC_EINVAL;
+				break;
+			}
+			n++;
+			s = model_lex_space(s);
+			if (*s == ',')
+				s = model_lex_space(s + 1);
+			else if (*s)
+				ret =
+				    model_parse_fail(ps, s, "expected ',' or the end of the line");
+		}
+		if (ret == 0)
+			ret = semantics(ps, mat, m, &def, o, n, lock, &in, &load, &store);
+		if (ret != 0 && !(ret == IPCC_EINVAL && ps->lenient))
+			return ret;
+	}
+	if (!known || ret != 0) {
+		memset(ps->err, 0, sizeof(*ps->err));
+		memset(&in, 0, sizeof(in));
+		load = store = false;
+		lock = false;
+		approximate(ps, ops_at, &in, &load, &store);
+		s = end;
+	} else {
+		/* Ports: one of each class the instruction uses (see model_int.h). */
+		bool mem = load || store;
+
+		if (def.port == PT_ALU || (def.port == PT_MOVE_ALU && !mem))
+			in.ports |= 1u << PORT_ALU;
+		if (def.port == PT_VEC || (def.port == PT_MOVE_VEC && !mem))
+			in.ports |= 1u << PORT_VEC;
+		if (in.zero) { /* eliminated at rename */
+			in.ports = 0;
+			in.latency = 0;
+		}
+	}
+	if (load)
+		in.ports |= 1u << PORT_LOAD;
+	if (store)
+		in.ports |= 1u << PORT_STORE;
+	/* add/sub reg, imm: what immediate folding folds */
+	in.fold = known && (!strcmp(m, "add") || !strcmp(m, "sub")) && !lock && n == 2 &&
+		  !in.approx && o[0].kind == O_REG && o[1].kind == O_IMM;
+	/* A memory source adds the profile's load latency (a mov load: 1 + load_latency). */
+	if (load)
+		in.latency += p->load_latency;
+	if (lock) {
+		in.latency = p->lock_latency;
+		in.at_retire = true;
+	}
+	if (known && !in.approx && def.form == F_FENCE)
+		in.at_retire = true;
+	/* Macro-fusion: a jcc right after a fusable op goes with it, in no slot of its own. */
+	if (known && !in.approx && def.form == F_JCC && ps->prog->n > 0 && !ps->label_before &&
+	    times == 1) {
+		const char *prev = ps->prog->pool + ps->prog->insn[ps->prog->n - 1].text;
+		const struct op_def *pr;
+		char pm[32];
+
+		model_lex_word(model_lex_space(prev), pm, sizeof(pm));
+		pr = model_insn_row(pm);
+		if (pr &&
+		    ((p->fuse_alu_jcc && pr->alu_fusable) ||
+		     (p->fuse_cmp_jcc && pr->cmp_fusable)) &&
+		    !strstr(prev, "[")) {
+			/* one micro-op: the branch resolves with its pair */
+			in.uops = 0;
+			in.ports = 0;
+			in.latency = 0;
+		}
+	}
+	/* The comment's overrides win, over fusion too. */
+	ret = annotations(ps, c, &in);
+	if (ret)
+		return ret;
+	in.line = ps->line;
+	{
+		const char *t = start, *e = s;
+
+		while (e > t && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		in.text = model_pool_add(ps->prog, t, (size_t)(e - t));
+		if (in.text == UINT32_MAX)
+			return err_set(IPCC_ENOMEM, "model: out of memory");
+	}
+	ps->label_before = false;
+	return model_emit(ps, &in, times);
+}
