@@ -13,11 +13,16 @@
  *
  * Everything between ipcc_kernels_start and ipcc_kernels_end is kernel code: the call kernels'
  * callees too, so the single-stepping test can count them.
+ *
+ * The block starts on a 4 KiB page (and fits in one), so each kernel sits at the same offset
+ * in its page whatever the linker puts around it: with the block 64-byte aligned, a change
+ * of link order moved branch.random's loop across a page boundary and slowed it from 16 to
+ * 18 cycles an iteration on Zen 5.
  */
 	.intel_syntax noprefix
 	.altmacro
 	.text
-	.p2align 6
+	.p2align 12
 	.globl ipcc_kernels_start
 ipcc_kernels_start:
 
