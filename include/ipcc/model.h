@@ -129,6 +129,20 @@ struct ipcc_model_profile {
 	 * merges into the whole and so depends on its old value (setcc al waits for rax).
 	 */
 	bool partial_rename;
+	/*
+	 * Whether the renamer eliminates register-to-register moves (mov of a 32- or 64-bit
+	 * general register, movaps and its kin between vector registers): no port and no
+	 * latency; the copy is ready when its source is. false when missing.
+	 */
+	bool move_elimination;
+	/*
+	 * Whether a load of what a recent store wrote is renamed from the store's data (Zen 2's
+	 * "memory mirroring"; measured on Zen 5): when both address the same [base (+ index) +
+	 * displacement] (no rip, no absolute address, no segment), move general registers or an
+	 * immediate (any size), and the base has not changed, the load takes no load latency
+	 * (a mov into a whole register no cycle at all). false when missing.
+	 */
+	bool memory_renaming;
 };
 
 /*
@@ -149,7 +163,8 @@ struct ipcc_model_error {
  * are ignored. The keys are the struct's fields: name, width, retire, rob, load_latency,
  * recovery, fuse_alu_jcc, fuse_cmp_jcc, alu_ports, load_ports, store_ports, vector_ports,
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
- * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename): unsigned decimals,
+ * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
+ * memory_renaming): unsigned decimals,
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
  * copies its cost rows and lock latency; a lock_latency given in the file wins). An
  * instruction's cost row is `latency.MNEMONIC = N` and `uops.MNEMONIC = N` (a new row's

@@ -67,7 +67,7 @@ static int dataflow(const struct ipcc_model_program *prog, const struct ipcc_mod
 
 	if (!df)
 		return err_set(IPCC_ENOMEM, "model: out of memory");
-	df->fp_bypass = p->fp_bypass;
+	df_init(df, p);
 	for (uint64_t it = 0; it < iters; it++)
 		for (unsigned k = 0; k < prog->n; k++, g++) {
 			const struct minsn *in = &prog->insn[k];

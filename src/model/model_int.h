@@ -52,10 +52,13 @@ struct minsn {
 	bool fold;	     /* add/sub reg, imm: folded where the profile folds immediates */
 	uint8_t ports;	     /* the execution-port classes it issues to (PORT_* bits) */
 	bool zero;	     /* a zero idiom: no inputs, no latency, no port */
+	bool eliminated;     /* a move eliminated at rename: no latency, no port */
 	bool approx;	     /* not in the table: a conservative class (lenient parsing) */
 	uint8_t fpu;	     /* FPU_ADD, FPU_MUL: its floating-point unit (for fp_bypass) */
 	uint8_t mem;	     /* MEM_LOAD, MEM_STORE: its accesses at `key` */
 	bool plain_store; /* a store of registers (mov [m], r): its data is ready when `data` is */
+	bool renamable;	  /* its memory operand may be renamed (profile's memory_renaming) */
+	bool plain_load;  /* a mov from memory: renamed, it takes no cycle at all */
 	uint64_t data;	  /* a plain store: the registers whose value it stores */
 	struct mkey key;  /* with mem: the address */
 };
@@ -103,9 +106,10 @@ struct ipcc_model_program {
 
 struct mstore {
 	struct mkey key;
-	uint64_t regs; /* its address registers */
-	int64_t ready; /* its data */
-	uint64_t who;  /* the store */
+	uint64_t regs;	/* its address registers */
+	int64_t ready;	/* its data */
+	uint64_t who;	/* the store */
+	bool renamable; /* its data may be renamed into a load of the same address */
 };
 
 struct dataflow {
@@ -117,7 +121,17 @@ struct dataflow {
 	uint64_t st_regs;	  /* the live entries' address registers */
 	uint8_t fpu[MODEL_NREGS]; /* each register's writer's FP unit */
 	unsigned fp_bypass;	  /* the profile's: an FP add's wait for a multiply */
+	unsigned rename_saving;	  /* memory renaming: the load latency a renamed load saves */
+	unsigned load_latency;	  /* the profile's: a load-op's data inputs skip it */
 };
+
+/* The dataflow's parameters from profile p. */
+static inline void df_init(struct dataflow *d, const struct ipcc_model_profile *p)
+{
+	d->fp_bypass = p->fp_bypass;
+	d->rename_saving = p->memory_renaming ? p->load_latency : 0;
+	d->load_latency = p->load_latency;
+}
 
 static inline bool mkey_equal(const struct mkey *a, const struct mkey *b)
 {
@@ -130,16 +144,24 @@ static inline uint64_t mkey_regs(const struct mkey *k)
 	return (k->base >= 0 ? 1ull << k->base : 0) | (k->index >= 0 ? 1ull << k->index : 0);
 }
 
-/* max(q, the completion of every input of `in`); *who: the input that set it, if any. */
+/*
+ * max(q, the completion of every input of `in`); *who: the input that set it, if any. A
+ * load-op's latency holds the load's; its data inputs (registers other than the address's)
+ * meet the loaded value at the operation, so they are needed load_latency later.
+ */
 static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in, int64_t q,
 			       uint64_t *who)
 {
 	uint64_t w = 0;
+	uint64_t addr = in->mem & MEM_LOAD && !in->at_retire ? mkey_regs(&in->key) : ~0ull;
 
 	for (uint64_t m = in->reads; m; m &= m - 1) {
 		int r = __builtin_ctzll(m);
 
 		int64_t t = d->done[r];
+
+		if (!(addr & (1ull << r)))
+			t -= d->load_latency;
 
 		if (in->fpu == FPU_ADD && d->fpu[r] == FPU_MUL)
 			t += d->fp_bypass;
@@ -149,8 +171,13 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 	if (in->mem & MEM_LOAD)
 		for (unsigned k = d->nst; k-- > 0;)
 			if (mkey_equal(&d->st[k].key, &in->key)) {
-				if (d->st[k].ready > q)
-					q = d->st[k].ready, w = d->st[k].who;
+				int64_t t = d->st[k].ready;
+
+				/* renamed: the value comes from the store's data, not the cache */
+				if (d->rename_saving && in->renamable && d->st[k].renamable)
+					t -= d->rename_saving + in->plain_load;
+				if (t > q)
+					q = t, w = d->st[k].who;
 				break;
 			}
 	if (who)
@@ -176,7 +203,7 @@ static inline void df_complete(struct dataflow *d, const struct minsn *in, int64
 			       uint64_t g)
 {
 	if (in->mem & MEM_STORE) {
-		struct mstore e = { in->key, mkey_regs(&in->key), c, g };
+		struct mstore e = { in->key, mkey_regs(&in->key), c, g, in->renamable };
 		unsigned k;
 
 		if (in->plain_store) {

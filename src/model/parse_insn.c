@@ -71,6 +71,36 @@ static int annotations(struct parser *ps, const char *c, struct minsn *in)
 
 /* Whether form f writes (rather than reads) a memory operand in first place. */
 
+/* Whether text holds w as a whole word (not "qword" for "word"). */
+static bool has_word(const char *text, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *t = strstr(text, w); t; t = strstr(t + 1, w))
+		if ((t == text || !isalnum((unsigned char)t[-1])) && !isalnum((unsigned char)t[n]))
+			return true;
+	return false;
+}
+
+/*
+ * Whether `mov`-like mnemonic m from register src to dst is a move a renamer eliminates:
+ * mov between general registers (32 or 64 bits), the whole-register vector moves between
+ * vector registers.
+ */
+static bool eliminable(const char *m, int dst, int src)
+{
+	static const char *const vec[] = { "movaps",  "movapd",	 "movups",  "movupd",  "movdqa",
+					   "movdqu",  "vmovaps", "vmovapd", "vmovups", "vmovupd",
+					   "vmovdqa", "vmovdqu", NULL };
+
+	if (!strcmp(m, "mov"))
+		return dst < REG_VEC0 && src < REG_VEC0;
+	for (int i = 0; vec[i]; i++)
+		if (!strcmp(m, vec[i]))
+			return dst >= REG_VEC0 && src >= REG_VEC0;
+	return false;
+}
+
 static bool writes_first(enum form f)
 {
 	return f == F_MOV || f == F_SET || f == F_POP;
@@ -214,6 +244,27 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 	 */
 	if (n > 0 && o[0].kind == O_REG && o[0].partial && (wr & REG(0)) && !ps->p->partial_rename)
 		rd |= REG(0);
+	/* A register move the renamer eliminates (the profile's move_elimination). */
+	if (ps->p->move_elimination && n == 2 && o[0].kind == O_REG && o[1].kind == O_REG &&
+	    !o[0].partial && !o[1].partial && eliminable(m, o[0].reg, o[1].reg))
+		in->eliminated = true;
+	/*
+	 * A memory operand the profile's memory_renaming may rename: [base (+ index) + disp]
+	 * (no rip, label or segment) moving general registers or an immediate, of any size
+	 * (measured on Zen 5: byte, word, dword and qword read-modify-writes alike). A mov
+	 * into a whole register then takes no cycle; into a part, it still merges.
+	 */
+	if (in->mem && in->key.base >= 0 && !in->key.sym && !in->key.segment &&
+	    !has_word(mat, "xmmword") && !has_word(mat, "ymmword") && !has_word(mat, "zmmword")) {
+		bool gpr_only = true;
+
+		for (int i = 0; i < n; i++)
+			if (o[i].kind == O_REG && o[i].reg >= REG_VEC0)
+				gpr_only = false;
+		in->renamable = gpr_only && (f == F_MOV || f == F_ALU || f == F_UNARY);
+		in->plain_load = in->renamable && f == F_MOV && o[0].kind == O_REG &&
+				 !o[0].partial && !strcmp(m, "mov");
+	}
 	/* xor r, r, pxor x, x, vxorps x, y, y ...: a zero idiom, which depends on nothing */
 	if (d->zero_idiom && n >= 2 && n <= 3 && o[n - 1].kind == O_REG && o[n - 2].kind == O_REG &&
 	    o[n - 1].reg == o[n - 2].reg && o[0].kind == O_REG) {
@@ -413,7 +464,7 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 			in.ports |= 1u << PORT_ALU;
 		if (def.port == PT_VEC || (def.port == PT_MOVE_VEC && !mem))
 			in.ports |= 1u << PORT_VEC;
-		if (in.zero) { /* eliminated at rename */
+		if (in.zero || in.eliminated) { /* at rename */
 			in.ports = 0;
 			in.latency = 0;
 		}

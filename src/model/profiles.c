@@ -88,10 +88,12 @@ static const struct ipcc_model_profile builtin[] = {
 	  .cost = { { "vpmulld", 3, 1 },
 		    { "pmulld", 3, 1 },
 		    { "mfence", 7, 1 },
-		    { "div", 12, 2 },
-		    { "idiv", 12, 2 } },
+		    { "div", 10, 2 },
+		    { "idiv", 10, 2 } },
 	  .fadd_latency = 2,
 	  .fmul_latency = 3,
+	  .move_elimination = true,
+	  .memory_renaming = true,
 	  .fp_bypass = 1 },
 	/*
 	 * Intel Golden Cove / Raptor Cove (Alder Lake P-core, Sapphire and Emerald Rapids):
@@ -169,7 +171,7 @@ static const struct key {
 	KEY(latencies, K_BUILTIN, 0, 0),
 	/*
 	 * Optional (0 when missing): the latencies table's own figure; fp_bypass: none;
-	 * partial_rename: false, parts merge.
+	 * partial_rename: false, parts merge; move_elimination, memory_renaming: false.
 	 */
 	KEY(mul_latency, K_UNSIGNED, 0, 1000),
 	KEY(lock_latency, K_UNSIGNED, 0, 1000),
@@ -177,6 +179,8 @@ static const struct key {
 	KEY(fmul_latency, K_UNSIGNED, 0, 1000),
 	KEY(fp_bypass, K_UNSIGNED, 0, 1000),
 	KEY(partial_rename, K_BOOL, 0, 0),
+	KEY(move_elimination, K_BOOL, 0, 0),
+	KEY(memory_renaming, K_BOOL, 0, 0),
 #undef KEY
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -573,6 +577,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->mul_latency == b->mul_latency && a->lock_latency == b->lock_latency &&
 	       a->fadd_latency == b->fadd_latency && a->fmul_latency == b->fmul_latency &&
 	       a->fp_bypass == b->fp_bypass && a->partial_rename == b->partial_rename &&
-	       a->placement == b->placement && a->sample_retire == b->sample_retire &&
-	       !strcmp(a->latencies, b->latencies) && same_costs(a, b);
+	       a->move_elimination == b->move_elimination &&
+	       a->memory_renaming == b->memory_renaming && a->placement == b->placement &&
+	       a->sample_retire == b->sample_retire && !strcmp(a->latencies, b->latencies) &&
+	       same_costs(a, b);
 }

@@ -254,7 +254,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			pt.want |= (uint8_t)(1u << k);
 	df = calloc(1, sizeof(*df));
 	if (df)
-		df->fp_bypass = p->fp_bypass;
+		df_init(df, p);
 	if (!df || (pt.want && ports_grow(&pt, 0))) {
 		free(df);
 		return err_set(IPCC_ENOMEM, "model: out of memory");
