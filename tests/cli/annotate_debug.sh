@@ -25,7 +25,7 @@ id=$(readelf -nW "$tmp/lib/libspin.so" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/
 [ -n "$id" ] || { echo "the library has no build ID"; exit 1; }
 
 if ! "$ipcc" record -F 1000 -o "$tmp/p" -- "$driver" "$tmp/lib/libspin.so" 2>"$tmp/err"; then
-    grep -q 'cannot sample' "$tmp/err" && { cat "$tmp/err"; exit 77; }
+    grep -q 'cannot sample .* (permission denied)' "$tmp/err" && { cat "$tmp/err"; exit 77; }
     cat "$tmp/err"; exit 1
 fi
 annotate() { # ROOT ARGS...: annotate with IPCC_DEBUG_ROOT=ROOT

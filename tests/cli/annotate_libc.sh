@@ -16,7 +16,7 @@ root=${IPCC_DEBUG_ROOT:-/usr/lib/debug}
 debug=$root/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug
 [ -n "$id" ] && [ -f "$debug" ] || { echo "no debug file for $libc (libc6-dbg)"; exit 77; }
 if ! "$ipcc" record -F 1000 -o "$tmp/p" -- "$prog" 2>"$tmp/err"; then
-    grep -q 'cannot sample' "$tmp/err" && { cat "$tmp/err"; exit 77; }
+    grep -q 'cannot sample .* (permission denied)' "$tmp/err" && { cat "$tmp/err"; exit 77; }
     cat "$tmp/err"; exit 1
 fi
 "$ipcc" annotate -i "$tmp/p" --folded >"$tmp/out"

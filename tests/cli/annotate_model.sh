@@ -14,8 +14,9 @@
 # fresh fit (see within). A busy machine slows the loops or disturbs the fit, not the model:
 # other work on more than a quarter of the CPUs while the loops run or the profile is fitted
 # (an SMT sibling shares the core's ports and front end), or a fit whose add-immediate chain
-# ran below one add a cycle. Then the timing comparisons are reported, not judged, and the
-# test says so.
+# ran below one add a cycle. Such a try is taken again later (up to five, a few seconds
+# apart, each with a fresh fit); after the last one the comparison is judged all the same: a
+# model that is wrong fails, busy machine or not.
 set -u
 ipcc=$1 src=$2 timer=$3
 fail() {
@@ -36,7 +37,7 @@ env -u CFLAGS "$cc" -O2 -g -shared -fPIC -o "$tmp/loops.so" "$src" 2>"$tmp/err" 
 # explain KERNEL ITERATIONS: record the loop, annotate it; its JSON in $tmp/KERNEL.json.
 explain() {
     if ! "$ipcc" record -o "$tmp/$1.p" -- "$tmp/loops" "$1" "$2" >/dev/null 2>"$tmp/err"; then
-        grep -q 'cannot sample' "$tmp/err" && { cat "$tmp/err"; exit 77; }
+        grep -q 'cannot sample .* (permission denied)' "$tmp/err" && { cat "$tmp/err"; exit 77; }
         fail "record $1: $(cat "$tmp/err")"
     fi
     annotate "$1"
@@ -54,7 +55,7 @@ annotate() {
 
 # The CPU time /proc/stat counts busy, all CPUs together, in clock ticks.
 busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
-busy=0 unjudged=
+busy=0
 
 # busy_since B0 T0: whether other work kept more than a quarter of the CPUs busy since
 # busy_ticks B0 at time T0 (ns; this test's own run is one CPU's worth).
@@ -107,19 +108,21 @@ measured() {
 # that is wrong misses in every try.
 within() {
     d=${2:-0.15}
-    for try in 1 2 3; do
+    for try in 1 2 3 4 5; do
+        busy=0
         measured "$1"
         pred=$(jq -r '.loops[0].cycles_per_iteration' "$tmp/$1.json")
-        echo "$1: predicted $pred cycles/iteration, measured $m (try $try)"
+        echo "$1: predicted $pred cycles/iteration, measured $m (try $try$([ $busy = 1 ] &&
+            echo ', machine busy'))"
         awk -v p="$pred" -v m="$m" -v d="$d" \
             'BEGIN { r = p / m; exit !(r >= 1 - d && r <= 1 + d) }' && return 0
-        [ $try = 3 ] && break
+        [ $try = 5 ] && break
+        # A busy machine: wait for a quieter moment; either way, refit and try again.
+        [ $busy = 1 ] && sleep 3
         fit
         annotate "$1"
     done
-    [ $busy = 1 ] || fail "$1: predicted $pred cycles/iteration, measured $m: more than $d apart"
-    echo "$1: more than $d apart, on a busy machine: not judged"
-    unjudged="$unjudged $1"
+    fail "$1: predicted $pred cycles/iteration, measured $m: more than $d apart in 5 tries"
 }
 
 explain chase 60000000
@@ -165,5 +168,4 @@ explain triad 200000000
 jq -e '.loops[0].bound | test("store ports")' "$tmp/triad.json" >/dev/null ||
     fail "triad: bound by $(jq -r '.loops[0].bound' "$tmp/triad.json"), no store ports named"
 within triad
-[ -z "${unjudged:-}" ] || echo "NOTE: timing not judged (machine busy):$unjudged"
 exit 0

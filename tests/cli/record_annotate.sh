@@ -8,7 +8,7 @@ ipcc=$1 hot=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if ! "$ipcc" record -F 1000 -o "$tmp/p" -- "$hot" 2>"$tmp/err"; then
-    grep -q 'cannot sample' "$tmp/err" && { cat "$tmp/err"; exit 77; }
+    grep -q 'cannot sample .* (permission denied)' "$tmp/err" && { cat "$tmp/err"; exit 77; }
     cat "$tmp/err"; exit 1
 fi
 grep -q "samples (task-clock, freq 1000 Hz), 0 lost" "$tmp/err" ||

@@ -10,8 +10,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if ! "$ipcc" skid --seconds 0.2 --profile zen3 --format json adds load_nops >"$tmp/out.json" \
     2>"$tmp/err"; then
-    # Sampling refused (perf_event_paranoid 3, no perf events): skipped, not failed.
-    grep -q 'perf_event_open' "$tmp/err" && { cat "$tmp/err"; exit 77; }
+    # Sampling refused (perf_event_paranoid 3): skipped; any other failure fails.
+    grep -q '(permission denied)' "$tmp/err" && { cat "$tmp/err"; exit 77; }
     cat "$tmp/err"; exit 1
 fi
 jq -e '

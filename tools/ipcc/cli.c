@@ -40,6 +40,13 @@ int cli_error(const char *cmd, const char *fmt, ...)
 	return EXIT_FAIL;
 }
 
+const char *cli_error_kind(int code)
+{
+	return code == IPCC_EACCES ? "permission denied"
+	       : code == IPCC_ENOTSUP ? "not supported here"
+				      : "failed";
+}
+
 int cli_bad_option(const char *cmd, int opt, char **argv)
 {
 	const char *arg = argv[optind - 1];

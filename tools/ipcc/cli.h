@@ -34,6 +34,13 @@ struct cli_command {
 /* "ipcc CMD: MSG (see 'ipcc help CMD')" on stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * What kind of failure an IPCC_E* code is, in the words the tests match: "permission denied"
+ * (IPCC_EACCES: perf_event_paranoid, capabilities), "not supported here" (IPCC_ENOTSUP: no
+ * PMU for it), "failed" (anything else: a bug or a broken system, never a reason to skip).
+ */
+const char *cli_error_kind(int code);
+
 /* "ipcc CMD: error: MSG" on stderr; returns EXIT_FAIL. */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

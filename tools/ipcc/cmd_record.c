@@ -191,7 +191,8 @@ int cmd_record(int argc, char **argv)
 		if (out_errno)
 			return cli_error("record", "cannot write %s: %s", o.output,
 					 strerror(out_errno));
-		return cli_error("record", "cannot sample '%s': %s", o.argv[0], ipcc_last_error());
+		return cli_error("record", "cannot sample '%s' (%s): %s", o.argv[0],
+				 cli_error_kind(ret), ipcc_last_error());
 	}
 	/* Only a file this run created is removed again if the command cannot run. */
 	regular = fstat(fileno(sink.f), &sb) == 0 && S_ISREG(sb.st_mode);

@@ -351,10 +351,13 @@ static int collect(struct skid_opts *o, struct ipcc_skid_result **r, unsigned *n
 		return cli_error("skid", "out of memory");
 	o->pinned = pin() >= 0;
 	for (unsigned i = 0; i < nk; i++) {
-		if (ipcc_skid_measure(list[i], &o->run, &(*r)[i])) {
+		int ret = ipcc_skid_measure(list[i], &o->run, &(*r)[i]);
+
+		if (ret) {
 			ipcc_skid_results_free(*r, i);
 			*r = NULL;
-			return cli_error("skid", "%s: %s", list[i]->name, ipcc_last_error());
+			return cli_error("skid", "%s (%s): %s", list[i]->name, cli_error_kind(ret),
+					 ipcc_last_error());
 		}
 		*n = i + 1;
 	}

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""heldout_blocks.py [N] [SEED] > blocks.txt
+
+Basic blocks from programs the model was never fitted on: Debian's own builds of liblzma,
+zlib, bzip2, zstd, SQLite, PCRE2, GMP, expat and OpenSSL's libcrypto, as this machine has
+them. objdump disassembles each library's .text; a block is a run of instructions that
+starts after a branch (or at a branch target) and ends before the next branch or target,
+as BHive cuts them (the branch itself left out). Blocks of 2 to 40 instructions, each once,
+N of them drawn at random (default 2000, seed 1), one a line as HEX,LIBRARY.
+
+bench/blocks.sh runs `ipcc bench --blocks` on them beside the BHive sample.
+"""
+import os
+import random
+import re
+import subprocess
+import sys
+
+LIBS = ["liblzma.so.5", "libz.so.1", "libbz2.so.1", "libzstd.so.1", "libsqlite3.so.0",
+        "libpcre2-8.so.0", "libgmp.so.10", "libexpat.so.1", "libcrypto.so.3"]
+DIRS = ["/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu"]
+LINE = re.compile(r"^\s*([0-9a-f]+):\t((?:[0-9a-f]{2} )+)\s*\t?(\S*)\s*(.*)$")
+BRANCH = re.compile(r"^(j[a-z]+|call|ret|loop[a-z]*|jmp|syscall|ud2|hlt|int3?|bnd)$")
+
+
+def blocks(path):
+    out = subprocess.run(["objdump", "-d", "-w", path],
+                         capture_output=True, text=True, check=True).stdout
+    insns, targets = [], set()
+    for line in out.splitlines():
+        m = LINE.match(line)
+        if not m:
+            if line.endswith(">:"):  # a function's start
+                insns.append(None)
+            continue
+        addr, raw, mnem, ops = int(m.group(1), 16), m.group(2).split(), m.group(3), m.group(4)
+        if mnem in ("bnd", "notrack") and ops:  # prefixes objdump prints as words
+            mnem = ops.split()[0]
+        insns.append((addr, "".join(raw), mnem))
+        if mnem.startswith("j") or mnem == "call":
+            t = re.search(r"\b([0-9a-f]+) <", ops)
+            if t:
+                targets.add(int(t.group(1), 16))
+    cur = []
+    for ins in insns:
+        if ins is None or BRANCH.match(ins[2]) or ins[0] in targets or ins[2] == "(bad)":
+            if 2 <= len(cur) <= 40:
+                yield "".join(h for _, h, _ in cur)
+            cur = []
+            if ins is None or BRANCH.match(ins[2]) or ins[2] == "(bad)":
+                continue
+        cur.append(ins)
+
+
+def main():
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    seen, pool = set(), []
+    for lib in LIBS:
+        path = next((os.path.join(d, lib) for d in DIRS if os.path.exists(os.path.join(d, lib))),
+                    None)
+        if not path:
+            print(f"heldout_blocks: no {lib} here", file=sys.stderr)
+            continue
+        name = lib.split(".so")[0]
+        for b in blocks(path):
+            if b not in seen:
+                seen.add(b)
+                pool.append(f"{b},{name}")
+    random.seed(seed)
+    for line in random.sample(pool, min(n, len(pool))):
+        print(line)
+    print(f"heldout_blocks: {min(n, len(pool))} of {len(pool)} blocks", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
