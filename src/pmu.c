@@ -155,6 +155,40 @@ static int encode_name(const char *name, bool kernel, struct perf_event_attr *at
 	return ret;
 }
 
+/*
+ * perf's generic hardware events (PERF_TYPE_HARDWARE, the kernel's ABI), for when libpfm4
+ * has no perf table: forced to a core table (LIBPFM_FORCE_PMU, or by pmu_init for a CPU its
+ * tables are older than), it activates that table alone. 0 when `name` is one of them.
+ */
+static int encode_generic(const char *name, bool kernel, struct perf_event_attr *attr)
+{
+	static const struct {
+		const char *name;
+		uint64_t config;
+	} generic[] = {
+		{ "perf::PERF_COUNT_HW_CPU_CYCLES", PERF_COUNT_HW_CPU_CYCLES },
+		{ "perf::PERF_COUNT_HW_INSTRUCTIONS", PERF_COUNT_HW_INSTRUCTIONS },
+		{ "perf::PERF_COUNT_HW_CACHE_REFERENCES", PERF_COUNT_HW_CACHE_REFERENCES },
+		{ "perf::PERF_COUNT_HW_CACHE_MISSES", PERF_COUNT_HW_CACHE_MISSES },
+		{ "perf::PERF_COUNT_HW_BRANCH_INSTRUCTIONS", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+		{ "perf::PERF_COUNT_HW_BRANCH_MISSES", PERF_COUNT_HW_BRANCH_MISSES },
+		{ "perf::PERF_COUNT_HW_BUS_CYCLES", PERF_COUNT_HW_BUS_CYCLES },
+		{ "perf::PERF_COUNT_HW_REF_CPU_CYCLES", PERF_COUNT_HW_REF_CPU_CYCLES },
+	};
+
+	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
+		if (!strcmp(name, generic[i].name)) {
+			memset(attr, 0, sizeof(*attr));
+			attr->type = PERF_TYPE_HARDWARE;
+			attr->config = generic[i].config;
+			attr->exclude_kernel = !kernel;
+			attr->exclude_user = kernel;
+			attr->exclude_hv = 1;
+			return 0;
+		}
+	return -1;
+}
+
 int pmu_encode(const char *name, bool kernel, struct perf_event_attr *attr)
 {
 	char full[160];
@@ -165,6 +199,8 @@ int pmu_encode(const char *name, bool kernel, struct perf_event_attr *attr)
 		return err_set(IPCC_ENOTSUP, "libpfm4 did not initialise: %s",
 			       pfm_strerror(pfm_status));
 	ret = encode_name(name, kernel, attr, full, sizeof(full));
+	if (ret == PFM_ERR_NOTFOUND && encode_generic(name, kernel, attr) == 0)
+		ret = PFM_SUCCESS;
 	if (ret != PFM_SUCCESS)
 		return err_set(IPCC_EINVAL, "libpfm4 cannot encode '%s': %s", full,
 			       pfm_strerror(ret));
@@ -297,7 +333,7 @@ int pmu_event_check(const char *name)
 		return err_set(IPCC_EINVAL, "event '%s' in libpfm4's %s table: %s%s%s", name, pmu,
 			       pfm_strerror(ret), *near ? "; its unit masks: " : "", near);
 	}
-	if (ret != PFM_ERR_NOTFOUND)
+	if (ret != PFM_ERR_NOTFOUND || encode_generic(name, false, &attr) == 0)
 		return 0; /* known; whether it can be counted is for perf_event_open to say */
 	nearest(pmu, name, near, sizeof(near));
 	return err_set(IPCC_EINVAL, "no event '%s' in libpfm4's %s table%s%s%s", name, pmu,

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fake_kernel.h"
+#include "pmu_int.h"
 
 struct fake_kernel fake;
 
@@ -142,6 +143,8 @@ static ssize_t fake_read(int fd, void *buf, size_t n)
 	fake.read_calls++;
 	if (!e)
 		return errno = EBADF, -1;
+	if (fake.on_read)
+		fake.on_read(e);
 	if (e->unschedulable)
 		return 0;
 	if (n < sizeof(v))
@@ -223,6 +226,8 @@ static uint64_t fake_rdpmc(uint32_t counter)
 	fake.rdpmc_calls++;
 	if (!e || !e->open || e->page->index != counter + 1)
 		return 0xdeadbeef; /* the hardware would return garbage, or fault */
+	if (fake.on_read)
+		fake.on_read(e);
 	if (fake.lock_bumps > 0) {
 		/*
 		 * The kernel updates the page while the reader is between its reads: it
@@ -254,6 +259,24 @@ int fake_fd(uint32_t type, uint64_t config)
 		    fake.ev[i].attr.config == config)
 			return FAKE_FD_BASE + i;
 	return -1;
+}
+
+const struct perf_sys_ops *fake_use(const char *pmu, const char *sysfs_root)
+{
+	setenv("LIBPFM_FORCE_PMU", pmu, 1);
+	setenv("IPCC_SYSFS_ROOT", sysfs_root, 1);
+	unsetenv("IPCC_RECIPE");
+	pmu_reset();
+	fake_reset();
+	return perf_sys_set(&fake_ops);
+}
+
+void fake_unuse(const struct perf_sys_ops *old)
+{
+	perf_sys_set(old);
+	unsetenv("LIBPFM_FORCE_PMU");
+	unsetenv("IPCC_SYSFS_ROOT");
+	pmu_reset();
 }
 
 void fake_add(uint32_t type, uint64_t config, uint64_t delta)

@@ -61,6 +61,11 @@ struct fake_kernel {
 	unsigned rdpmc_calls, read_calls;
 	int open_fds, mapped_pages;
 	struct fake_event ev[FAKE_MAX_FDS];
+	/*
+	 * Called as an event is read (read() or rdpmc), before its count is taken: a test that
+	 * adds there what its code counts makes the fake a PMU that counts that code.
+	 */
+	void (*on_read)(struct fake_event *e);
 };
 
 extern struct fake_kernel fake;
@@ -68,6 +73,14 @@ extern const struct perf_sys_ops fake_ops;
 
 /* Forget everything: a PMU, perf_event_paranoid 2, no fds. Frees the pages. */
 void fake_reset(void);
+
+/*
+ * Count with the fake kernel as CPU family `pmu` (libpfm4's name: skl, icl, amd64_fam19h_zen4,
+ * ...; LIBPFM_FORCE_PMU) whose sysfs is `sysfs_root` (tests/data/sysfs-cpu-pmu): resets the
+ * fake and returns the kernel that was in use, for fake_unuse().
+ */
+const struct perf_sys_ops *fake_use(const char *pmu, const char *sysfs_root);
+void fake_unuse(const struct perf_sys_ops *old);
 
 /* The fd of the first open event with this type and config, or -1. */
 int fake_fd(uint32_t type, uint64_t config);

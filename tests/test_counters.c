@@ -19,20 +19,12 @@
 /* A fake machine whose libpfm4 PMU is `pmu`: the fake kernel, and a sysfs with a cpu PMU. */
 static const struct perf_sys_ops *use_fake(const char *pmu)
 {
-	setenv("LIBPFM_FORCE_PMU", pmu, 1);
-	setenv("IPCC_SYSFS_ROOT", test_data("sysfs-cpu-pmu"), 1);
-	unsetenv("IPCC_RECIPE");
-	pmu_reset();
-	fake_reset();
-	return perf_sys_set(&fake_ops);
+	return fake_use(pmu, test_data("sysfs-cpu-pmu"));
 }
 
 static void use_real(const struct perf_sys_ops *old)
 {
-	perf_sys_set(old);
-	unsetenv("LIBPFM_FORCE_PMU");
-	unsetenv("IPCC_SYSFS_ROOT");
-	pmu_reset();
+	fake_unuse(old);
 }
 
 static const struct ipcc_counters_opts self_perf = { .backend = IPCC_BACKEND_PERF };

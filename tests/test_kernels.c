@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fake_kernel.h"
 #include "ipcc/clock.h"
 #include "ipcc/error.h"
 #include "ipcc/fit.h"
@@ -281,6 +282,71 @@ TEST(fitted_profile_takes_what_the_kernels_measure)
 	CHECK_EQ(int, ipcc_model_profile_format(&fit, text, sizeof(text)), 0);
 	CHECK_EQ(int, ipcc_model_profile_parse(text, &back, &(struct ipcc_model_error){ 0 }), 0);
 	CHECK(ipcc_model_profile_equal(&fit, &back));
+	return TEST_OK;
+}
+
+/*
+ * The validation table on a PMU that counts: the fake kernel counts each kernel run as a PMU
+ * would, n iterations of its exact counts (on every read, so two readings differ by one
+ * run). Skylake's recipe: instructions are raw 0xc0, branches and mispredicts perf's generic
+ * events. Exact counts pass within 1%; one event more or less per iteration fails.
+ */
+static double fake_per_iteration[3]; /* instructions, branches, mispredicts */
+static uint64_t fake_iterations;
+
+static void count_a_run(struct fake_event *e)
+{
+	double per = -1;
+
+	if (e->attr.type == PERF_TYPE_RAW && e->attr.config == 0xc0)
+		per = fake_per_iteration[0];
+	else if (e->attr.type == PERF_TYPE_HARDWARE &&
+		 e->attr.config == PERF_COUNT_HW_BRANCH_INSTRUCTIONS)
+		per = fake_per_iteration[1];
+	else if (e->attr.type == PERF_TYPE_HARDWARE &&
+		 e->attr.config == PERF_COUNT_HW_BRANCH_MISSES)
+		per = fake_per_iteration[2];
+	if (per >= 0)
+		e->count += (uint64_t)(per * (double)fake_iterations + 0.5);
+}
+
+TEST(validation_passes_exact_counts_and_fails_one_event_off)
+{
+	static const char *const names[] = { "chain.add", "chain.load", "branch.always" };
+	const struct perf_sys_ops *old = fake_use("skl", test_data("sysfs-cpu-pmu"));
+
+	fake.on_read = count_a_run;
+	fake_iterations = 1u << 20; /* what ipcc_kernel_validate runs of an unsized kernel */
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct ipcc_kernel *k = ipcc_kernel_find(names[i]);
+		struct ipcc_kernel_check c[IPCC_KERNEL_NCHECKS];
+
+		for (int off = -1; off <= 1; off++) {
+			for (int e = 0; e < 3; e++) {
+				double exact = e == 0	? k->expect.instructions
+					       : e == 1 ? k->expect.branches
+							: k->expect.mispredicts;
+
+				for (int x = 0; x < 3; x++)
+					fake_per_iteration[x] = x == 0	 ? k->expect.instructions
+								: x == 1 ? k->expect.branches
+									 : k->expect.mispredicts;
+				if (exact + off < 0)
+					continue;
+				fake_per_iteration[e] = exact + off;
+				CHECK_EQ(int, ipcc_kernel_validate(k, 0, c), 0);
+				if (c[e].pass != (off == 0))
+					fprintf(stderr,
+						"%s: %s at %g a iteration (expected %g): %s%s\n",
+						k->name, c[e].event, c[e].measured, c[e].expected,
+						c[e].pass ? "PASS" : "FAIL ", c[e].absent);
+				CHECK_EQ(int, c[e].pass, off == 0);
+				CHECK_EQ(dbl, c[e].measured, exact + off);
+			}
+		}
+	}
+	fake.on_read = NULL;
+	fake_unuse(old);
 	return TEST_OK;
 }
 

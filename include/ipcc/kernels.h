@@ -71,7 +71,7 @@ struct ipcc_kernel_check {
 	double measured;   /* per iteration; NaN when it could not be counted */
 	double expected;   /* per iteration; NaN when not fixed */
 	double ratio;	   /* measured / expected, NaN when either is */
-	bool pass;	   /* within the tolerance: 2%, or 0.01 per iteration of an expected 0 */
+	bool pass;	   /* within the tolerance: 1%, or 0.01 per iteration of an expected 0 */
 	char absent[160];  /* why measured is NaN */
 };
 

@@ -794,7 +794,7 @@ int ipcc_kernel_validate(const struct ipcc_kernel *k, uint64_t size,
 		c[i].ratio = c[i].expected > 0 ? c[i].measured / c[i].expected : NAN;
 		c[i].pass =
 		    !isnan(c[i].measured) && !isnan(c[i].expected) &&
-		    (c[i].expected == 0 ? c[i].measured <= 0.01 : fabs(c[i].ratio - 1.0) <= 0.02);
+		    (c[i].expected == 0 ? c[i].measured <= 0.01 : fabs(c[i].ratio - 1.0) <= 0.01);
 	}
 	work_release(&w, d);
 	ipcc_counters_free(set);
