@@ -42,7 +42,7 @@ int cli_error(const char *cmd, const char *fmt, ...)
 
 const char *cli_error_kind(int code)
 {
-	return code == IPCC_EACCES ? "permission denied"
+	return code == IPCC_EACCES    ? "permission denied"
 	       : code == IPCC_ENOTSUP ? "not supported here"
 				      : "failed";
 }
