@@ -49,6 +49,19 @@ if [ -x "$build/bench/skid_layout" ]; then # x86-64 only
     [ "$(awk 'NR > 2 && $(NF) ~ /:/' "$tmp/out" | wc -l)" = 10 ] &&
         [ "$(wc -l <"$tmp/out")" = 12 ] || fail "bench/skid_layout: $(cat "$tmp/out")"
 fi
+# bench/blocks: ipcc's model beside llvm-mca's on a few measured blocks (llvm-19 may be
+# missing: it says so and exits 0); heldout_blocks.py cuts blocks from Debian's libraries.
+head -n 8 "$src/tests/data/bhive/sample.txt" >"$tmp/b.txt"
+"$build/ipcc" bench --blocks "$tmp/b.txt" --passes 1 --model --format json >"$tmp/b.json" \
+    2>"$tmp/err" || fail "bench --blocks: $(cat "$tmp/err")"
+"$build/bench/blocks" "$tmp/b.json" llvm-mca-19 native >"$tmp/out" 2>&1 ||
+    fail "bench/blocks: $(cat "$tmp/out")"
+grep -q "ipcc's model\|is not installed" "$tmp/out" || fail "bench/blocks: $(cat "$tmp/out")"
+if command -v python3 >/dev/null && command -v objdump >/dev/null; then
+    python3 "$src/bench/heldout_blocks.py" 20 >"$tmp/h.txt" 2>"$tmp/err" ||
+        fail "heldout_blocks.py: $(cat "$tmp/err")"
+    [ "$(grep -c '^[0-9a-f]*,lib' "$tmp/h.txt")" = 20 ] || fail "heldout_blocks.py: $(cat "$tmp/h.txt")"
+fi
 "$src/bench/stat_overhead.sh" "$build/ipcc" 1 >"$tmp/out" 2>&1 || fail "stat_overhead.sh: $(cat "$tmp/out")"
 grep -q "ratio" "$tmp/out" || fail "stat_overhead.sh printed no ratio: $(cat "$tmp/out")"
 "$src/bench/record_overhead.sh" "$build/ipcc" "$build/tests/cli/hot_loop" 1 >"$tmp/out" 2>&1 ||
