@@ -327,9 +327,12 @@ TEST(corefreq_from_add_chain_is_plausible)
 	CHECK_CMP(u64, ipcc_corefreq_khz(&f), >, 0);
 	printf("core %" PRIu64 " kHz from %s (+-%.0f ppm, %.1f us); TCFREQ %" PRIu64 " kHz\n",
 	       f.khz, ipcc_freq_source_name(f.source), f.ppm, f.cost_ns / 1e3, tc);
-	/* Cores run from a fraction to a few times their nominal (TSC) rate. */
-	CHECK_CMP(u64, f.khz, >, tc / 5);
-	CHECK_CMP(u64, f.khz, <, tc * 4);
+	/*
+	 * Cores run from half to two and a half times their nominal (TSC) rate (seen: 1.75 on
+	 * a Zen 5 guest, 1.43 on Zen 3); the imul chain's agreement is the next case's.
+	 */
+	CHECK_CMP(u64, f.khz, >, tc / 2);
+	CHECK_CMP(u64, f.khz, <, tc * 5 / 2);
 	CHECK(f.source == IPCC_FREQ_PMU_CYCLES || f.source == IPCC_FREQ_ADD_CHAIN);
 	return TEST_OK;
 }

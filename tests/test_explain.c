@@ -78,8 +78,10 @@ TEST(samples_after_a_load_move_back_onto_it)
 	for (int k = 0; k < 100; k++)
 		at[k] = (uint64_t)(uintptr_t)(k < 90 ? explain_test_after_load : explain_test_last);
 	p = profile_of(at, 100);
+	/* every Linux process maps its own text: no line for it is a failure, not a skip */
+	CHECK(p != NULL);
 	if (!p)
-		SKIP("no /proc/self/maps line for this program's text");
+		return TEST_OK;
 	CHECK_EQ(int, explain(p, &syms, &x), 0);
 	CHECK_EQ(u64, x.n, 1);
 	CHECK_EQ(int, x.loop[0].status, 0);
@@ -117,8 +119,10 @@ TEST(halves_that_differ_are_measured_apart)
 		at[k] =
 		    (uint64_t)(uintptr_t)(k < 100 ? explain_test_after_load : explain_test_last);
 	p = profile_of(at, 200);
+	/* every Linux process maps its own text: no line for it is a failure, not a skip */
+	CHECK(p != NULL);
 	if (!p)
-		SKIP("no /proc/self/maps line for this program's text");
+		return TEST_OK;
 	CHECK_EQ(int, explain(p, &syms, &x), 0);
 	CHECK_EQ(u64, x.n, 1);
 	CHECK_EQ(dbl, x.loop[0].halves, 1.0);
@@ -139,8 +143,10 @@ TEST(samples_inside_an_instruction_are_counted_apart)
 	for (int k = 0; k < 10; k++)
 		at[k] = (uint64_t)(uintptr_t)explain_test_after_load + (k == 9);
 	p = profile_of(at, 10);
+	/* every Linux process maps its own text: no line for it is a failure, not a skip */
+	CHECK(p != NULL);
 	if (!p)
-		SKIP("no /proc/self/maps line for this program's text");
+		return TEST_OK;
 	CHECK_EQ(int, explain(p, &syms, &x), 0);
 	CHECK_EQ(u64, x.n, 1);
 	CHECK_EQ(u64, x.loop[0].samples, 9);

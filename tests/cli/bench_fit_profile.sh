@@ -7,18 +7,24 @@ fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-"$ipcc" bench --fit-profile zen3 -o "$tmp/fit.profile" >"$tmp/out" 2>&1 || fail "$(cat "$tmp/out")"
-# Each parameter measured, or said why not (a penalty from two kernels' best runs can come
-# out below zero when other work shares the core): at least four of the six measured.
-measured=0
-for key in load_latency mul_latency lock_latency recovery fold_imm alu_ports; do
-    if grep -q "^$key  *[a-z._]*  *[0-9.]" "$tmp/out"; then
-        measured=$((measured + 1))
-    else
-        grep -q "^$key .*not \(fitted\|measured\): " "$tmp/out" || fail "$key: $(cat "$tmp/out")"
-    fi
+# Every parameter measured. One the machine disturbed says why not (a penalty from two
+# kernels' best runs can come out below zero when other work shares the core): then the fit
+# is tried again, a few seconds later, up to three times, and fails after the third.
+for try in 1 2 3; do
+    "$ipcc" bench --fit-profile zen3 -o "$tmp/fit.profile" >"$tmp/out" 2>&1 || fail "$(cat "$tmp/out")"
+    measured=0
+    for key in load_latency mul_latency lock_latency recovery fold_imm alu_ports; do
+        if grep -q "^$key  *[a-z._]*  *[0-9.]" "$tmp/out"; then
+            measured=$((measured + 1))
+        else
+            grep -q "^$key .*not \(fitted\|measured\): " "$tmp/out" || fail "$key: $(cat "$tmp/out")"
+        fi
+    done
+    [ $measured = 6 ] && break
+    echo "try $try: $measured of 6 parameters measured"
+    [ $try = 3 ] && fail "only $measured of 6 parameters measured in 3 tries: $(cat "$tmp/out")"
+    sleep 3
 done
-[ $measured -ge 4 ] || fail "only $measured parameters measured: $(cat "$tmp/out")"
 grep -q '^name = zen3-fit$' "$tmp/fit.profile" || fail "profile: $(cat "$tmp/fit.profile")"
 "$ipcc" sim --profile "$tmp/fit.profile" "$sim" >"$tmp/sim" 2>&1 || fail "sim: $(cat "$tmp/sim")"
 grep -q 'profile zen3-fit' "$tmp/sim" || fail "sim did not use the fitted profile: $(head -2 "$tmp/sim")"
