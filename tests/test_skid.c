@@ -59,6 +59,11 @@ TEST(loop_text_is_ten_bodies_then_the_branch)
 	return TEST_OK;
 }
 
+/*
+ * The comparison itself, not the model: placements the model made are at distance 0 from
+ * the model, under its own profile and retire width. Whether the model is right about a
+ * machine is builtin_profiles_reproduce_measured_placements' question, on measured data.
+ */
 TEST(what_the_model_predicts_is_at_distance_zero)
 {
 	static const char *const kernels[] = { "skid.adds", "skid.load_nops", "skid.load_nops_add",
@@ -226,16 +231,19 @@ TEST(sampled_skid_adds_lands_on_its_loop)
 TEST(builtin_profiles_reproduce_measured_placements)
 {
 	/*
-	 * A profile is a built-in's name or a file under tests/data. zen5's skid.adds is the
-	 * one Zen 5 kernel the built-in (fitted to the other four) does not reproduce (0.52):
-	 * the file profile fitted to it alone does, and is no held-out check.
+	 * A profile is a built-in's name or a file under tests/data. Every case is held out:
+	 * the zen5 built-in's placement and zen5-adds.profile (for skid.adds, the one Zen 5
+	 * kernel the built-in does not reproduce: 0.52) were fitted to zen5-kvm.json and are
+	 * checked here on zen5-kvm-heldout.json, measured later on the same machine for this.
 	 */
 	static const struct {
 		const char *file, *kernel, *profile;
 	} cases[] = {
 		{ "skid-measured/zen3-docs.json", "skid.adds", "zen3" },
-		{ "skid-measured/zen5-kvm.json", "skid.vpmulld_lock", "zen5" },
-		{ "skid-measured/zen5-kvm.json", "skid.adds", "profiles/zen5-adds.profile" },
+		{ "skid-measured/zen5-kvm-heldout.json", "skid.vpmulld_lock", "zen5" },
+		{ "skid-measured/zen5-kvm-heldout.json", "skid.load_nops", "zen5" },
+		{ "skid-measured/zen5-kvm-heldout.json", "skid.adds",
+		  "profiles/zen5-adds.profile" },
 		{ "skid-measured/emerald-rapids-issue.json", "skid.adds", "goldencove" },
 	};
 
