@@ -485,12 +485,31 @@ TEST(profile_files_start_from_a_base)
 }
 
 /* Measured latencies (ipcc bench --fit-profile) replace the table's: imul and lock add. */
+/* The first instruction's latency (complete - ready) in one run of `code` under the profile text. */
+static int64_t first_latency(const char *profile, const char *code)
+{
+	struct ipcc_model_profile p;
+	struct ipcc_model_error err;
+	struct ipcc_model_program *prog = NULL;
+	struct ipcc_model_result res;
+	int64_t lat = -1;
+
+	CHECK_EQ(int, ipcc_model_profile_parse(profile, &p, &err), 0);
+	CHECK_EQ(int, ipcc_model_parse(code, &p, &prog, &err), 0);
+	if (!prog)
+		return -1;
+	CHECK_EQ(int, ipcc_model_run(prog, &p, &(struct ipcc_model_opts){ .iterations = 1 }, &res),
+		 0);
+	lat = res.rows[0].complete - res.rows[0].ready;
+	ipcc_model_result_release(&res);
+	ipcc_model_program_free(prog);
+	return lat;
+}
+
 TEST(profile_mul_and_lock_latencies_replace_the_tables)
 {
 	struct ipcc_model_profile p;
 	struct ipcc_model_error err;
-	struct ipcc_model_program *prog;
-	struct ipcc_model_result res;
 	static const struct {
 		const char *profile, *code;
 		int64_t complete;
@@ -504,19 +523,8 @@ TEST(profile_mul_and_lock_latencies_replace_the_tables)
 		{ "base = zen3\nfmul_latency = 5\n", "vmulps ymm0, ymm1, ymm2\n", 5 },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		CHECK_EQ(int, ipcc_model_profile_parse(cases[i].profile, &p, &err), 0);
-		CHECK_EQ(int, ipcc_model_parse(cases[i].code, &p, &prog, &err), 0);
-		if (!prog)
-			continue;
-		CHECK_EQ(
-		    int,
-		    ipcc_model_run(prog, &p, &(struct ipcc_model_opts){ .iterations = 1 }, &res),
-		    0);
-		CHECK_EQ(i64, res.rows[0].complete - res.rows[0].ready, cases[i].complete);
-		ipcc_model_result_release(&res);
-		ipcc_model_program_free(prog);
-	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK_EQ(i64, first_latency(cases[i].profile, cases[i].code), cases[i].complete);
 	/* Optional keys: a whole profile written before they existed still reads. */
 	{
 		char text[2048];
@@ -569,8 +577,6 @@ TEST(profile_data_holds_every_instruction_cost)
 	};
 	struct ipcc_model_profile p, sky;
 	struct ipcc_model_error err;
-	struct ipcc_model_program *prog;
-	struct ipcc_model_result res;
 	unsigned table_div_latency = 0;
 
 	ipcc_model_profile("skylake", &sky);
@@ -584,20 +590,11 @@ TEST(profile_data_holds_every_instruction_cost)
 			CHECK(strstr(err.message, cases[i].says) != NULL);
 			continue;
 		}
-		CHECK_EQ(int, ipcc_model_profile_parse(cases[i].profile, &p, &err), 0);
-		CHECK_EQ(int, ipcc_model_parse(cases[i].code, &p, &prog, &err), 0);
-		if (!prog)
-			continue;
-		CHECK_EQ(
-		    int,
-		    ipcc_model_run(prog, &p, &(struct ipcc_model_opts){ .iterations = 1 }, &res),
-		    0);
 		if (want == 0) /* skylake: the instruction table's own figure, not zen's */
-			table_div_latency = (unsigned)(res.rows[0].complete - res.rows[0].ready);
+			table_div_latency =
+			    (unsigned)first_latency(cases[i].profile, cases[i].code);
 		else
-			CHECK_EQ(i64, res.rows[0].complete - res.rows[0].ready, want);
-		ipcc_model_result_release(&res);
-		ipcc_model_program_free(prog);
+			CHECK_EQ(i64, first_latency(cases[i].profile, cases[i].code), want);
 	}
 	test_row = 0;
 	CHECK(table_div_latency > 0 && table_div_latency != 10);
