@@ -213,9 +213,17 @@ TEST(event_names_without_a_pmu_use_the_closest_table)
 		CHECK_EQ(int, ipcc_event_check("cycles"), 0);
 		CHECK_EQ(int, ipcc_event_check("perf::PERF_COUNT_HW_BRANCH_MISSES"), 0);
 	} else {
-		/* libpfm4 detected a PMU of its own on this machine: nothing was forced. */
-		printf("libpfm4 detects %s here: the forced-table case is not reached\n",
-		       pmu_detected());
+		/*
+		 * libpfm4 detected a PMU of its own on this machine, so nothing was forced: its own
+		 * table answers, generic names work, and a wrong name says the nearest ones.
+		 */
+		printf("libpfm4 detects %s here: its own table answers\n", pmu_detected());
+		CHECK(*pmu_detected() != '\0');
+		CHECK_STR(pmu_table_note(), "");
+		CHECK_EQ(int, ipcc_event_check("cycles"), 0);
+		CHECK_EQ(int, ipcc_event_check("perf::PERF_COUNT_HW_BRANCH_MISSES"), 0);
+		CHECK_EQ(int, ipcc_event_check("NO_SUCH_EVENT_ANYWHERE"), IPCC_EINVAL);
+		CHECK(strstr(ipcc_last_error(), "nearest: ") != NULL);
 	}
 	test_cpuinfo_done();
 	use_real(old);
