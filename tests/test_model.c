@@ -667,6 +667,14 @@ TEST(renaming_elimination_and_load_op_inputs)
 		{ ROW, "base = zen5\n", "add r12, qword ptr [rbp - 8]\n", 1 },
 		{ ROW, "base = zen5\n", "mov rax, qword ptr [rax]\n", 5 },
 		{ ROW, "base = zen5\n", "add rax, qword ptr [rax]\n", 5 },
+		/* the divider is not pipelined: independent divs 7 cycles apart (measured 6.98) */
+		{ ROW, "base = zen5\n", "xor edx, edx\nmov rax, rbx\ndiv rcx\n", 7 },
+		{ ROW, "base = zen5\n",
+		  "xor edx, edx\nmov rax, rbx\ndiv rcx\nxor edx, edx\n"
+		  "mov rax, rbx\ndiv rcx\n",
+		  14 },
+		{ ROW, "base = zen5\ndivider_cycles = 0\n", "xor edx, edx\nmov rax, rbx\ndiv rcx\n",
+		  1 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

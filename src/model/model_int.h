@@ -53,6 +53,7 @@ struct minsn {
 	uint8_t ports;	     /* the execution-port classes it issues to (PORT_* bits) */
 	bool zero;	     /* a zero idiom: no inputs, no latency, no port */
 	bool eliminated;     /* a move eliminated at rename: no latency, no port */
+	bool divides;	     /* div or idiv: holds the divider (profile's divider_cycles) */
 	bool approx;	     /* not in the table: a conservative class (lenient parsing) */
 	uint8_t fpu;	     /* FPU_ADD, FPU_MUL: its floating-point unit (for fp_bypass) */
 	uint8_t mem;	     /* MEM_LOAD, MEM_STORE: its accesses at `key` */

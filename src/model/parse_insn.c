@@ -479,6 +479,7 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	/* A memory source adds the profile's load latency (a mov load: 1 + load_latency). */
 	if (load)
 		in.latency += p->load_latency;
+	in.divides = known && !in.approx && (!strcmp(m, "div") || !strcmp(m, "idiv"));
 	if (lock) {
 		in.latency = p->lock_latency;
 		in.at_retire = true;

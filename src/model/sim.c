@@ -228,7 +228,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	int64_t *ring = NULL;
 	double *landed = NULL; /* weight of samples landing on each static instruction */
 	unsigned *land = NULL; /* where a sample lands when instruction k is selected */
-	int64_t ret_cycle = 0, r_prev = 0, r_base = 0, row_base = 0;
+	int64_t ret_cycle = 0, r_prev = 0, r_base = 0, row_base = 0, div_free = 0;
 	unsigned ret_used = 0;
 	uint64_t g = 0;
 	struct ipcc_interval iv = { 0 };
@@ -307,10 +307,15 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			q = df_ready(df, in, s, NULL);
 			if (in->at_retire)
 				q = max64(q, r_prev);
+			/* a division waits for the divider, which it then holds */
+			if (in->divides && p->divider_cycles)
+				q = max64(q, div_free);
 			/* issued: the first cycle from q with a free port of each class */
 			x = ports_issue(&pt, in->ports, q, al.cur);
 			if (x < 0)
 				goto oom;
+			if (in->divides && p->divider_cycles)
+				div_free = x + p->divider_cycles;
 			/* immediate folding: of F add/sub reg, imm in a row, one has latency */
 			c = x + df_latency(df, in, p->fold_imm);
 			df_complete(df, in, s, c, g + 1);
