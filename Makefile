@@ -39,6 +39,7 @@ bench: deps all
 	./$(BUILD)/bench/counters
 	./$(BUILD)/bench/model
 	./$(BUILD)/bench/explain
+	./$(BUILD)/bench/report ./$(BUILD)/ipcc
 	./$(BUILD)/bench/skid_layout
 	./bench/stat_overhead.sh ./$(BUILD)/ipcc
 	./bench/record_overhead.sh ./$(BUILD)/ipcc ./$(BUILD)/tests/cli/hot_loop
