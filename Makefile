@@ -44,6 +44,7 @@ bench: deps all
 	./$(BUILD)/bench/counters
 	./$(BUILD)/bench/model
 	./$(BUILD)/bench/explain
+	./$(BUILD)/bench/report ./$(BUILD)/ipcc
 	./$(BUILD)/bench/skid_layout
 	./$(BUILD)/ipcc bench --blocks tests/data/bhive/sample.txt --model --format json \
 		> $(BUILD)/blocks.json

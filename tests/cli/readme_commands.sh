@@ -43,6 +43,8 @@ grep -q "missing packages: libpfm4-dev libcapstone-dev; 'make deps' (or 'make de
 "$build/bench/counters" 11 >"$tmp/out" 2>&1 || fail "bench/counters: $(cat "$tmp/out")"
 "$build/bench/model" 2000 >"$tmp/out" 2>&1 || fail "bench/model: $(cat "$tmp/out")"
 "$build/bench/explain" 2000 >"$tmp/out" 2>&1 || fail "bench/explain: $(cat "$tmp/out")"
+"$build/bench/report" "$build/ipcc" 2000 >"$tmp/out" 2>&1 || fail "bench/report: $(cat "$tmp/out")"
+grep -q "page written in .* KiB" "$tmp/out" || fail "bench/report printed no figures: $(cat "$tmp/out")"
 if [ -x "$build/bench/skid_layout" ]; then # x86-64 only
     "$build/bench/skid_layout" 0.02 >"$tmp/out" 2>&1 || fail "bench/skid_layout: $(cat "$tmp/out")"
     # a header, the column names and a row for each of the ten loops, each with samples

@@ -102,5 +102,7 @@ int cmd_skid(int argc, char **argv);
 extern const char cmd_skid_help[];
 int cmd_bench(int argc, char **argv);
 extern const char cmd_bench_help[];
+int cmd_report(int argc, char **argv);
+extern const char cmd_report_help[];
 
 #endif

@@ -33,6 +33,8 @@ static const struct cli_command commands[] = {
 	{ "annotate", cmd_annotate,
 	  "show a recording: functions, instructions, folded stacks, code footprint",
 	  cmd_annotate_help },
+	{ "report", cmd_report, "write one HTML page: machine, slots, functions, loops, figures",
+	  cmd_report_help },
 	{ "skid", cmd_skid, "sample the skid kernels and compare with the pipeline model",
 	  cmd_skid_help },
 	{ "help", cmd_help, "show help for ipcc or one of its commands", help_help },
