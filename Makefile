@@ -46,6 +46,7 @@ bench: deps all
 	./$(BUILD)/bench/explain
 	./$(BUILD)/bench/report ./$(BUILD)/ipcc
 	./$(BUILD)/bench/skid_layout
+	./$(BUILD)/bench/fast_strings
 	./$(BUILD)/ipcc bench --blocks tests/data/bhive/sample.txt --model --format json \
 		> $(BUILD)/blocks.json
 	./$(BUILD)/ipcc bench --blocks tests/data/bhive/sample.txt --passes 1 --limit 40 --model
@@ -55,6 +56,9 @@ bench: deps all
 		> $(BUILD)/heldout.json
 	./$(BUILD)/bench/blocks $(BUILD)/heldout.json llvm-mca-19 native
 	./bench/stat_overhead.sh ./$(BUILD)/ipcc
+	python3 bench/model_backend.py ./$(BUILD)/ipcc
+	MODEL_KERNELS_BENCH=1 sh tests/cli/model_kernels.sh ./$(BUILD)/ipcc \
+		./$(BUILD)/tests/cli/model_kernels
 	./bench/record_overhead.sh ./$(BUILD)/ipcc ./$(BUILD)/tests/cli/hot_loop
 
 # The fuzzers (model parser, metric language, metric files) under ASan+UBSan, 60 s each.

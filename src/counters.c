@@ -607,6 +607,9 @@ static void plan_reads(struct ipcc_counter_set *set)
 
 int ipcc_read(struct ipcc_counter_set *set, struct ipcc_reading *r)
 {
+	if (!set->read)
+		return err_set(IPCC_ENOTSUP, "the model backend's counts are read from its run, "
+					     "not from the set");
 	return set->read(set, r);
 }
 
@@ -638,8 +641,9 @@ int ipcc_counters_open(const struct ipcc_counters_opts *opts, struct ipcc_counte
 		return err_set(IPCC_EINVAL, "at most %d extra events, not %u", IPCC_MAX_EXTRA,
 			       opts->nextra);
 	if (opts->backend == IPCC_BACKEND_MODEL)
-		return err_set(IPCC_ENOTSUP, "the model backend is not built yet (it comes with "
-					     "the pipeline model, ipcc sim)");
+		return err_set(IPCC_ENOTSUP,
+			       "the model backend counts whole programs under Valgrind (ipcc stat "
+			       "--backend model); a set opened in the program cannot use it");
 	set = calloc(1, sizeof(*set));
 	if (!set)
 		return err_set(IPCC_ENOMEM, "counter set: out of memory");
@@ -692,6 +696,37 @@ int ipcc_counters_open(const struct ipcc_counters_opts *opts, struct ipcc_counte
 	set->opts.extra = NULL; /* the names are copied into the events: the caller's may go */
 	plan_reads(set);
 	set->read = perf_sys == &perf_sys_linux ? read_native : read_seam;
+	*out = set;
+	return 0;
+}
+
+int ipcc_counters_model(unsigned width, struct ipcc_counter_set **out)
+{
+	struct ipcc_counter_set *set = calloc(1, sizeof(*set));
+
+	*out = NULL;
+	if (!set)
+		return err_set(IPCC_ENOMEM, "counter set: out of memory");
+	set->opts.backend = IPCC_BACKEND_MODEL;
+	set->backend = IPCC_BACKEND_MODEL;
+	set->width = width;
+	set->leaders[0] = set->leaders[1] = -1;
+	memset(set->recipe_ev, -1, sizeof(set->recipe_ev));
+	memset(set->counter_ev, -1, sizeof(set->counter_ev));
+	memset(set->extra_ev, -1, sizeof(set->extra_ev));
+	describe_cpu(set);
+	for (int c = 0; c < IPCC_NCOUNTERS; c++)
+		snprintf(set->absent[c], sizeof(set->absent[c]), "%s",
+			 c == IPCC_SLOTS_SMT ? "the model runs each thread alone: no SMT sibling"
+			 : c == IPCC_INSTRUCTIONS_K || c == IPCC_CYCLES_K
+			     ? "the model backend models user-mode code only: system calls and "
+			       "page faults are left out"
+			     : "a run under Valgrind is not the program's own: the model backend "
+			       "counts no software events");
+	for (int c = IPCC_INSTRUCTIONS; c <= IPCC_SLOTS_RETIRED; c++)
+		if (c != IPCC_SLOTS_SMT)
+			set->absent[c][0] = 0;
+	set->read = NULL;
 	*out = set;
 	return 0;
 }

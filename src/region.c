@@ -3,7 +3,10 @@
  *
  * The time backend's begin and end are a lookup, one tick read and a push or pop; ticks
  * become ns only when the results are written. The perf backend reads the thread's counter
- * set (rdpmc) at both ends instead.
+ * set (rdpmc) at both ends instead. The model backend, for a program that `ipcc stat --backend
+ * model` runs under its Valgrind tool, tells the tool at both ends (a client request,
+ * backend/model/vg_requests.h) and the tool counts what runs in between; natively the
+ * request is a few no-op instructions.
  */
 #include <jansson.h>
 #include <pthread.h>
@@ -15,6 +18,16 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+
+#include "backend/model/vg_requests.h"
+#define TELL_TOOL(req, name) VALGRIND_DO_CLIENT_REQUEST_STMT(req, name, 0, 0, 0, 0)
+#else
+/* Built without Valgrind's header: the model backend cannot see regions (ipcc stat says). */
+#define TELL_TOOL(req, name) ((void)(name))
+#endif
 
 #include "error_int.h"
 #include "ipcc/clock.h"
@@ -110,13 +123,15 @@ static struct thread_regions *thread_init(void)
 			backend = IPCC_BACKEND_PERF;
 		else if (b && strcmp(b, "auto") == 0)
 			backend = IPCC_BACKEND_AUTO;
+		else if (b && strcmp(b, "model") == 0)
+			backend = IPCC_BACKEND_MODEL;
 		atexit(write_at_exit);
 		exit_registered = true;
 	}
 	t->next = threads;
 	threads = t;
 	pthread_mutex_unlock(&lock);
-	if (backend != IPCC_BACKEND_TIME) {
+	if (backend == IPCC_BACKEND_PERF || backend == IPCC_BACKEND_AUTO) {
 		struct ipcc_counters_opts o = { .backend = backend };
 
 		if (ipcc_counters_open(&o, &t->set) == 0 &&
@@ -126,7 +141,7 @@ static struct thread_regions *thread_init(void)
 		}
 	}
 	self = t;
-	if (first)
+	if (first && backend != IPCC_BACKEND_MODEL) /* the tool would count the probe */
 		measure_overhead();
 	return t;
 }
@@ -167,6 +182,11 @@ int ipcc_region_begin(const char *name)
 	}
 	f = &t->stack[t->depth++];
 	f->stat = r;
+	if (backend == IPCC_BACKEND_MODEL) {
+		/* The tool counts; no clock here (its readings would steer the code). */
+		TELL_TOOL(IPCC_VG_REGION_BEGIN, r->copy);
+		return 0;
+	}
 	if (t->set)
 		ipcc_read(t->set, &f->start);
 	f->t0 = ipcc_ticks();
@@ -184,7 +204,8 @@ static void add(struct region_stat *r, int fig, int64_t v)
 
 int ipcc_region_end(const char *name)
 {
-	uint64_t t1 = ipcc_ticks();
+	/* first, for the measurement; under the model backend no clock is read */
+	uint64_t t1 = backend == IPCC_BACKEND_MODEL ? 0 : ipcc_ticks();
 	struct thread_regions *t = self;
 	struct region_stat *r;
 	struct frame *f;
@@ -200,6 +221,11 @@ int ipcc_region_end(const char *name)
 		return err_set(IPCC_EINVAL, "regions: end of '%s' inside '%s'", name, r->copy);
 	}
 	t->depth--;
+	if (backend == IPCC_BACKEND_MODEL) {
+		TELL_TOOL(IPCC_VG_REGION_END, r->copy);
+		r->calls++;
+		return 0;
+	}
 	v = (int64_t)(t1 - f->t0) - overhead[0];
 	add(r, 0, v > 0 ? v : 0);
 	if (t->set) {
@@ -303,9 +329,11 @@ int ipcc_regions_write(const char *path)
 	ns_per_tick = 1e6 / (double)ipcc_tcfreq_khz(NULL);
 	pthread_mutex_lock(&lock);
 	json_object_set_new(root, "version", json_integer(1));
-	json_object_set_new(root, "backend",
-			    json_string(ipcc_backend_name(
-				threads && threads->set ? IPCC_BACKEND_PERF : IPCC_BACKEND_TIME)));
+	json_object_set_new(
+	    root, "backend",
+	    json_string(ipcc_backend_name(backend == IPCC_BACKEND_MODEL ? IPCC_BACKEND_MODEL
+					  : threads && threads->set	? IPCC_BACKEND_PERF
+									: IPCC_BACKEND_TIME)));
 	json_object_set_new(root, "tcfreq_khz", json_integer((json_int_t)ipcc_tcfreq_khz(NULL)));
 	json_object_set_new(root, "overhead_ns",
 			    overhead_known ? json_real((double)overhead[0] * ns_per_tick)

@@ -205,7 +205,9 @@ TEST(event_names_without_a_pmu_use_the_closest_table)
 	setenv("IPCC_SYSFS_ROOT", test_data("sysfs-no-pmu"), 1);
 	test_cpuinfo("AuthenticAMD 26 2");
 	pmu_reset();
-	if (strcmp(pmu_detected(), "amd64_fam19h_zen4") == 0) {
+	/* forced (a note says so), or detected by libpfm4 itself, as on a Zen 4 host */
+	if (*pmu_detected() && *pmu_table_note()) {
+		CHECK_STR(pmu_detected(), "amd64_fam19h_zen4");
 		CHECK_EQ(int, ipcc_event_check("RETIRED_OPS"), 0);
 		CHECK_EQ(int, ipcc_event_check("RETIRED_INSTRUCTONS"), IPCC_EINVAL);
 		CHECK(strstr(ipcc_last_error(), "nearest: RETIRED_INSTRUCTIONS") != NULL);
@@ -214,8 +216,9 @@ TEST(event_names_without_a_pmu_use_the_closest_table)
 		CHECK_EQ(int, ipcc_event_check("perf::PERF_COUNT_HW_BRANCH_MISSES"), 0);
 	} else {
 		/*
-		 * libpfm4 detected a PMU of its own on this machine, so nothing was forced: its own
-		 * table answers, generic names work, and a wrong name says the nearest ones.
+		 * libpfm4 detected a PMU of its own on this machine (from the CPU itself, not the
+		 * test's cpuinfo), so nothing was forced: its own table answers, generic names
+		 * work, and a wrong name says the nearest ones.
 		 */
 		printf("libpfm4 detects %s here: its own table answers\n", pmu_detected());
 		CHECK(*pmu_detected() != '\0');

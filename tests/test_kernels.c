@@ -271,9 +271,8 @@ TEST(fitted_profile_takes_what_the_kernels_measure)
 		       rows[i].measured, rows[i].unit, rows[i].fitted, rows[i].note);
 		CHECK(!isnan(rows[i].measured));
 		/* the fitted figure is what was measured, as the row's derivation says */
-		if (!strcmp(rows[i].param, "load_latency")) /* less the mov's own cycle */
-			CHECK_EQ(int, (int)rows[i].fitted, (int)lround(rows[i].measured) - 1);
-		if (!strcmp(rows[i].param, "mul_latency") ||
+		if (!strcmp(rows[i].param, "load_latency") ||
+		    !strcmp(rows[i].param, "mul_latency") ||
 		    !strcmp(rows[i].param, "lock_latency") ||
 		    !strcmp(rows[i].param, "fadd_latency") ||
 		    !strcmp(rows[i].param, "fmul_latency") || !strcmp(rows[i].param, "alu_ports"))
@@ -290,7 +289,8 @@ TEST(fitted_profile_takes_what_the_kernels_measure)
 	/*
 	 * Bounds any core meets, loose enough for a machine whose other CPU and SMT sibling are
 	 * busy (a shared core runs the ALU-bound kernels slower and can skew a frequency chain):
-	 * the exact figures are printed. Quiet Zen 5: load 4, imul 3, lock 20, recovery 23, 6 ALUs.
+	 * the exact figures are printed. Quiet Zen 5: load 5 (4 before a mov load was the load
+	 * alone), imul 3, lock 20, recovery 23, 6 ALUs.
 	 */
 	CHECK(fit.load_latency >= 2 && fit.load_latency <= 10);
 	CHECK(fit.mul_latency >= 2 && fit.mul_latency <= 6); /* imul: 3 on every big x86 core */

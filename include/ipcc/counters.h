@@ -15,7 +15,7 @@
  *
  * Backends: `perf` (the hardware PMU through perf_event_open; the reading uses rdpmc on the
  * mmap page, no system call), `time` (no PMU: the time counter and software events), and
- * `model` (reserved for the pipeline model). The caller owns the set and frees it with
+ * `model` (the pipeline model over a whole program under Valgrind: ipcc_counters_model()). The caller owns the set and frees it with
  * ipcc_counters_free(); readings and intervals live in caller storage.
  */
 #ifndef IPCC_COUNTERS_H
@@ -102,6 +102,13 @@ struct ipcc_counter_set;
 
 /* Open a counter set. On failure *out is NULL and ipcc_last_error() says why. */
 int ipcc_counters_open(const struct ipcc_counters_opts *opts, struct ipcc_counter_set **out);
+
+/*
+ * A set for counts the model backend gives (model_backend.h): no events of its own; it names
+ * the backend, the CPU and why the counters the model cannot give are absent. `width` is
+ * the model's slots per cycle. ipcc_read() on it fails.
+ */
+int ipcc_counters_model(unsigned width, struct ipcc_counter_set **out);
 
 /* Close every fd and mapping of the set and free it. NULL is a no-op. */
 void ipcc_counters_free(struct ipcc_counter_set *set);

@@ -79,7 +79,7 @@ struct ipcc_model_profile {
 	unsigned width;	       /* W: micro-ops allocated per cycle */
 	unsigned retire;       /* R: micro-ops retired per cycle */
 	unsigned rob;	       /* B: reorder-buffer entries (instructions); 0: unlimited */
-	unsigned load_latency; /* an L1-hitting load, cycles */
+	unsigned load_latency; /* an L1-hitting load into a general register (a mov's), cycles */
 	unsigned recovery;     /* cycles the front end needs to refill after a mispredict */
 	bool fuse_alu_jcc;     /* add/sub/and/inc/dec + jcc macro-fuse (Intel) */
 	bool fuse_cmp_jcc;     /* cmp/test + jcc macro-fuse */
@@ -144,11 +144,71 @@ struct ipcc_model_profile {
 	 */
 	bool memory_renaming;
 	/*
+	 * With memory_renaming: whether a read-modify-write (add [m], r) is renamed only when its
+	 * other operand is an immediate (add [m], 1; inc [m]). Measured on Golden Cove (Emerald
+	 * Rapids): add qword ptr [rdx], 1 chained 1.00 cycle, add qword ptr [rdx], rbx 7.3.
+	 * false when missing: a register operand is renamed too (Zen 5).
+	 */
+	bool rename_rmw_imm_only;
+	/*
 	 * The cycles the integer divider is busy with one div or idiv: it is not pipelined, so
 	 * the next division issues that many cycles later at the soonest. 0 when missing:
 	 * pipelined (one a cycle). Measured on Zen 5: 7 for a 64-bit div, 6 for 32 bits.
 	 */
 	unsigned divider_cycles;
+	/*
+	 * An L1-hitting load into a vector register (movq xmm0, [m]; addps xmm0, [m]), cycles;
+	 * 0: load_latency. Zen's FP loads take 3 cycles more than its integer ones.
+	 */
+	unsigned vector_load_latency;
+	/*
+	 * Cycles a load whose address has an index scaled or beside a displacement ([rax +
+	 * rcx*8], [rax + rcx + 8]) takes more than load_latency (Zen 4: 1); 0: none.
+	 */
+	unsigned complex_load_latency;
+	/* An lea of base + index + displacement, cycles (Zen 4: 2); 0: the table's 1. */
+	unsigned lea3_latency;
+	/*
+	 * Whether stores reach the cache one a cycle, or two in one when both store at most 8
+	 * bytes (general registers or an immediate) into one aligned 32 bytes (measured on Zen
+	 * 4); false: store_ports a cycle.
+	 */
+	bool pair_stores;
+	/*
+	 * Addresses for loads and stores a cycle between them (Zen 4: 3, where 3 loads or 2
+	 * stores alone issue a cycle); 0: load_ports and store_ports apart.
+	 */
+	unsigned agu_ports;
+	/* Whether a store whose address has an index takes an ALU micro-op too (Zen 4). */
+	bool indexed_store_alu;
+	/*
+	 * The one-operand mul and imul (rdx:rax = rax * r), cycles to rdx, the high half (Zen 4:
+	 * 4, rax's 3); 0: mul_latency or the table's, as for rax.
+	 */
+	unsigned mul_high_latency;
+	/*
+	 * Where a load that misses L1 is served, in core cycles: L2, the last-level cache and
+	 * memory. The pipeline model never misses; the model backend's cache models charge these
+	 * (0 when missing: a miss costs nothing).
+	 */
+	unsigned l2_latency, llc_latency, dram_latency;
+	/*
+	 * Taken branches the front end follows per cycle (fetch stops at a taken one): 0 when
+	 * missing, no limit. The model backend gives each segment at least its taken branches'
+	 * cycles, the extra as front-end stall; the pipeline simulation (ipcc sim, blocks,
+	 * annotate --model) does not apply it yet.
+	 */
+	unsigned taken_per_cycle;
+	/*
+	 * rep movs and rep stos (the fast-string microcode): a run of at most 128 bytes costs
+	 * rep_short_cycles, a longer one rep_cycles + its bytes / rep_bytes_per_cycle, and each
+	 * line it misses in L1 64 / rep_l2_bytes_per_cycle more where L2 serves it, 64 /
+	 * rep_llc_bytes_per_cycle where the LLC or memory does. Used by the model backend; 0
+	 * when missing (a run is then its iterations through the pipeline model, each
+	 * approximated, and the lines' misses as any load's).
+	 */
+	unsigned rep_short_cycles, rep_cycles, rep_bytes_per_cycle;
+	unsigned rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle;
 };
 
 /*
@@ -170,7 +230,12 @@ struct ipcc_model_error {
  * recovery, fuse_alu_jcc, fuse_cmp_jcc, alu_ports, load_ports, store_ports, vector_ports,
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
- * memory_renaming): unsigned decimals,
+ * memory_renaming, rename_rmw_imm_only, divider_cycles, vector_load_latency,
+ * complex_load_latency, lea3_latency, pair_stores, agu_ports, indexed_store_alu,
+ * mul_high_latency, l2_latency, llc_latency,
+ * dram_latency, taken_per_cycle, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
+ * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle):
+ * unsigned decimals,
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
  * copies its cost rows and lock latency; a lock_latency given in the file wins). An
  * instruction's cost row is `latency.MNEMONIC = N` and `uops.MNEMONIC = N` (a new row's
@@ -305,6 +370,8 @@ enum ipcc_model_limit {
 	IPCC_LIMIT_LOAD,
 	IPCC_LIMIT_STORE,
 	IPCC_LIMIT_VECTOR,
+	IPCC_LIMIT_COMMIT,     /* stores reaching the cache, where the profile pairs stores */
+	IPCC_LIMIT_AGU,	       /* loads' and stores' addresses, where the profile shares them */
 	IPCC_LIMIT_MISPREDICT, /* sum over branches of their rate x the profile's recovery */
 	IPCC_LIMITS
 };

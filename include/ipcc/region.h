@@ -16,7 +16,9 @@
  *
  * The backend comes from the environment variable IPCC_REGION_BACKEND: "time" (the default:
  * the time counter alone, one rdtsc at each end), "perf" or "auto" (a per-thread counter set
- * read with rdpmc, opened on the thread's first region). At process exit the results are
+ * read with rdpmc, opened on the thread's first region) or "model" (set by `ipcc stat --backend
+ * model --regions`: no clock is read, and ipcc's Valgrind tool is told where each region
+ * begins and ends and counts it with the model). At process exit the results are
  * written as JSON to the file IPCC_OUTPUT names (nothing when it is unset); `ipcc stat
  * --regions -- ./prog` sets it and prints a table. The file format is in ipcc-stat(1).
  * IPCC_OUTPUT may name a folder (one that exists, or a path ending in '/', made if missing):

@@ -226,7 +226,8 @@ int ipcc_block_lift(const struct ipcc_block *b, char **text)
 		ret = err_set(IPCC_ENOMEM, "lifting a block: out of memory");
 		goto out;
 	}
-	len += (size_t)snprintf(t + len, cap - len, ".Lloop:\n");
+	/* the harness's registers and memory: one data address (model_int.h) */
+	len += (size_t)snprintf(t + len, cap - len, "%%harness\n.Lloop:\n");
 	for (size_t i = 0; i < n; i++)
 		len += (size_t)snprintf(t + len, cap - len, "%s%s%s\n", insn[i].mnemonic,
 					insn[i].op_str[0] ? " " : "", insn[i].op_str);

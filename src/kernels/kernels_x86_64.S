@@ -33,17 +33,25 @@ ipcc_kernels_start:
 k_\name:
 	.endm
 
+	/* A kernel's size (to the next kernel, its callees with it): tools that name code by
+	 * symbol (Valgrind, the model backend's per-function counts) need it. */
+	.macro ENDKERNEL name
+	.size k_\name, . - k_\name
+	.endm
+
 /* empty: loop control alone.  2 instructions, 1 branch. */
 KERNEL empty
 1:	sub rdi, 1
 	jnz 1b
 	xor eax, eax
 	ret
+ENDKERNEL empty
 
 /*
  * chain.add: 8 dependent register-register adds, one cycle each on every core.  10
  * instructions, 1 branch.
  */
+ENDKERNEL empty
 KERNEL chain_add
 	xor eax, eax
 	mov edx, 1
@@ -59,6 +67,7 @@ KERNEL chain_add
  * into one another and runs the chain at 2-3 per cycle; elsewhere 1.  10 instructions,
  * 1 branch.
  */
+ENDKERNEL chain_add
 KERNEL chain_add_imm
 	xor eax, eax
 1:	.rept 8
@@ -69,6 +78,7 @@ KERNEL chain_add_imm
 	ret
 
 /* chain.mul: 8 dependent multiplies.  10 instructions, 1 branch. */
+ENDKERNEL chain_add_imm
 KERNEL chain_mul
 	mov eax, 3
 1:	.rept 8
@@ -84,6 +94,7 @@ KERNEL chain_mul
  * chain.fmuladd: 4 dependent multiply-add pairs (mulsd, addsd): the adder's wait for the
  * multiplier's result.  10 instructions, 1 branch.
  */
+ENDKERNEL chain_mul
 KERNEL chain_fadd
 	mov eax, 1
 	cvtsi2sd xmm0, eax
@@ -96,6 +107,7 @@ KERNEL chain_fadd
 	cvttsd2si eax, xmm0
 	ret
 
+ENDKERNEL chain_fadd
 KERNEL chain_fmul
 	mov eax, 1
 	cvtsi2sd xmm0, eax
@@ -108,6 +120,7 @@ KERNEL chain_fmul
 	cvttsd2si eax, xmm0
 	ret
 
+ENDKERNEL chain_fmul
 KERNEL chain_fmuladd
 	mov eax, 1
 	cvtsi2sd xmm0, eax
@@ -128,6 +141,7 @@ KERNEL chain_fmuladd
  * L1 hit every time); latency on a random cyclic permutation of cache lines.
  * 10 instructions, 8 loads, 1 branch.
  */
+ENDKERNEL chain_fmuladd
 KERNEL chase
 	mov rdx, rsi
 	mov rax, [rsi]
@@ -149,6 +163,7 @@ KERNEL chase
  *                              4 stores, 1 branch; 128 B read and 64 written.
  * triad_nt: the same, streaming (non-temporal) stores.
  */
+ENDKERNEL chase
 KERNEL load
 	mov rdx, [rsi + 8]
 	xorpd xmm0, xmm0
@@ -160,6 +175,7 @@ KERNEL load
 	movq rax, xmm0
 	ret
 
+ENDKERNEL load
 KERNEL copy
 	mov r8, [rsi]
 	mov rdx, [rsi + 8]
@@ -188,6 +204,7 @@ KERNEL \name
 	sub rdi, 1
 	jnz 1b
 	ret
+ENDKERNEL \name
 	.endm
 	TRIAD triad, movapd
 	TRIAD triad_nt, movntpd
@@ -199,6 +216,7 @@ KERNEL \name
  * on through the pattern rather than replay its start.
  * 7 instructions when taken, 8 when not; 2 branches; 1 load.
  */
+ENDKERNEL copy
 KERNEL branch
 	mov r9, [rsi]
 	mov r10, [rsi + 8]
@@ -222,6 +240,7 @@ KERNEL branch
  * call.pointer: a call through a register to a function that only returns:
  * call + ret + the loop's 2 = 4 instructions, 3 branches.
  */
+ENDKERNEL branch
 KERNEL call_direct
 1:	call ipcc_callee_1
 	sub rdi, 1
@@ -240,6 +259,7 @@ ipcc_callee_3:
 ipcc_callee_4:
 	ret
 
+ENDKERNEL call_direct
 KERNEL call_pointer
 	lea rdx, [rip + ipcc_callee_4]
 1:	call rdx
@@ -281,6 +301,7 @@ KERNEL fma_\k\()_\u
  * atomic.lock_add_vpmulld: a dependent vpmulld pair and the lock add (it executes at
  * retirement, so the multiplies cannot hide it).  5 instructions, 1 branch.
  */
+ENDKERNEL call_pointer
 KERNEL lock_add
 1:	lock add qword ptr [rsi], 1
 	sub rdi, 1
@@ -288,6 +309,7 @@ KERNEL lock_add
 	xor eax, eax
 	ret
 
+ENDKERNEL lock_add
 KERNEL lock_add_vpmulld
 	vpxor ymm0, ymm0, ymm0
 	vpxor ymm1, ymm1, ymm1
@@ -300,6 +322,7 @@ KERNEL lock_add_vpmulld
 	xor eax, eax
 	ret
 
+ENDKERNEL lock_add_vpmulld
 	.globl ipcc_kernels_end
 ipcc_kernels_end:
 	.section .note.GNU-stack, "", @progbits

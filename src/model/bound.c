@@ -23,7 +23,8 @@ static const char *const limit_names[IPCC_LIMITS] = {
 	[IPCC_LIMIT_CHAIN] = "dependency chain", [IPCC_LIMIT_FRONTEND] = "front end",
 	[IPCC_LIMIT_RETIRE] = "retire",		 [IPCC_LIMIT_ALU] = "ALU ports",
 	[IPCC_LIMIT_LOAD] = "load ports",	 [IPCC_LIMIT_STORE] = "store ports",
-	[IPCC_LIMIT_VECTOR] = "vector ports",	 [IPCC_LIMIT_MISPREDICT] = "mispredicts",
+	[IPCC_LIMIT_VECTOR] = "vector ports",	 [IPCC_LIMIT_COMMIT] = "store commits",
+	[IPCC_LIMIT_AGU] = "address generation", [IPCC_LIMIT_MISPREDICT] = "mispredicts",
 };
 
 const char *ipcc_model_limit_name(enum ipcc_model_limit l)
@@ -203,8 +204,10 @@ static int find_chain(const struct ipcc_model_program *prog, const struct ipcc_m
 int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
 		     struct ipcc_model_bound *out)
 {
-	const unsigned ports[] = { p->alu_ports, p->load_ports, p->store_ports, p->vector_ports };
+	const unsigned ports[] = { p->alu_ports,    p->load_ports,  p->store_ports,
+				   p->vector_ports, p->pair_stores, p->agu_ports };
 	double uops = 0, fe = 0, mispredict = 0, use[PORT_CLASSES] = { 0 };
+	bool paired = false;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -219,6 +222,12 @@ int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_mo
 			use[j] += in->ports >> j & 1;
 		mispredict += (double)in->mispredict / MISPREDICT_ALL * p->recovery;
 	}
+	/* stores reaching the cache: the pairs of two iterations, after one to settle */
+	for (unsigned it = 0; p->pair_stores && it < 3; it++)
+		for (unsigned k = 0; k < prog->n; k++)
+			if ((prog->insn[k].mem & MEM_STORE) &&
+			    !model_store_pairs(&prog->insn[k], &paired) && it > 0)
+				use[PORT_COMMIT] += 0.5;
 	out->limit[IPCC_LIMIT_FRONTEND] = uops / p->width + fe;
 	out->limit[IPCC_LIMIT_RETIRE] = uops / p->retire;
 	for (int j = 0; j < PORT_CLASSES; j++)

@@ -12,6 +12,7 @@
 /* Registers as bits: 16 general-purpose, 32 vector (xmm/ymm/zmm share one), the flags. */
 #define REG_VEC0    16
 #define REG_FLAGS   48
+#define VEC_REGS    (0xffffffffull << REG_VEC0) /* the 32 vector registers' bits */
 #define MODEL_NREGS 49
 
 /* The most instructions a block may expand to (%rep, times). */
@@ -49,6 +50,8 @@ struct minsn {
 	unsigned fe_stall;   /* cycles the front end delivers nothing before this one */
 	bool at_retire;	     /* executes at retirement (lock, fences, ; at_retire) */
 	uint32_t mispredict; /* of its dynamic instances, millionths mispredicted (0: none) */
+	uint32_t taken;	     /* of its dynamic instances, millionths taken (placement only) */
+	unsigned skip;	     /* a jump to a later label: the instructions a taken one skips */
 	bool fold;	     /* add/sub reg, imm: folded where the profile folds immediates */
 	uint8_t ports;	     /* the execution-port classes it issues to (PORT_* bits) */
 	bool zero;	     /* a zero idiom: no inputs, no latency, no port */
@@ -59,10 +62,51 @@ struct minsn {
 	uint8_t mem;	     /* MEM_LOAD, MEM_STORE: its accesses at `key` */
 	bool plain_store; /* a store of registers (mov [m], r): its data is ready when `data` is */
 	bool renamable;	  /* its memory operand may be renamed (profile's memory_renaming) */
-	bool plain_load;  /* a mov from memory: renamed, it takes no cycle at all */
-	uint64_t data;	  /* a plain store: the registers whose value it stores */
-	struct mkey key;  /* with mem: the address */
+	unsigned load_latency; /* with a load: the load's part of `latency` (the profile's) */
+	bool narrow_store;     /* stores at most 8 bytes */
+	bool vector_store;     /* stores a vector register (or part of one) */
+	bool same_chunk;       /* a narrow store into the 32 bytes the store before it wrote */
+	bool whole_mov;	       /* mov into a whole 32- or 64-bit general register */
+	uint64_t addr_regs;    /* with mem: the registers of its address (key's, before %harness) */
+	uint64_t slow_regs;    /* inputs needed slow_extra cycles earlier (lea3's base) */
+	unsigned slow_extra;
+	uint64_t data;	 /* a plain store: the registers whose value it stores */
+	struct mkey key; /* with mem: the address */
 };
+
+/*
+ * Marks same_chunk on each narrow store into the aligned 32 bytes that the store before it
+ * (in program order, around the loop) wrote, neither wider than 8 bytes nor both of vector
+ * registers, the address's registers unchanged between them (the base's alignment
+ * assumed). Run on a parsed program; where the profile pairs stores, such a store reaches
+ * the cache in the same cycle as the one before it, unless that one was itself paired.
+ */
+void model_mark_store_chunks(struct ipcc_model_program *prog);
+
+/*
+ * The address register of ipcc bench --block's harness (%harness): the registers a block
+ * finds holding the one data address, as an address's base (model_harness_keys).
+ */
+#define REG_HARNESS 63
+
+/*
+ * With %harness: every general register but rsp starts holding one address, and every
+ * 32- or 64-bit load returns it (the harness's one data page holds it in every word). A
+ * register keeps it where the block writes it only with such a load or a whole mov of a
+ * register that holds it. Each memory operand based on such a register, without an index,
+ * gets REG_HARNESS as its base: [rsi + 8] and [rdi + 8] are one address, and stay one.
+ */
+void model_harness_keys(struct ipcc_model_program *prog);
+
+/*
+ * Whether dynamic store `in` pairs with the store before it, given whether that one
+ * paired (*paired, updated): pairs of two, no longer runs.
+ */
+static inline bool model_store_pairs(const struct minsn *in, bool *paired)
+{
+	*paired = in->same_chunk && !*paired;
+	return *paired;
+}
 
 /*
  * The instruction table's latency and micro-ops for `mnemonic` (any name the parser knows,
@@ -83,13 +127,32 @@ static inline bool model_mispredicted(uint32_t m, uint64_t k)
 	return m && ((k + 1) * m) / MISPREDICT_ALL > (k * m) / MISPREDICT_ALL;
 }
 
+/*
+ * Whether dynamic instance k of branch `in` is taken (only a jump to a later label, `skip`):
+ * a share `taken` of its mispredicted instances and the same share of the others, each spread
+ * evenly, so that a branch on random data is taken as often when it mispredicts as when not.
+ */
+static inline bool model_taken(const struct minsn *in, uint64_t k)
+{
+	const uint64_t before = k * in->mispredict / MISPREDICT_ALL; /* mispredicted before k */
+
+	return in->skip &&
+	       model_mispredicted(in->taken,
+				  model_mispredicted(in->mispredict, k) ? before : k - before);
+}
+
 /* Port classes: an instruction takes one port of each class it uses, in its issue cycle. */
-enum { PORT_ALU, PORT_LOAD, PORT_STORE, PORT_VEC, PORT_CLASSES };
+/*
+ * PORT_COMMIT: a store reaching the cache, where the profile pairs stores (pair_stores);
+ * PORT_AGU: an address for a load or a store, where the profile shares them (agu_ports).
+ */
+enum { PORT_ALU, PORT_LOAD, PORT_STORE, PORT_VEC, PORT_COMMIT, PORT_AGU, PORT_CLASSES };
 
 struct ipcc_model_program {
 	struct minsn *insn;
 	unsigned n, cap;
-	char *pool; /* the instructions' source texts, NUL-separated */
+	bool harness; /* %harness: ipcc bench --block's registers and memory (parse.c) */
+	char *pool;   /* the instructions' source texts, NUL-separated */
 	size_t pool_len, pool_cap;
 };
 
@@ -122,16 +185,14 @@ struct dataflow {
 	uint64_t st_regs;	  /* the live entries' address registers */
 	uint8_t fpu[MODEL_NREGS]; /* each register's writer's FP unit */
 	unsigned fp_bypass;	  /* the profile's: an FP add's wait for a multiply */
-	unsigned rename_saving;	  /* memory renaming: the load latency a renamed load saves */
-	unsigned load_latency;	  /* the profile's: a load-op's data inputs skip it */
+	bool renaming;		  /* the profile's memory_renaming */
 };
 
 /* The dataflow's parameters from profile p. */
 static inline void df_init(struct dataflow *d, const struct ipcc_model_profile *p)
 {
 	d->fp_bypass = p->fp_bypass;
-	d->rename_saving = p->memory_renaming ? p->load_latency : 0;
-	d->load_latency = p->load_latency;
+	d->renaming = p->memory_renaming;
 }
 
 static inline bool mkey_equal(const struct mkey *a, const struct mkey *b)
@@ -148,39 +209,51 @@ static inline uint64_t mkey_regs(const struct mkey *k)
 /*
  * max(q, the completion of every input of `in`); *who: the input that set it, if any. A
  * load-op's latency holds the load's; its data inputs (registers other than the address's)
- * meet the loaded value at the operation, so they are needed load_latency later.
+ * meet the loaded value at the operation, so they are needed the load's latency later. A
+ * renamed load gets the store's data without the load's latency: a mov takes no cycle.
  */
 static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in, int64_t q,
 			       uint64_t *who)
 {
 	uint64_t w = 0;
-	uint64_t addr = in->mem & MEM_LOAD && !in->at_retire ? mkey_regs(&in->key) : ~0ull;
+	uint64_t addr = in->mem & MEM_LOAD && !in->at_retire ? in->addr_regs : ~0ull;
+	const struct mstore *from = NULL; /* the store a load takes its data from */
+	bool renamed = false;
 
+	if (in->mem & MEM_LOAD)
+		for (unsigned k = d->nst; k-- > 0 && !from;)
+			if (mkey_equal(&d->st[k].key, &in->key))
+				from = &d->st[k];
+	/*
+	 * Renamed, the value comes from the store's data, not the cache, and its users wait
+	 * for no address: the address is checked beside (mov rax, [rax]; mov [rdi], rax in
+	 * the harness, one address, runs at 1 cycle on Zen 4).
+	 */
+	if (from && d->renaming && in->renamable && from->renamable)
+		renamed = true;
 	for (uint64_t m = in->reads; m; m &= m - 1) {
 		int r = __builtin_ctzll(m);
 
 		int64_t t = d->done[r];
 
 		if (!(addr & (1ull << r)))
-			t -= d->load_latency;
+			t -= in->load_latency;
+		else if (renamed)
+			continue;
+		if (in->slow_regs & (1ull << r))
+			t += in->slow_extra;
 
 		if (in->fpu == FPU_ADD && d->fpu[r] == FPU_MUL)
 			t += d->fp_bypass;
 		if (t > q)
 			q = t, w = d->who[r];
 	}
-	if (in->mem & MEM_LOAD)
-		for (unsigned k = d->nst; k-- > 0;)
-			if (mkey_equal(&d->st[k].key, &in->key)) {
-				int64_t t = d->st[k].ready;
+	if (from) {
+		int64_t t = from->ready - (renamed ? (int64_t)in->load_latency : 0);
 
-				/* renamed: the value comes from the store's data, not the cache */
-				if (d->rename_saving && in->renamable && d->st[k].renamable)
-					t -= d->rename_saving + in->plain_load;
-				if (t > q)
-					q = t, w = d->st[k].who;
-				break;
-			}
+		if (t > q)
+			q = t, w = from->who;
+	}
 	if (who)
 		*who = w;
 	return q;

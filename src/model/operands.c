@@ -169,6 +169,9 @@ static const char *parse_mem(struct parser *ps, const char *s, struct operand *o
 							"expected a register or number before ']'"),
 				       NULL;
 			make_key(&o->key, nregs, regs, scales);
+			o->base = nregs > 0 && scales[0] == 1	? regs[0]
+				  : nregs > 1 && scales[1] == 1 ? regs[1]
+								: -1;
 			return s + 1;
 		}
 		if (!want_term) {

@@ -6,7 +6,8 @@
  * One instruction per line, as pasted from a listing: an optional label, an optional `lock`
  * prefix, the mnemonic, operands (registers, immediates, [base + index*scale + disp] with an
  * optional size such as `qword ptr`, labels for jumps). `;` or `#` starts a comment, whose
- * words may override the table: lat=N, uops=N, fe_stall=N, mispredict[=F], at_retire. NASM's
+ * words may override the table: lat=N, uops=N, fe_stall=N, mispredict[=F], taken=F,
+ * at_retire (taken=F on a jump to a later label: where a taken one's samples land). NASM's
  * `%rep N` ... `%endrep` (nestable) and `times N insn` repeat lines. Every error is reported
  * with its line and column, and parsing stops there.
  */
@@ -144,8 +145,17 @@ int ipcc_model_parse_mode(const char *text, const struct ipcc_model_profile *p,
 			char w[64];
 			const char *after = model_lex_word(t, w, sizeof(w));
 
-			/* label: */
+			/* label: the jumps with taken=F that wait for it skip to here */
 			if (*w && *after == ':') {
+				for (unsigned j = 0; j < ps.njumps;) {
+					if (strcmp(ps.jumps[j].label, w)) {
+						j++;
+						continue;
+					}
+					prog->insn[ps.jumps[j].at].skip =
+					    prog->n - ps.jumps[j].at - 1;
+					ps.jumps[j] = ps.jumps[--ps.njumps];
+				}
 				ps.label_before = true;
 				t = model_lex_space(after + 1);
 				after = model_lex_word(t, w, sizeof(w));
@@ -180,6 +190,8 @@ int ipcc_model_parse_mode(const char *text, const struct ipcc_model_profile *p,
 					rep[depth].count = (unsigned)v;
 					rep[depth].line = ps.line;
 					depth++;
+				} else if (!strcmp(d, "harness")) {
+					prog->harness = true;
 				} else if (!strcmp(d, "endrep")) {
 					unsigned start, count, body;
 
@@ -241,6 +253,7 @@ int ipcc_model_parse_mode(const char *text, const struct ipcc_model_profile *p,
 		}
 	}
 	free(buf);
+	free(ps.jumps);
 	if (ret == 0 && depth > 0) {
 		ps.line = rep[depth - 1].line;
 		ps.line_start = NULL;
@@ -254,6 +267,9 @@ int ipcc_model_parse_mode(const char *text, const struct ipcc_model_profile *p,
 		ipcc_model_program_free(prog);
 		return ret;
 	}
+	if (prog->harness)
+		model_harness_keys(prog);
+	model_mark_store_chunks(prog);
 	*out = prog;
 	return 0;
 }

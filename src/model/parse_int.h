@@ -11,14 +11,22 @@
 
 #include "model_int.h"
 
+/* A jump with taken=F to a label not yet defined: its instruction, the label. */
+struct pending_jump {
+	unsigned at;
+	char label[64];
+};
+
 struct parser {
 	const struct ipcc_model_profile *p;
 	struct ipcc_model_program *prog;
 	struct ipcc_model_error *err;
 	const char *line_start;
 	unsigned line;
-	bool label_before; /* a label since the last instruction: no fusion across it */
-	bool lenient;	   /* approximate what the table does not know */
+	bool label_before;	    /* a label since the last instruction: no fusion across it */
+	bool lenient;		    /* approximate what the table does not know */
+	struct pending_jump *jumps; /* taken=F jumps whose label comes later (skip unset) */
+	unsigned njumps, jumps_cap;
 };
 
 /* A failure at `at` (NULL: the line's start) of the current line: IPCC_EINVAL, in ps->err. */
@@ -33,6 +41,7 @@ struct operand {
 	bool partial;	    /* O_REG: an 8- or 16-bit part of a general register (al, ah, r8w) */
 	uint64_t addr_regs; /* O_MEM: base and index */
 	struct mkey key;    /* O_MEM: the address, normalised */
+	int base;	    /* O_MEM: the base as written (the first register without a scale) */
 	const char *at;
 };
 

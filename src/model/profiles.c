@@ -21,16 +21,24 @@
  * rows (where it differs from the instruction table, whose latencies are Skylake's).
  */
 #define PROFILE(nm, w, r, b, ld, rec, alu_jcc, cmp_jcc, alu, lp, sp, vp, fold, place, sr, lock, \
-		...)                                                                            \
+		mem, ...)                                                                       \
 	{                                                                                       \
 		.name = nm, .width = w, .retire = r, .rob = b, .load_latency = ld,              \
 		.recovery = rec, .fuse_alu_jcc = alu_jcc, .fuse_cmp_jcc = cmp_jcc,              \
 		.alu_ports = alu, .load_ports = lp, .store_ports = sp, .vector_ports = vp,      \
 		.fold_imm = fold, .placement = IPCC_MODEL_PLACE_##place, .sample_retire = sr,   \
-		.latencies = nm, .lock_latency = lock, .cost = {                                \
+		.latencies = nm, .lock_latency = lock, mem, .cost = {                           \
 			__VA_ARGS__                                                             \
 		}                                                                               \
 	}
+
+/*
+ * Where a load that misses L1 is served, in core cycles: L2, the last-level cache, memory
+ * (the model backend's cache models charge them; see docs/internals/model-backend.md).
+ * Published figures for the core and a typical memory at its usual clock, except where a
+ * profile says it measured them.
+ */
+#define MEMORY(l2, llc, dram) .l2_latency = l2, .llc_latency = llc, .dram_latency = dram
 
 /* A locked read-modify-write: about 18 cycles on Intel, about 8 on Zen (published figures). */
 #define LOCK_INTEL 18
@@ -46,17 +54,131 @@
 		"idiv", 14, 2                                                            \
 	}
 
+/* Zen 4's FP loads: 7 cycles (movq xmm0, [rax]; movq rax, xmm0 9.00 with movq's 2). */
+#define VLOAD_ZEN4 7
+
 static const struct ipcc_model_profile builtin[] = {
 	/* name W R ROB load recovery alu+jcc cmp+jcc ALU load store vector fold placement
 	 * sample_retire */
-	PROFILE("skylake", 4, 4, 224, 5, 16, true, true, 4, 2, 1, 3, 0, NEXT, 0, LOCK_INTEL),
+	PROFILE("skylake", 4, 4, 224, 5, 16, true, true, 4, 2, 1, 3, 0, NEXT, 0, LOCK_INTEL,
+		MEMORY(12, 42, 250)),
 	/* Ice Lake: a faster integer divider */
 	PROFILE("icelake", 5, 8, 352, 5, 16, true, true, 4, 2, 2, 3, 0, NEXT, 0, LOCK_INTEL,
-		{ "div", 15, 4 }, { "idiv", 15, 4 }),
+		MEMORY(13, 45, 300), { "div", 15, 4 }, { "idiv", 15, 4 }),
 	PROFILE("zen3", 6, 8, 256, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT, 0, LOCK_ZEN,
-		ZEN34_COSTS, { "divsd", 13, 1 }, { "divpd", 13, 1 }),
-	PROFILE("zen4", 6, 8, 320, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT, 0, LOCK_ZEN,
-		ZEN34_COSTS),
+		MEMORY(12, 46, 350), ZEN34_COSTS, { "divsd", 13, 1 }, { "divpd", 13, 1 }),
+	/*
+	 * AMD Zen 4 (family 19h models 10h-1Fh, 60h-7Fh): 6-wide dispatch, a 320-entry ROB, 4
+	 * integer ALUs, 3 loads and 2 stores a cycle, 4 FP pipes (AMD's public figures). The
+	 * rest was measured on a Genoa guest (family 0x19 model 0x11, ipcc bench --block,
+	 * cycles per iteration of the harness's loop; docs/internals/model.md, "Zen 4 on
+	 * blocks").
+	 */
+	{ .name = "zen4",
+	  .width = 6,
+	  .retire = 8,
+	  .rob = 320,
+	  .load_latency = 4, /* mov rax, [rax] 4.00; add rax, [rax]; sub rax, rcx 6.00 */
+	  .recovery = 13,
+	  /* 6 and 8 independent adds with dec; jnz: 1.75 and 2.25, 7 and 9 ops on 4 ALUs */
+	  .fuse_alu_jcc = true,
+	  .fuse_cmp_jcc = true,
+	  .alu_ports = 4,
+	  .load_ports = 3,
+	  /*
+	   * Two stores a cycle, but they reach the cache one a cycle, two when both are narrow
+	   * and in one aligned 32 bytes: mov [rsi], rax; mov [rsi + 64], rcx 2.00 cycles, with
+	   * [rsi + 8] 1.00, [rsi + 32] 2.00, [rsi + 60] and [rsi + 64] 2.00; three of [rsi],
+	   * [rsi + 8], [rsi + 16] 1.50; four into four lines 4.00; two movups into one line
+	   * 2.00. Not fitted: four qwords from [rbp - 0x78] 2.00 (modelled 3)
+	   */
+	  .store_ports = 2,
+	  .pair_stores = true,
+	  /* 3 loads and a store, or 2 and 2 paired: 1.33 cycles; 2 loads and a store 1.00 */
+	  .agu_ports = 3,
+	  /* 3 adds and mov [rbp + r11], rcx (or [rbp + r11*8]) 1.25 cycles, with [rbp - 8] 1.00 */
+	  .indexed_store_alu = true,
+	  .vector_ports = 4,
+	  .placement = IPCC_MODEL_PLACE_NEXT,
+	  .latencies = "zen4",
+	  .lock_latency = 6, /* lock add chained 5.9 (lock xadd 7.8, xchg 7.4) */
+	  .cost = { { "vpmulld", 3, 1 },
+		    { "pmulld", 3, 1 },
+		    { "mfence", 7, 1 },
+		    { "div", 9, 2 },
+		    { "idiv", 9, 2 },
+		    { "divsd", 13, 1 },
+		    { "divpd", 13, 1 },
+		    { "divss", 10, 1 },
+		    { "popcnt", 1, 1 },
+		    { "tzcnt", 1, 1 },
+		    { "lzcnt", 1, 1 },
+		    { "bsf", 1, 1 },
+		    { "bsr", 1, 1 },
+		    { "bswap", 1, 1 },
+		    { "shld", 2, 1 },
+		    { "shrd", 2, 1 },
+		    { "roundsd", 3, 1 },
+		    { "roundss", 3, 1 },
+		    { "roundpd", 3, 1 },
+		    { "roundps", 3, 1 },
+		    { "cvtss2sd", 3, 1 },
+		    { "cvtsd2ss", 3, 1 },
+		    { "cvtdq2ps", 3, 1 },
+		    { "minsd", 2, 1 },
+		    { "maxsd", 2, 1 },
+		    { "minss", 2, 1 },
+		    { "maxss", 2, 1 },
+		    { "minps", 2, 1 },
+		    { "maxps", 2, 1 },
+		    { "minpd", 2, 1 },
+		    { "maxpd", 2, 1 },
+		    { "pshufb", 2, 1 },
+		    { "vpermq", 4, 1 },
+		    { "haddps", 4, 1 },
+		    { "haddpd", 4, 1 },
+		    { "blendvps", 1, 1 },
+		    { "blendvpd", 1, 1 },
+		    { "sqrtsd", 20, 1 },
+		    { "sqrtpd", 20, 1 },
+		    { "sqrtss", 14, 1 },
+		    { "sqrtps", 14, 1 } },
+	  /* chained: addsd, addss, addpd, subsd, vaddps ymm, vaddpd zmm 3.00; mulsd, mulps,
+	   * vmulpd ymm 3.00, vfmadd231pd 4.00; a mulsd-addsd pair 6.00: no bypass wait */
+	  .fadd_latency = 3,
+	  .fmul_latency = 3,
+	  /* mov rbx, rax; mov rax, rbx 1.00 (32 bits and movaps alike; mov bl, al 2.00) */
+	  .move_elimination = true,
+	  /* sub qword ptr [rbp], 1 chained 1.00, four in a row 4.00; mov [rbx], rax; mov rax,
+	   * [rbx] 1.00; add qword ptr [rdx], rbx chained 1.00 (renamed, unlike Golden Cove) */
+	  .memory_renaming = true,
+	  .divider_cycles = 7, /* independent 64-bit divs 6.96 cycles apart (32 bits 6.00) */
+	  .vector_load_latency = VLOAD_ZEN4,
+	  /* ipcc bench empty (dec; jnz): 1.00 cycle an iteration, one taken branch a cycle */
+	  .taken_per_cycle = 1,
+	  /*
+	   * bench/fast_strings, L1-resident: up to 128 bytes stosb 9.2 cycles, movsb 14.4 (12
+	   * between them); 256 B 32-34, 1 KiB 47-55, 4 KiB 131-151, 16 KiB 530-556: 25 and 32
+	   * bytes a cycle. Copies of 256 KiB (L2) 14.9 bytes a cycle, 4 MiB (the LLC) 13.6: 56
+	   * and 47 bytes a cycle for each line that misses L1, source or destination.
+	   */
+	  .rep_short_cycles = 12,
+	  .rep_cycles = 25,
+	  .rep_bytes_per_cycle = 32,
+	  .rep_l2_bytes_per_cycle = 56,
+	  .rep_llc_bytes_per_cycle = 47,
+	  /* mov rax, [rax + rcx*8], [rax + rcx*2], [rax + rcx + 8] 5.00; [rax + rcx] 4.00 */
+	  .complex_load_latency = 1,
+	  /* lea rax, [rax + rcx + 8] 2.00; [rax + rcx*8], [rax + 8], [rax + rax*2] 1.00 */
+	  .lea3_latency = 2,
+	  /* imul rcx; mov rax, rdx chained 4.00 (mul alike); imul rcx chained through rax 3.00 */
+	  .mul_high_latency = 4,
+	  /*
+	   * ipcc bench latency at 3.69 GHz: 1.08 ns (4 cycles) to 32 KiB, 3.80 ns (14) at
+	   * 64-256 KiB, 14.9 ns (55) at 4 MiB, 177.7 ns (656) at 128 MiB (a random chase: the
+	   * page walks under KVM's nested paging are in it)
+	   */
+	  MEMORY(14, 55, 656) },
 	/*
 	 * AMD Zen 5 (family 1Ah): 8-wide dispatch and retire, a 448-entry ROB, 6 integer ALUs,
 	 * 4 loads and 2 stores a cycle, 4 FP/vector pipes (AMD's public figures, Hot Chips
@@ -95,22 +217,87 @@ static const struct ipcc_model_profile builtin[] = {
 	  .move_elimination = true,
 	  .memory_renaming = true,
 	  .divider_cycles = 7, /* measured: independent 64-bit divs 6.98 cycles apart */
-	  .fp_bypass = 1 },
+	  .fp_bypass = 1,
+	  MEMORY(14, 50, 400) },
 	/*
 	 * Intel Golden Cove / Raptor Cove (Alder Lake P-core, Sapphire and Emerald Rapids):
 	 * 6-wide allocation, 8-wide retire, a 512-entry ROB, 5 integer ALU ports, 3 loads and
 	 * 2 stores a cycle, 3 vector ports (Intel's public figures, Hot Chips 2021 and the
 	 * optimization manual); the renamer folds add reg, imm (2-3 a cycle measured).
 	 * Placement (as if retiring 4 a cycle) fitted to the even spread over skid.adds seen
-	 * on Emerald Rapids (docs/internals/skid.md).
+	 * on Emerald Rapids (docs/internals/skid.md). Memory: measured on Emerald Rapids at
+	 * 3.1 GHz (ipcc bench latency: 5.0 ns at 64 KiB, ~33 ns in the LLC, 140 ns at 128 MiB
+	 * and more); a client Alder Lake's LLC is nearer 60 cycles. The latencies and
+	 * mechanisms below were measured there too (family 6 model 0xCF, ipcc bench --block
+	 * loops, cycles per iteration; docs/internals/model.md, "Golden Cove on blocks").
 	 */
-	PROFILE("goldencove", 6, 8, 512, 5, 17, true, true, 5, 3, 2, 3, 3, NEXT, 4, LOCK_INTEL,
-		{ "div", 15, 4 }, { "idiv", 15, 4 }, { "addpd", 3, 1 }, { "addsd", 3, 1 },
-		{ "addps", 3, 1 }, { "addss", 3, 1 }),
+	{ .name = "goldencove",
+	  .width = 6,
+	  .retire = 8,
+	  .rob = 512,
+	  /*
+	   * measured: a mov rax, [rax] chain 5.00 cycles, [rax + 8] and [rax + rcx] alike;
+	   * add rax, [rax] then sub rax, rcx 7.00 (the load's 5 and the ops' 2)
+	   */
+	  .load_latency = 5,
+	  .recovery = 17,
+	  .fuse_alu_jcc = true,
+	  .fuse_cmp_jcc = true,
+	  .alu_ports = 5,
+	  .load_ports = 3,
+	  .store_ports = 2,
+	  .vector_ports = 3,
+	  .fold_imm = 3,
+	  .placement = IPCC_MODEL_PLACE_NEXT,
+	  .sample_retire = 4,
+	  .latencies = "goldencove",
+	  .lock_latency = LOCK_INTEL,
+	  .cost = { /* a div chain 15.00 (64 bits; 32 bits 12.00) */
+		    { "div", 15, 4 },
+		    { "idiv", 15, 4 },
+		    /* chained: divsd 13.01, divpd 13.01, vdivpd ymm 13.01; sqrtsd 13.01 */
+		    { "divsd", 13, 1 },
+		    { "divpd", 13, 1 },
+		    { "sqrtsd", 13, 1 } },
+	  /*
+	   * chained: addsd, addss, addpd, subsd, vaddps ymm 2.00 cycles; mulsd, mulps, vmulpd ymm
+	   * and vfmadd231pd ymm 4.00 (the table's 4); a mulsd-addsd pair 7.01: the add waits a
+	   * cycle more for a multiply's result
+	   */
+	  .fadd_latency = 2,
+	  .fp_bypass = 1,
+	  /* mov rbx, rax; mov rax, rbx 1.00 cycle an iteration (the loop's bound), mov ebx,
+	   * eax and movaps alike */
+	  .move_elimination = true,
+	  /*
+	   * sub qword ptr [rbp], 1 four times in a row 4.00 (dword, byte alike; was modelled
+	   * 24); mov [rbx], rax; mov rax, [rbx] twice 1.06; mov rax, [rbx]; add rax, rcx; mov
+	   * [rbx], rax 1.00. But a read-modify-write with a register operand is not renamed:
+	   * add (or, sub) qword ptr [rdx], rbx 7.3 chained.
+	   */
+	  .memory_renaming = true,
+	  .rename_rmw_imm_only = true,
+	  /* independent 64-bit divs 10.01 cycles apart, idiv alike (32 bits: 6.00) */
+	  .divider_cycles = 10,
+	  /* ipcc bench empty (dec; jnz): 1.00 cycles an iteration, one taken branch a cycle */
+	  .taken_per_cycle = 1,
+	  /*
+	   * rep stosb / rep movsb, L1-resident, the best of 200 x 100 runs: 16-64 bytes 9
+	   * cycles, 256 B 28, 1 KiB 42, 4 KiB 70, 16 KiB 262. Copies of 256 KiB (L2) 12.8
+	   * bytes a cycle, 4 MiB and 32 MiB (the LLC) 4.5: 2.0 and 6.6 cycles more a line that
+	   * misses L1 (source or destination); memory not measured (the LLC holds 260 MiB).
+	   */
+	  .rep_short_cycles = 9,
+	  .rep_cycles = 25,
+	  .rep_bytes_per_cycle = 64,
+	  .rep_l2_bytes_per_cycle = 32,
+	  .rep_llc_bytes_per_cycle = 10,
+	  MEMORY(16, 100, 430) },
 	PROFILE("neoverse-n2", 5, 8, 160, 4, 11, false, false, 4, 3, 2, 2, 0, NEXT, 0, LOCK_INTEL,
-		{ "vpmulld", 4, 1 }),
+		MEMORY(11, 40, 300), { "vpmulld", 4, 1 }),
 	/* For worked examples: W = R = 4, no ROB or port limit, no fusion. */
-	PROFILE("test", 4, 4, 0, 4, 10, false, false, 0, 0, 0, 0, 0, NEXT, 0, LOCK_INTEL),
+	PROFILE("test", 4, 4, 0, 4, 10, false, false, 0, 0, 0, 0, 0, NEXT, 0, LOCK_INTEL,
+		MEMORY(0, 0, 0)),
 };
 
 const char *const ipcc_model_profiles[] = { "skylake",	  "icelake",	 "zen3", "zen4", "zen5",
@@ -172,8 +359,14 @@ static const struct key {
 	KEY(latencies, K_BUILTIN, 0, 0),
 	/*
 	 * Optional (0 when missing): the latencies table's own figure; fp_bypass: none;
-	 * partial_rename: false, parts merge; move_elimination, memory_renaming: false;
-	 * divider_cycles: 0, pipelined.
+	 * partial_rename: false, parts merge; move_elimination, memory_renaming,
+	 * rename_rmw_imm_only: false;
+	 * divider_cycles: 0, pipelined; vector_load_latency: 0, load_latency;
+	 * complex_load_latency: 0; lea3_latency: 0, the table's; pair_stores: false;
+	 * agu_ports: 0, none shared; indexed_store_alu: false; mul_high_latency: 0, as rax's;
+	 * l2_latency, llc_latency, dram_latency: 0, a miss costs
+	 * nothing (the model backend says so); taken_per_cycle: 0, no limit; rep_short_cycles,
+	 * rep_cycles, rep_bytes_per_cycle: 0, rep movs/stos through the pipeline model.
 	 */
 	KEY(mul_latency, K_UNSIGNED, 0, 1000),
 	KEY(lock_latency, K_UNSIGNED, 0, 1000),
@@ -183,7 +376,24 @@ static const struct key {
 	KEY(partial_rename, K_BOOL, 0, 0),
 	KEY(move_elimination, K_BOOL, 0, 0),
 	KEY(memory_renaming, K_BOOL, 0, 0),
+	KEY(rename_rmw_imm_only, K_BOOL, 0, 0),
 	KEY(divider_cycles, K_UNSIGNED, 0, 1000),
+	KEY(vector_load_latency, K_UNSIGNED, 0, 100000),
+	KEY(complex_load_latency, K_UNSIGNED, 0, 1000),
+	KEY(lea3_latency, K_UNSIGNED, 0, 1000),
+	KEY(pair_stores, K_BOOL, 0, 0),
+	KEY(agu_ports, K_UNSIGNED, 0, 64),
+	KEY(indexed_store_alu, K_BOOL, 0, 0),
+	KEY(mul_high_latency, K_UNSIGNED, 0, 1000),
+	KEY(l2_latency, K_UNSIGNED, 0, 100000),
+	KEY(llc_latency, K_UNSIGNED, 0, 100000),
+	KEY(dram_latency, K_UNSIGNED, 0, 100000),
+	KEY(taken_per_cycle, K_UNSIGNED, 0, 16),
+	KEY(rep_short_cycles, K_UNSIGNED, 0, 100000),
+	KEY(rep_cycles, K_UNSIGNED, 0, 100000),
+	KEY(rep_bytes_per_cycle, K_UNSIGNED, 0, 4096),
+	KEY(rep_l2_bytes_per_cycle, K_UNSIGNED, 0, 4096),
+	KEY(rep_llc_bytes_per_cycle, K_UNSIGNED, 0, 4096),
 #undef KEY
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -581,7 +791,20 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->fadd_latency == b->fadd_latency && a->fmul_latency == b->fmul_latency &&
 	       a->fp_bypass == b->fp_bypass && a->partial_rename == b->partial_rename &&
 	       a->move_elimination == b->move_elimination &&
-	       a->memory_renaming == b->memory_renaming && a->divider_cycles == b->divider_cycles &&
+	       a->memory_renaming == b->memory_renaming &&
+	       a->rename_rmw_imm_only == b->rename_rmw_imm_only &&
+	       a->divider_cycles == b->divider_cycles &&
+	       a->vector_load_latency == b->vector_load_latency &&
+	       a->complex_load_latency == b->complex_load_latency &&
+	       a->lea3_latency == b->lea3_latency && a->pair_stores == b->pair_stores &&
+	       a->agu_ports == b->agu_ports && a->indexed_store_alu == b->indexed_store_alu &&
+	       a->mul_high_latency == b->mul_high_latency && a->l2_latency == b->l2_latency &&
+	       a->llc_latency == b->llc_latency && a->dram_latency == b->dram_latency &&
+	       a->taken_per_cycle == b->taken_per_cycle &&
+	       a->rep_short_cycles == b->rep_short_cycles && a->rep_cycles == b->rep_cycles &&
+	       a->rep_bytes_per_cycle == b->rep_bytes_per_cycle &&
+	       a->rep_l2_bytes_per_cycle == b->rep_l2_bytes_per_cycle &&
+	       a->rep_llc_bytes_per_cycle == b->rep_llc_bytes_per_cycle &&
 	       a->placement == b->placement && a->sample_retire == b->sample_retire &&
 	       !strcmp(a->latencies, b->latencies) && same_costs(a, b);
 }

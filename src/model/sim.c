@@ -174,6 +174,14 @@ static int64_t ports_next_free(struct ports *pt, int k, int64_t t)
 }
 
 /* The first cycle >= t with a free port of every class in `need`, taken; -1: no memory. */
+/* The port classes `in` issues to: a store not paired also reaches the cache alone. */
+static uint8_t store_ports(const struct ipcc_model_profile *p, const struct minsn *in, bool *paired)
+{
+	if (!p->pair_stores || !(in->mem & MEM_STORE) || model_store_pairs(in, paired))
+		return in->ports;
+	return (uint8_t)(in->ports | 1u << PORT_COMMIT);
+}
+
 static int64_t ports_issue(struct ports *pt, uint8_t need, int64_t t, int64_t floor)
 {
 	ptrdiff_t j;
@@ -214,6 +222,32 @@ static struct snapshot snap(const struct alloc *a)
 	};
 }
 
+/*
+ * Where a sample lands when instruction k of iteration `it` is selected, in a program with a
+ * branch that is taken (model_taken): as land[] says, but along the path the iteration takes.
+ * An instruction that a taken jump skipped (`skipped`) stands for the jump's target `to`: the
+ * core waits for that one instead (after a mispredict, for the front end to deliver it). With
+ * placement next, the instruction after a taken jump is its target.
+ */
+static unsigned land_on_path(const struct ipcc_model_program *prog,
+			     const struct ipcc_model_profile *p, const unsigned *land, unsigned k,
+			     uint64_t it, bool skipped, unsigned to)
+{
+	const unsigned n = prog->n;
+	unsigned t = skipped ? to : k, steps = 0;
+
+	if (p->placement == IPCC_MODEL_PLACE_OLDEST)
+		return land[t];
+	do { /* the next instruction on the path, past the jcc of a fused pair */
+		const struct minsn *in = &prog->insn[t];
+
+		t = (t + 1 + (model_taken(in, it) ? in->skip : 0)) % n;
+		if (t == 0)
+			it++;
+	} while (prog->insn[t].uops == 0 && ++steps < n);
+	return t;
+}
+
 static int run(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
 	       const struct ipcc_model_opts *opts, struct ipcc_model_result *out)
 {
@@ -223,14 +257,16 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	struct alloc al = { .width = W, .rob = B };
 	struct snapshot from = { 0 }, to;
 	struct dataflow *df; /* registers, recent stores */
-	struct ports pt = { .limit = { p->alu_ports, p->load_ports, p->store_ports,
-				       p->vector_ports } };
+	struct ports pt = { .limit = { p->alu_ports, p->load_ports, p->store_ports, p->vector_ports,
+				       p->pair_stores, p->agu_ports } };
+	bool paired = false; /* the last store reached the cache with the one before it */
 	int64_t *ring = NULL;
 	double *landed = NULL; /* weight of samples landing on each static instruction */
 	unsigned *land = NULL; /* where a sample lands when instruction k is selected */
 	int64_t ret_cycle = 0, r_prev = 0, r_base = 0, row_base = 0, div_free = 0;
 	unsigned ret_used = 0;
 	uint64_t g = 0;
+	bool paths = false; /* a branch is taken (model_taken): samples follow the path */
 	struct ipcc_interval iv = { 0 };
 	struct ipcc_breakdown bd;
 
@@ -283,10 +319,12 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			while (prog->insn[t].uops == 0 && steps++ < n)
 				t = (t + 1) % n;
 		land[k] = t;
+		paths |= prog->insn[k].skip && prog->insn[k].taken;
 	}
 
 	for (uint64_t it = 0; it < iters; it++) {
 		const bool counted = it >= warm, reported = it == iters - 1;
+		unsigned shadow = 0, target = 0; /* a taken jump skips to `target`, < shadow */
 
 		if (it == warm)
 			r_base = r_prev;
@@ -311,7 +349,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			if (in->divides && p->divider_cycles)
 				q = max64(q, div_free);
 			/* issued: the first cycle from q with a free port of each class */
-			x = ports_issue(&pt, in->ports, q, al.cur);
+			x = ports_issue(&pt, store_ports(p, in, &paired), q, al.cur);
 			if (x < 0)
 				goto oom;
 			if (in->divides && p->divider_cycles)
@@ -333,7 +371,13 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				ring[g % B] = r;
 
 			if (counted && r > r_prev)
-				landed[land[k]] += (double)(r - r_prev);
+				landed[paths
+					   ? land_on_path(prog, p, land, k, it, k < shadow, target)
+					   : land[k]] += (double)(r - r_prev);
+			if (paths && k >= shadow && model_taken(in, it)) {
+				shadow = k + in->skip + 1;
+				target = shadow % n;
+			}
 			if (reported || opts->trace) {
 				int64_t base = reported ? row_base : 0;
 				struct ipcc_model_row row = {

@@ -93,6 +93,12 @@ static int collect_facts(struct ipcc_report *r)
 					 "; an approximation: %s", str(s, "approximation"));
 			ret = ipcc_report_add_fact(r, "recipe", value, where);
 		}
+		/* The model backend's profile: what every modelled figure of the run came from. */
+		json_t *model = json_object_get(s, "model");
+
+		if (!ret && str(model, "profile"))
+			ret =
+			    ipcc_report_add_fact(r, "model profile", str(model, "profile"), where);
 		if (!ret && isfinite(num(s, "tcfreq_khz")) && num(s, "tcfreq_khz") > 0) {
 			khz_text(value, sizeof(value), num(s, "tcfreq_khz"));
 			source_text(source, sizeof(source), str(s, "tcfreq_source"), where);
@@ -379,14 +385,18 @@ static void run_metrics(json_t *s, double *ipc, double *ipcc)
 		*ipcc = m.ipcc;
 }
 
-/* "thread 12 · 3 calls · 4.5 ms in all" */
+/* "thread 12 · 3 calls · 4.5 ms in all" (the model backend's regions: "all threads") */
 static void region_meta(char *meta, size_t len, json_t *reg)
 {
 	json_t *el = json_object_get(
 	    json_object_get(json_object_get(reg, "counters"), "elapsed_ns"), "total");
 	double calls = num(reg, "calls");
 
-	snprintf(meta, len, "thread %.0f · %.0f call%s", num(reg, "thread"), calls,
+	if (json_is_number(json_object_get(reg, "thread")))
+		snprintf(meta, len, "thread %.0f · ", num(reg, "thread"));
+	else
+		snprintf(meta, len, "all threads · ");
+	snprintf(meta + strlen(meta), len - strlen(meta), "%.0f call%s", calls,
 		 calls == 1 ? "" : "s");
 	if (json_is_number(el))
 		snprintf(meta + strlen(meta), len - strlen(meta), " · %.6g ms in all",

@@ -60,32 +60,53 @@ static uint32_t row_at(const struct ipcc_explain_row *r, unsigned n, uint64_t a)
 }
 
 /*
- * Append " mispredict=RATE" to the comment of the instruction at address a in the lifted
- * text *text (replaced by a new string).
+ * The share of a two-way branch's instances taken, with each rate of rates[]: random data's
+ * half. The model runs both sides of the branch; where a taken one's samples land follows
+ * its target (docs/internals/model.md, `taken=F`).
  */
-static int mark_mispredict(char **text, uint64_t a, double rate)
+#define TAKEN 0.5
+
+/* Insert `add` into *text (replaced by a new string) at offset `at`. */
+static int insert(char **text, size_t at, const char *add)
 {
-	char tag[40], add[40];
-	char *at, *s;
-	size_t len, alen;
+	size_t len = strlen(*text), alen = strlen(add);
+	char *s = malloc(len + alen + 1);
+
+	if (!s)
+		return err_set(IPCC_ENOMEM, "explain: out of memory");
+	memcpy(s, *text, at);
+	memcpy(s + at, add, alen);
+	memcpy(s + at + alen, *text + at, len - at + 1);
+	free(*text);
+	*text = s;
+	return 0;
+}
+
+/*
+ * Append " mispredict=RATE taken=TAKEN" to the comment of the branch at address a in the
+ * lifted text *text (replaced by a new string), and put its label (the lifter's name, .LADDR)
+ * before the instruction at its target `to`.
+ */
+static int mark_mispredict(char **text, uint64_t a, uint64_t to, double rate)
+{
+	char tag[40], add[64];
+	const char *at;
+	int ret;
 
 	snprintf(tag, sizeof(tag), "; %#" PRIx64 "\n", a);
 	at = strstr(*text, tag);
 	if (!at)
 		return 0;
-	snprintf(add, sizeof(add), " mispredict=%.2f", rate);
-	len = strlen(*text);
-	alen = strlen(add);
-	s = malloc(len + alen + 1);
-	if (!s)
-		return err_set(IPCC_ENOMEM, "explain: out of memory");
-	at += strlen(tag) - 1; /* before the newline */
-	memcpy(s, *text, (size_t)(at - *text));
-	memcpy(s + (at - *text), add, alen);
-	memcpy(s + (at - *text) + alen, at, len - (size_t)(at - *text) + 1);
-	free(*text);
-	*text = s;
-	return 0;
+	snprintf(add, sizeof(add), " mispredict=%.2f taken=%.2f", rate, TAKEN);
+	ret = insert(text, (size_t)(at - *text) + strlen(tag) - 1, add); /* before the newline */
+	snprintf(tag, sizeof(tag), "; %#" PRIx64 "\n", to);
+	at = ret ? NULL : strstr(*text, tag);
+	if (!at)
+		return ret;
+	while (at > *text && at[-1] != '\n')
+		at--;
+	snprintf(add, sizeof(add), ".L%" PRIx64 ":\n", to);
+	return insert(text, (size_t)(at - *text), add);
 }
 
 /* The loop's rows from Capstone: each instruction's address and disassembly. */
@@ -124,10 +145,10 @@ out:
 
 /*
  * The two-way branches: conditional jumps forward to a target inside the body, the first
- * MAX_TWO_WAY of them (addresses in at[], mnemonics in name[]). Their count.
+ * MAX_TWO_WAY of them (addresses in at[], targets in to[], mnemonics in name[]). Their count.
  */
 static unsigned two_way_branches(csh cs, struct ipcc_symbols *syms, const struct ipcc_loop *lp,
-				 uint64_t *at, char (*name)[32])
+				 uint64_t *at, uint64_t *to, char (*name)[32])
 {
 	size_t len = (size_t)(lp->end - lp->start), ninsn;
 	unsigned char *code = malloc(len ? len : 1);
@@ -151,6 +172,7 @@ static unsigned two_way_branches(csh cs, struct ipcc_symbols *syms, const struct
 		if (target <= in->address + in->size || target >= lp->end)
 			continue;
 		at[n] = in->address;
+		to[n] = target;
 		snprintf(name[n++], sizeof(name[0]), "%s", in->mnemonic);
 	}
 	cs_free(insn, ninsn);
@@ -237,13 +259,17 @@ static int measure(const struct ipcc_recording *p, const struct ipcc_symbol *sym
 	return 0;
 }
 
-/* The lifted text with the branches at[k] marked mispredicted at rate[k] > 0 (a new string). */
-static char *marked(const char *text, const uint64_t *at, const double *rate, unsigned n)
+/*
+ * The lifted text with the branches at[k] (targets to[k]) marked mispredicted at rate[k] > 0
+ * (a new string).
+ */
+static char *marked(const char *text, const uint64_t *at, const uint64_t *to, const double *rate,
+		    unsigned n)
 {
 	char *t = strdup(text);
 
 	for (unsigned k = 0; k < n && t; k++)
-		if (rate[k] > 0 && mark_mispredict(&t, at[k], rate[k])) {
+		if (rate[k] > 0 && mark_mispredict(&t, at[k], to[k], rate[k])) {
 			free(t);
 			t = NULL;
 		}
@@ -327,7 +353,7 @@ static int model(struct ipcc_symbols *syms, csh cs, const struct ipcc_explain_op
 	struct ipcc_lifted lifted;
 	struct ipcc_model_program *prog = NULL;
 	struct ipcc_model_result res = { 0 };
-	uint64_t at[MAX_TWO_WAY];
+	uint64_t at[MAX_TWO_WAY], to[MAX_TWO_WAY];
 	char name[MAX_TWO_WAY][32];
 	double rate[MAX_TWO_WAY] = { 0 }, best = NAN, *w = NULL;
 	unsigned nb;
@@ -339,7 +365,7 @@ static int model(struct ipcc_symbols *syms, csh cs, const struct ipcc_explain_op
 		snprintf(e->why, sizeof(e->why), "cannot lift its code: %s", ipcc_last_error());
 		return ret == IPCC_ENOMEM ? ret : 0;
 	}
-	nb = two_way_branches(cs, syms, &e->loop, at, name);
+	nb = two_way_branches(cs, syms, &e->loop, at, to, name);
 	ret = run(lifted.text, o, e, &prog, &res, &best);
 	for (unsigned k = 0; k < nb && !ret && e->samples; k++)
 		for (size_t r = 0; r < sizeof(rates) / sizeof(rates[0]) && !ret; r++) {
@@ -348,7 +374,7 @@ static int model(struct ipcc_symbols *syms, csh cs, const struct ipcc_explain_op
 			double d, keep = rate[k];
 
 			rate[k] = rates[r];
-			text = marked(lifted.text, at, rate, nb);
+			text = marked(lifted.text, at, to, rate, nb);
 			ret = text ? run(text, o, e, &tp, &tr, &d)
 				   : err_set(IPCC_ENOMEM, "explain: out of memory");
 			free(text);

@@ -24,34 +24,32 @@ enum derive {
 static const struct {
 	const char *param, *kernel;
 	enum derive how;
-	double ops;   /* per iteration, for D_CYCLES_PER_OP, D_FOLD and D_WIDTH */
-	double minus; /* taken off the measured cycles: what the model adds itself */
+	double ops; /* per iteration, for D_CYCLES_PER_OP, D_FOLD and D_WIDTH */
 	size_t offset;
 	uint64_t size; /* the working set of a sized kernel (0: its default) */
 } params[IPCC_FIT_ROWS] = {
-	/* The model's load is its mov's cycle plus load_latency: the chase's cycles less one. */
-	{ "load_latency", "chain.load", D_CYCLES_PER_OP, 8, 1,
+	/* The model's mov load takes load_latency: the chase's cycles. */
+	{ "load_latency", "chain.load", D_CYCLES_PER_OP, 8,
 	  offsetof(struct ipcc_model_profile, load_latency) },
-	{ "mul_latency", "chain.mul", D_CYCLES_PER_OP, 8, 0,
+	{ "mul_latency", "chain.mul", D_CYCLES_PER_OP, 8,
 	  offsetof(struct ipcc_model_profile, mul_latency) },
-	{ "lock_latency", "atomic.lock_add", D_CYCLES_PER_OP, 1, 0,
+	{ "lock_latency", "atomic.lock_add", D_CYCLES_PER_OP, 1,
 	  offsetof(struct ipcc_model_profile, lock_latency) },
-	{ "recovery", "branch.random", D_RECOVERY, 1, 0,
+	{ "recovery", "branch.random", D_RECOVERY, 1,
 	  offsetof(struct ipcc_model_profile, recovery) },
-	{ "fadd_latency", "chain.fadd", D_CYCLES_PER_OP, 8, 0,
+	{ "fadd_latency", "chain.fadd", D_CYCLES_PER_OP, 8,
 	  offsetof(struct ipcc_model_profile, fadd_latency) },
-	{ "fmul_latency", "chain.fmul", D_CYCLES_PER_OP, 8, 0,
+	{ "fmul_latency", "chain.fmul", D_CYCLES_PER_OP, 8,
 	  offsetof(struct ipcc_model_profile, fmul_latency) },
 	/* A mulsd-addsd pair's cycles less the add's and the multiply's own. */
-	{ "fp_bypass", "chain.fmuladd", D_EXCESS, 4, 0,
+	{ "fp_bypass", "chain.fmuladd", D_EXCESS, 4,
 	  offsetof(struct ipcc_model_profile, fp_bypass) },
-	{ "fold_imm", "chain.add_imm", D_FOLD, 8, 0,
-	  offsetof(struct ipcc_model_profile, fold_imm) },
+	{ "fold_imm", "chain.add_imm", D_FOLD, 8, offsetof(struct ipcc_model_profile, fold_imm) },
 	/* 80 independent movs, sub and jne: every one an ALU micro-op but the fused branch. */
-	{ "alu_ports", "skid.mov_imm", D_WIDTH, 81, 0,
+	{ "alu_ports", "skid.mov_imm", D_WIDTH, 81,
 	  offsetof(struct ipcc_model_profile, alu_ports) },
 	/* The triad from the L1 (12 KiB in all): 4 stores of 16 bytes an iteration. */
-	{ "store_ports", "bandwidth.triad", D_WIDTH, 4, 0,
+	{ "store_ports", "bandwidth.triad", D_WIDTH, 4,
 	  offsetof(struct ipcc_model_profile, store_ports), 12 << 10 },
 };
 
@@ -184,11 +182,7 @@ int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_pr
 		case D_CYCLES_PER_OP:
 			r->measured = p.cycles_best / params[i].ops;
 			r->unit = "cycles";
-			v = r->measured - params[i].minus;
-			if (params[i].minus)
-				snprintf(r->note, sizeof(r->note),
-					 "less the %g cycle the model gives the mov itself",
-					 params[i].minus);
+			v = r->measured;
 			break;
 		case D_FOLD:
 			r->measured = params[i].ops / p.cycles_best;

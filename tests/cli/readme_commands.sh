@@ -64,6 +64,11 @@ if command -v python3 >/dev/null && command -v objdump >/dev/null; then
         fail "heldout_blocks.py: $(cat "$tmp/err")"
     [ "$(grep -c '^[0-9a-f]*,lib' "$tmp/h.txt")" = 20 ] || fail "heldout_blocks.py: $(cat "$tmp/h.txt")"
 fi
+if command -v valgrind >/dev/null && command -v gzip >/dev/null; then
+    python3 "$src/bench/model_backend.py" "$build/ipcc" gzip >"$tmp/out" 2>&1 ||
+        fail "model_backend.py: $(cat "$tmp/out")"
+    grep -q "cachegrind formula" "$tmp/out" || fail "model_backend.py: $(cat "$tmp/out")"
+fi
 "$src/bench/stat_overhead.sh" "$build/ipcc" 1 >"$tmp/out" 2>&1 || fail "stat_overhead.sh: $(cat "$tmp/out")"
 grep -q "ratio" "$tmp/out" || fail "stat_overhead.sh printed no ratio: $(cat "$tmp/out")"
 "$src/bench/record_overhead.sh" "$build/ipcc" "$build/tests/cli/hot_loop" 1 >"$tmp/out" 2>&1 ||

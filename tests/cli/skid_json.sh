@@ -1,6 +1,7 @@
 #!/bin/sh
 # skid_json.sh IPCC: ipcc skid's JSON has the documented keys per kernel; the measured and
-# predicted shares each sum to 1 over the loop; the fitted retire width is the one with the
+# predicted shares each sum to 1 over the loop (within the rounding of 112 shares printed to
+# six digits: 1.3e-6 was seen); the fitted retire width is the one with the
 # smallest distance; the run is pinned and split in halves (no verdict only when the halves
 # differ more than the model does); the text form has a row per loop instruction; what the
 # JSON holds reads back with --measured and gives the same distances.
@@ -26,8 +27,8 @@ jq -e '
         (.cpu | type == "number") and .pinned == true and
         (.repeat_distance == null or (.repeat_distance >= 0 and .repeat_distance <= 1)) and
         (.rows | all(.half[0] + .half[1] == .samples)) and
-        (([.rows[].measured] | add) - 1 | fabs < 1e-6) and
-        (([.rows[].predicted] | add) - 1 | fabs < 1e-6) and
+        (([.rows[].measured] | add) - 1 | fabs < 1e-4) and
+        (([.rows[].predicted] | add) - 1 | fabs < 1e-4) and
         (.rows | all(has("offset") and has("text") and has("selected"))) and
         (.distance_by_retire_width | length == 8) and
         ([.distance_by_retire_width[] | select(. != null)] | min) ==

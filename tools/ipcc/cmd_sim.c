@@ -57,7 +57,8 @@ const char cmd_sim_help[] =
     "                      with the predicted cycles per iteration\n"
     "  -h, --help          show this help\n"
     "\n"
-    "Per line, in a comment: lat=N, uops=N, fe_stall=N, mispredict[=F], at_retire.\n"
+    "Per line, in a comment: lat=N, uops=N, fe_stall=N, mispredict[=F], taken=F,\n"
+    "at_retire.\n"
     "Exit status: 0 success, 1 the model could not run, 2 bad usage or bad input\n"
     "(reported as FILE:LINE:COLUMN: message).\n";
 

@@ -26,6 +26,7 @@
 #include "ipcc/clock.h"
 #include "ipcc/counters.h"
 #include "ipcc/error.h"
+#include "ipcc/model_backend.h"
 #include "stat_int.h"
 
 extern char **environ;
@@ -45,7 +46,12 @@ const char cmd_stat_help[] =
     "  -p, --pid PID        watch a running process's threads until it exits (or Ctrl-C)\n"
     "      --per-thread     with -p: one row per thread\n"
     "      --regions        also show the command's ipcc regions (see ipcc-stat(1))\n"
-    "      --backend B      auto (default), perf or time\n"
+    "      --backend B      auto (default), perf, time, or model: the pipeline model over\n"
+    "                       the whole run under Valgrind, every counter modelled\n"
+    "      --profile P      with model: the model profile (auto, a built-in or a file)\n"
+    "      --per-function   with model: also every function, hottest first\n"
+    "      --llc SIZE       with model: the last-level cache this machine gets (K, M or G),\n"
+    "                       where it is less than its geometry (a shared host's guests)\n"
     "      --kernel         also count instructions and cycles in kernel mode\n"
     "      --format FMT     text (default), json, csv or openmetrics (for Prometheus)\n"
     "  -o, --output FILE    write the result to FILE (default: standard error), replacing\n"
@@ -64,15 +70,46 @@ struct stat_opts {
 	bool regions;
 	bool kernel;
 	enum ipcc_backend backend;
+	const char *profile; /* --profile, for the model backend */
+	bool per_function;
+	uint64_t llc; /* --llc: the LLC the model's caches have, bytes (0: the geometry's) */
 	enum cli_format format;
 	const char *output;
 	char **argv; /* the command, NULL-terminated */
 	int argc;
 };
 
+/* --llc: bytes, or KiB, MiB, GiB with K, M, G; 64 KiB to 1 TiB. */
+static int size_arg(const char *arg, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (end != arg && (*end == 'K' || *end == 'M' || *end == 'G') && !end[1]) {
+		v <<= *end == 'K' ? 10 : *end == 'M' ? 20 : 30;
+		end++;
+	}
+	if (errno || end == arg || *end || *arg == '-' || v < (64u << 10) || v > (1ull << 40))
+		return cli_usage_error("stat", "--llc: expected a size of 64K to 1024G, got '%s'",
+				       arg);
+	*out = v;
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct stat_opts *o)
 {
-	enum { OPT_PER_THREAD = 256, OPT_REGIONS, OPT_BACKEND, OPT_KERNEL, OPT_FORMAT };
+	enum {
+		OPT_PER_THREAD = 256,
+		OPT_REGIONS,
+		OPT_BACKEND,
+		OPT_KERNEL,
+		OPT_FORMAT,
+		OPT_PROFILE,
+		OPT_PER_FUNCTION,
+		OPT_LLC
+	};
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "repeat", required_argument, NULL, 'r' },
@@ -83,6 +120,9 @@ static int parse(int argc, char **argv, struct stat_opts *o)
 		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "kernel", no_argument, NULL, OPT_KERNEL },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "per-function", no_argument, NULL, OPT_PER_FUNCTION },
+		{ "llc", required_argument, NULL, OPT_LLC },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
@@ -126,10 +166,22 @@ static int parse(int argc, char **argv, struct stat_opts *o)
 				o->backend = IPCC_BACKEND_PERF;
 			else if (strcmp(optarg, "time") == 0)
 				o->backend = IPCC_BACKEND_TIME;
+			else if (strcmp(optarg, "model") == 0)
+				o->backend = IPCC_BACKEND_MODEL;
 			else
 				return cli_usage_error(
-				    "stat", "unknown backend '%s' (expected auto, perf, time)",
+				    "stat",
+				    "unknown backend '%s' (expected auto, perf, time, model)",
 				    optarg);
+			break;
+		case OPT_PROFILE:
+			o->profile = optarg;
+			break;
+		case OPT_PER_FUNCTION:
+			o->per_function = true;
+			break;
+		case OPT_LLC:
+			ret = size_arg(optarg, &o->llc);
 			break;
 		case OPT_FORMAT:
 			ret = cli_parse_format("stat", optarg,
@@ -155,6 +207,13 @@ static int parse(int argc, char **argv, struct stat_opts *o)
 				       "are summed into it)");
 	if (o->pid && (o->repeat > 1 || o->regions))
 		return cli_usage_error("stat", "-r and --regions need a command, not -p");
+	if (o->backend == IPCC_BACKEND_MODEL && (o->pid || o->nextra || o->kernel))
+		return cli_usage_error("stat", "the model backend runs a command from its start "
+					       "and models user-mode code: no -p, -e or --kernel "
+					       "with it");
+	if (o->backend != IPCC_BACKEND_MODEL && (o->profile || o->per_function || o->llc))
+		return cli_usage_error("stat",
+				       "--profile, --per-function and --llc need --backend model");
 	/* A name no table knows is a typo, not an absent counter. */
 	for (unsigned i = 0; i < o->nextra; i++)
 		if (ipcc_event_check(o->extra[i]) == IPCC_EINVAL)
@@ -202,13 +261,14 @@ static void *calibrate(void *arg)
 
 /*
  * Start the command with posix_spawn (a vfork: no copy of ipcc's page tables, about 1.5 ms
- * less than fork on a guest), its environment ipcc's own plus IPCC_OUTPUT for --regions,
+ * less than fork on a guest), its environment ipcc's own plus `env` (IPCC_OUTPUT for
+ * --regions, VALGRIND_LIB for the model backend),
  * the forwarded signals back to their defaults in it. Returns 0 or an errno.
  */
-static int spawn(const struct stat_opts *o, const char *regions_file, pid_t *pid)
+static int spawn(char *const *argv, const char *env, const char *value, pid_t *pid)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	const char *old = getenv("IPCC_OUTPUT");
+	const char *old = env ? getenv(env) : NULL;
 	char *saved = old ? strdup(old) : NULL;
 	posix_spawnattr_t attr;
 	sigset_t dfl;
@@ -221,14 +281,14 @@ static int spawn(const struct stat_opts *o, const char *regions_file, pid_t *pid
 	posix_spawnattr_setsigdefault(&attr, &dfl);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
 	/* Single-threaded here: the environment can be changed for the spawn and put back. */
-	if (regions_file)
-		setenv("IPCC_OUTPUT", regions_file, 1);
+	if (env && value)
+		setenv(env, value, 1);
 	fflush(NULL);
-	err = posix_spawnp(pid, o->argv[0], NULL, &attr, o->argv, environ);
-	if (regions_file && saved)
-		setenv("IPCC_OUTPUT", saved, 1);
-	else if (regions_file)
-		unsetenv("IPCC_OUTPUT");
+	err = posix_spawnp(pid, argv[0], NULL, &attr, argv, environ);
+	if (env && value && saved)
+		setenv(env, saved, 1);
+	else if (env && value)
+		unsetenv(env);
 	free(saved);
 	posix_spawnattr_destroy(&attr);
 	return err;
@@ -266,7 +326,7 @@ static int run_once(const struct stat_opts *o, const char *regions_file,
 		return cli_error("stat", "cannot count '%s': %s", o->argv[0], ipcc_last_error());
 	ipcc_read(*set_out, &a);
 	t0 = ipcc_ticks();
-	ret = spawn(o, regions_file, &pid);
+	ret = spawn(o->argv, regions_file ? "IPCC_OUTPUT" : NULL, regions_file, &pid);
 	if (ret) {
 		fprintf(stderr, "ipcc stat: cannot run '%s': %s\n", o->argv[0], strerror(ret));
 		return STAT_NOT_RUN;
@@ -297,6 +357,139 @@ static int run_once(const struct stat_opts *o, const char *regions_file,
 	res->sys_ns = timeval_ns(ru.ru_stime);
 	res->exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 	return 0;
+}
+
+/* ---- the model backend ------------------------------------------------------------------ */
+
+static void remove_folder(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4096];
+
+	while (d && (e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/*
+ * Run the command to its end under Valgrind with ipcc's tool, then account what the tool
+ * wrote with the model (model_backend.h). The counters come out as one run's interval, every
+ * one modelled: elapsed is the modelled cycles at this machine's core frequency. Returns 0,
+ * STAT_NOT_RUN or EXIT_FAIL (a message printed), or 128 + N when signal N interrupted it.
+ */
+static int run_model(const struct stat_opts *o, struct stat_result *r)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	struct ipcc_mb_engine engine;
+	struct ipcc_model_profile prof;
+	char dir[512], **argv = NULL;
+	struct rusage ru;
+	int status, ret;
+	uint64_t t0;
+	pid_t pid;
+
+	if (cli_parse_profile("stat", o->profile ? o->profile : "auto", &prof, r->model_note,
+			      sizeof(r->model_note)))
+		return EXIT_USAGE;
+	if (ipcc_mb_engine(&engine))
+		return cli_error("stat", "the model backend cannot run here: %s",
+				 ipcc_last_error());
+	ipcc_mb_caches(&r->model_caches);
+	if (o->llc) { /* whole sets of the geometry's ways and lines */
+		struct ipcc_mb_cache *l = &r->model_caches.llc;
+		uint64_t set = (uint64_t)l->assoc * l->line, size = o->llc / set * set;
+		size_t n = strlen(r->model_caches.source);
+
+		l->size = size ? size : set;
+		snprintf(r->model_caches.source + n, sizeof(r->model_caches.source) - n,
+			 "; LLC %llu KiB from --llc", (unsigned long long)(l->size >> 10));
+	}
+	snprintf(dir, sizeof(dir), "%s/ipcc-model-XXXXXX",
+		 tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
+	if (!mkdtemp(dir))
+		return cli_error("stat", "cannot make a folder for the model's counts: %s",
+				 strerror(errno));
+	/* The window misses overlap in: the reorder buffer (a profile without one: 512). */
+	if (ipcc_mb_argv(&engine, &r->model_caches, prof.rob ? prof.rob : 512, dir, o->argv,
+			 &argv)) {
+		ret = cli_error("stat", "%s", ipcc_last_error());
+		goto out;
+	}
+	ipcc_clock_init();
+	t0 = ipcc_ticks();
+	/* The program's regions tell the tool where they begin and end (src/region.c). */
+	if (o->regions)
+		setenv("IPCC_REGION_BACKEND", "model", 1);
+	ret = spawn(argv, "VALGRIND_LIB", engine.lib, &pid);
+	if (ret) {
+		fprintf(stderr, "ipcc stat: cannot run valgrind: %s\n", strerror(ret));
+		ret = STAT_NOT_RUN;
+		goto out;
+	}
+	child_pid = pid;
+	ipcc_mb_core_khz(&r->core);
+	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+		;
+	child_pid = 0;
+	r->model_wall_ns = ipcc_ticks_to_ns(ipcc_ticks() - t0);
+	if (interrupted) {
+		/* Counts of a part of the run would read as the whole run's: none. */
+		fprintf(stderr,
+			"ipcc stat: interrupted by signal %d: no counts (the model "
+			"backend counts whole runs)\n",
+			(int)interrupted);
+		ret = 128 + (int)interrupted;
+		goto out;
+	}
+	if (ipcc_mb_account(dir, &prof, &r->model)) {
+		ret = cli_error("stat", "valgrind ran '%s' but %s", o->argv[0], ipcc_last_error());
+		if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && !r->model.processes)
+			ret = STAT_NOT_RUN;
+		goto out;
+	}
+	r->has_model = true;
+	r->model_regions = o->regions;
+	if (ipcc_counters_model(prof.width, &r->set)) {
+		ret = cli_error("stat", "%s", ipcc_last_error());
+		goto out;
+	}
+
+	const struct ipcc_mb_counts *c = &r->model.total;
+	struct ipcc_interval *iv = &r->run[0].iv;
+	double khz = r->core.khz ? (double)r->core.khz : 1e6;
+
+	memset(iv, 0, sizeof(*iv));
+	iv->value[IPCC_INSTRUCTIONS] = (int64_t)c->instructions;
+	iv->value[IPCC_CYCLES] = llround(c->cycles);
+	/* Constant-rate cycles: the modelled cycles at this core's frequency, in TCFREQ ticks. */
+	ipcc_tcfreq_khz(&r->tc);
+	iv->value[IPCC_REF_CYCLES] = llround(c->cycles * (double)r->tc.khz / khz);
+	iv->value[IPCC_SLOTS_TOTAL] = llround(c->slots_total);
+	iv->value[IPCC_SLOTS_FILLED] = llround(c->slots_filled);
+	iv->value[IPCC_SLOTS_ISSUED] = llround(c->slots_issued);
+	iv->value[IPCC_SLOTS_RETIRED] = llround(c->slots_retired);
+	for (int k = IPCC_INSTRUCTIONS; k <= IPCC_SLOTS_RETIRED; k++)
+		if (k != IPCC_SLOTS_SMT) {
+			iv->valid |= 1u << k;
+			iv->coverage[k] = 1.0;
+		}
+	iv->width = prof.width;
+	/* The modelled time, at this machine's core frequency: cycles / kHz = ms. */
+	r->run[0].elapsed_ns = (uint64_t)llround(c->cycles / khz * 1e6);
+	iv->elapsed_ns = r->run[0].elapsed_ns;
+	r->run[0].exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+	r->nruns = 1;
+	ret = 0;
+out:
+	free(argv);
+	remove_folder(dir);
+	return ret;
 }
 
 /* ---- watching a process ---------------------------------------------------------------- */
@@ -390,6 +583,8 @@ static void free_result(struct stat_result *r)
 		ipcc_counters_free(r->thread_set[i]);
 	if (!r->watched)
 		ipcc_counters_free(r->set);
+	if (r->has_model)
+		ipcc_mb_result_release(&r->model);
 	free(r->run);
 }
 
@@ -412,7 +607,10 @@ int cmd_stat(int argc, char **argv)
 	/* A bad output path fails before the command runs, not after. */
 	if (cli_output_open("stat", o.output, stderr, &out))
 		return EXIT_FAIL;
-	if (o.regions) {
+	/* The model backend's tool counts the regions itself: no file. */
+	bool regions_file_used = o.regions && o.backend != IPCC_BACKEND_MODEL;
+
+	if (regions_file_used) {
 		int fd = mkstemp(regions_file);
 
 		if (fd < 0) {
@@ -433,7 +631,11 @@ int cmd_stat(int argc, char **argv)
 	r.per_thread = o.per_thread;
 	r.backend_asked = o.backend;
 	install_forwarding(true);
-	if (o.pid) {
+	r.per_function = o.per_function;
+	if (o.backend == IPCC_BACKEND_MODEL) {
+		/* Deterministic: one run says what any number would. */
+		ret = run_model(&o, &r);
+	} else if (o.pid) {
 		ret = watch_pid(&o, &r);
 	} else {
 		for (uint64_t i = 0; i < o.repeat && !interrupted; i++) {
@@ -459,7 +661,7 @@ int cmd_stat(int argc, char **argv)
 			r.core_after = true;
 		}
 		r.interrupted = interrupted;
-		r.regions_file = o.regions ? regions_file : NULL;
+		r.regions_file = regions_file_used ? regions_file : NULL;
 		if (stat_print(out.f, o.format, &r)) {
 			ret = cli_error("stat", "%s", ipcc_last_error());
 		} else {
@@ -468,7 +670,7 @@ int cmd_stat(int argc, char **argv)
 		}
 	}
 done:
-	if (o.regions)
+	if (regions_file_used)
 		unlink(regions_file);
 	free_result(&r);
 	/*

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "ipcc/clock.h"
 #include "ipcc/counters.h"
+#include "ipcc/model_backend.h"
 
 #define STAT_MAX_THREADS 256
 
@@ -40,7 +41,24 @@ struct stat_result {
 	pid_t tid[STAT_MAX_THREADS];
 	struct ipcc_counter_set *thread_set[STAT_MAX_THREADS];
 	struct ipcc_interval thread_iv[STAT_MAX_THREADS];
+	/* --backend model */
+	bool has_model, per_function;
+	bool model_regions; /* --regions: the tool counted the program's regions */
+	struct ipcc_mb_result model;
+	struct ipcc_mb_caches model_caches;
+	char model_note[256];	/* how --profile auto chose */
+	uint64_t model_wall_ns; /* the run under Valgrind, wall clock */
 };
+
+/* The model backend's own parts of each format (stat_model.c). */
+void stat_model_text(FILE *out, const struct stat_result *r);
+struct json_t;
+void stat_model_json(struct json_t *root, const struct stat_result *r);
+/* With --regions: the regions in the schema of a program's regions file, backend "model". */
+struct json_t *stat_model_regions_json(const struct stat_result *r);
+void stat_model_csv(FILE *out, const struct stat_result *r);
+struct ipcc_openmetrics;
+int stat_model_openmetrics(struct ipcc_openmetrics *w, const struct stat_result *r);
 
 /* 0, or a negative IPCC_E* code (the OpenMetrics writer's) with ipcc_last_error() set. */
 int stat_print(FILE *out, enum cli_format format, const struct stat_result *r);

@@ -66,10 +66,10 @@ static void build_view(const struct stat_result *r, struct view *v)
 	v->elapsed = aggregate(x, n);
 	for (unsigned i = 0; i < n; i++)
 		x[i] = (double)r->run[i].user_ns;
-	v->user = aggregate(x, r->watched ? 0 : n);
+	v->user = aggregate(x, r->watched || r->has_model ? 0 : n);
 	for (unsigned i = 0; i < n; i++)
 		x[i] = (double)r->run[i].sys_ns;
-	v->sys = aggregate(x, r->watched ? 0 : n);
+	v->sys = aggregate(x, r->watched || r->has_model ? 0 : n);
 	for (int c = 0; c < IPCC_NCOUNTERS; c++) {
 		unsigned k = 0;
 		double cov = 1.0;
@@ -216,23 +216,30 @@ static void print_text(FILE *out, const struct stat_result *r, const struct view
 			fprintf(out, " %s", r->argv[i]);
 		fprintf(out, r->nruns > 1 ? "  (%u runs: median, min, max)\n" : "\n", r->nruns);
 	}
-	fprintf(out, "  backend %s, recipe %s", ipcc_backend_name(ipcc_counters_backend(r->set)),
-		recipe ? recipe : "none");
+	if (r->has_model)
+		fprintf(out, "  backend model, profile %s (every counter modelled: see below)",
+			r->model.profile);
+	else
+		fprintf(out, "  backend %s, recipe %s",
+			ipcc_backend_name(ipcc_counters_backend(r->set)), recipe ? recipe : "none");
 	/* Fell back to time: name the recipe this CPU would count with, and the CPU. */
-	if (!recipe && r->backend_asked != IPCC_BACKEND_TIME)
+	if (!recipe && r->backend_asked != IPCC_BACKEND_TIME && !r->has_model)
 		fprintf(out, " (this CPU's is %s: %s)",
 			ipcc_counters_cpu_recipe(r->set) ? ipcc_counters_cpu_recipe(r->set)
 							 : "none",
 			ipcc_counters_cpu(r->set));
 	fputs("\n\n", out);
 
-	text_value(out, "elapsed", &v->elapsed, "ns", r->nruns);
+	text_value(out, r->has_model ? "elapsed (modelled)" : "elapsed", &v->elapsed, "ns",
+		   r->nruns);
 	fprintf(out, "  %-24s %18" PRIu64 " kHz  %s, +-%.1f ppm\n", "TCFREQ", r->tc.khz,
 		ipcc_freq_source_name(r->tc.source), r->tc.ppm);
 	if (r->core.khz) {
-		fprintf(out, "  %-24s %18" PRIu64 " kHz  %s, measured %s\n", "core frequency",
-			r->core.khz, ipcc_freq_source_name(r->core.source),
-			r->core_after ? "after the run" : "while the command ran");
+		fprintf(out, "  %-24s %18" PRIu64 " kHz  %s, %s\n", "core frequency", r->core.khz,
+			ipcc_freq_source_name(r->core.source),
+			r->has_model	? "kept for the boot: the model's time and IPCC use it"
+			: r->core_after ? "measured after the run"
+					: "measured while the command ran");
 		if (ipcc_freq_disagrees(&r->core))
 			fprintf(out,
 				"  %-24s %18.0f kHz  imul chain: DISAGREES by %.1f%% (a busy SMT "
@@ -241,8 +248,10 @@ static void print_text(FILE *out, const struct stat_result *r, const struct view
 				100 * fabs(r->core.check_hz - r->core.hz) / r->core.hz);
 	} else
 		fprintf(out, "  %-24s %18s\n", "core frequency", "n/a");
-	text_value(out, "user time", &v->user, "ns", r->nruns);
-	text_value(out, "system time", &v->sys, "ns", r->nruns);
+	if (!r->has_model) { /* under the model: Valgrind's, not the program's */
+		text_value(out, "user time", &v->user, "ns", r->nruns);
+		text_value(out, "system time", &v->sys, "ns", r->nruns);
+	}
 	for (size_t i = 0; i < sizeof(text_rows) / sizeof(text_rows[0]); i++)
 		text_value(out, text_rows[i].label, &v->ctr[text_rows[i].c], text_rows[i].unit,
 			   r->nruns);
@@ -303,6 +312,8 @@ static void print_text(FILE *out, const struct stat_result *r, const struct view
 				cell[2]);
 		}
 	}
+	if (r->has_model)
+		stat_model_text(out, r);
 	text_absent(out, r, v);
 	if (*notes)
 		fprintf(out, "\nnotes:\n  %.*s\n", (int)strlen(notes) - 1, notes);
@@ -474,6 +485,10 @@ static void print_json(FILE *out, const struct stat_result *r, const struct view
 
 		json_object_set_new(root, "regions", reg ? reg : json_null());
 	}
+	if (r->has_model)
+		stat_model_json(root, r);
+	if (r->model_regions)
+		json_object_set_new(root, "regions", stat_model_regions_json(r));
 	json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
 	fputc('\n', out);
 	json_decref(root);
@@ -525,6 +540,8 @@ static void print_csv(FILE *out, const struct stat_result *r, const struct view 
 	csv_metric(out, "speculation", v->bd.speculation, "fraction");
 	csv_metric(out, "retiring", v->bd.retiring, "fraction");
 	csv_metric(out, "cpu_utilisation", v->m.cpu_utilisation, "ratio");
+	if (r->has_model)
+		stat_model_csv(out, r);
 }
 
 /* ---- OpenMetrics ----------------------------------------------------------------------- */
@@ -648,6 +665,8 @@ static int print_openmetrics(FILE *out, const struct stat_result *r, const struc
 	ONE("ipcc_kernel_cycles_ratio", IPCC_OM_GAUGE, "ratio", "Cycles in kernel mode, of all.",
 	    v->m.kernel_cycles);
 #undef ONE
+	if (!ret && r->has_model)
+		ret = stat_model_openmetrics(w, r);
 	if (!ret)
 		ret = ipcc_openmetrics_family(w, "ipcc_absent_info", IPCC_OM_INFO, NULL,
 					      "A counter that was not measured, and why.");

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""bench/model_backend.py [--json FILE] [--llc SIZE] IPCC [NAME...]: the model backend against
+the machine, side by side
+with the cachegrind formula and callgrind's speed, on real programs no one here wrote, each on
+a fixed input made here (seeded, so every run makes the same bytes).
+
+Per program:
+- measured: user-mode cycles, the least user time of 5 native runs (ipcc stat, time backend)
+  times the core frequency ipcc measures; also elapsed x core frequency, which counts the
+  kernel's time too (page faults, system calls) that no Valgrind tool sees;
+- ipcc: the model backend's cycles (ipcc stat --backend model), and its error;
+- the cachegrind formula (iai-callgrind's, "L1 hits + 5 x LL hits + 35 x RAM hits") from
+  cachegrind's own counts of the same command, and its error;
+- the slowdowns against the native run of the model backend (its whole ipcc stat) and of
+  valgrind --tool=callgrind --cache-sim=yes --branch-sim=yes.
+--llc SIZE passes ipcc stat's --llc: the LLC share this machine gets, where it is less than
+its geometry. Programs are run once each under the tools (the model backend is deterministic; it checks
+that, running each twice). Prints a table and, with --json FILE, writes every figure.
+"""
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def make_inputs(d):
+    rnd = random.Random(20261124)
+    words = ["".join(rnd.choice("etaoinshrdlucmfwypvbgkqjxz") for _ in range(rnd.randint(2, 9)))
+             for _ in range(4000)]
+    with open(os.path.join(d, "text.txt"), "w") as f:
+        for _ in range(40000):
+            f.write(" ".join(rnd.choice(words) for _ in range(rnd.randint(4, 12))) + "\n")
+    with open(os.path.join(d, "db.sql"), "w") as f:
+        f.write("create table t(id integer primary key, k integer, v text);\nbegin;\n")
+        for i in range(20000):
+            f.write(f"insert into t(k, v) values({rnd.randint(0, 5000)}, '{rnd.choice(words)}');\n")
+        f.write("commit;\ncreate index tk on t(k);\n"
+                "select k, count(*), max(v) from t group by k order by 2 desc limit 5;\n"
+                "select count(*) from t a join t b on a.k = b.k where a.id < 3000;\n")
+    with open(os.path.join(d, "prog.py"), "w") as f:
+        f.write("import json\nd = {}\nfor i in range(60000):\n    d[str(i * 7919 % 100003)] = i\n"
+                "s = sorted(d.items())\nprint(len(json.dumps(s[:20000])), sum(v for _, v in s) % 1000)\n")
+    with open(os.path.join(d, "prog.pl"), "w") as f:
+        f.write('my %h; for my $i (1..50000) { $h{($i*7919)%100003} .= "x"; }\n'
+                'my $n = 0; for my $k (sort { $a <=> $b } keys %h) { $n += length($h{$k}); }\n'
+                'my $t = "abc" x 20000; my $c = () = $t =~ /b/g; print "$n $c\\n";\n')
+    # A C file for the compiler: many small functions, loops and a switch.
+    with open(os.path.join(d, "unit.c"), "w") as f:
+        for i in range(120):
+            f.write(f"int f{i}(int *a, int n) {{ int s = {i}; for (int j = 0; j < n; j++) "
+                    f"{{ switch (a[j] & 3) {{ case 0: s += a[j] * {i}; break; case 1: s ^= a[j]; "
+                    f"break; default: s -= j; }} }} return s; }}\n")
+
+
+def programs(d):
+    py = shutil.which("python3.11", path="/usr/bin") or "/usr/bin/python3"
+    text = os.path.join(d, "text.txt")
+    return [
+        ("xz", ["xz", "-6", "-c", text]),
+        ("gzip", ["gzip", "-9", "-c", text]),
+        ("bzip2", ["bzip2", "-9", "-c", text]),
+        # zstd reads and writes in threads of its own unless told not to: their waits made
+        # two runs differ by a few hundred instructions
+        ("zstd", ["zstd", "-15", "-q", "--no-asyncio", "-c", text]),
+        ("sqlite3", ["sqlite3", ":memory:", "-init", os.path.join(d, "db.sql"), ".quit"]),
+        ("python3", [py, os.path.join(d, "prog.py")]),
+        ("perl", ["perl", os.path.join(d, "prog.pl")]),
+        # -pipe: no temporary files, whose random names made two runs differ
+        ("gcc", ["gcc", "-O2", "-pipe", "-c", "-o", os.path.join(d, "unit.o"),
+                 os.path.join(d, "unit.c")]),
+    ]
+
+
+def stat_json(ipcc, args, extra):
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        t0 = time.monotonic()
+        subprocess.run([ipcc, "stat", "--format", "json", "-o", out.name] + extra + ["--"] + args,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        wall = time.monotonic() - t0
+        with open(out.name) as f:
+            return json.load(f), wall
+
+
+def cachegrind(args):
+    t0 = time.monotonic()
+    p = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--trace-children=yes",
+                        "--cachegrind-out-file=/dev/null"] + args,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+    wall = time.monotonic() - t0
+    tot = {}
+    for line in p.stderr.splitlines():
+        m = re.match(r"==\d+== (I|I1|LLi|D|D1|LLd)\s+(refs|misses):\s+([\d,]+)", line)
+        if m:
+            key = m.group(1) + " " + m.group(2)
+            tot[key] = tot.get(key, 0) + int(m.group(3).replace(",", ""))
+    refs = tot.get("I refs", 0) + tot.get("D refs", 0)
+    l1m = tot.get("I1 misses", 0) + tot.get("D1 misses", 0)
+    llm = tot.get("LLi misses", 0) + tot.get("LLd misses", 0)
+    return (refs - l1m) + 5 * (l1m - llm) + 35 * llm, tot.get("I refs", 0), wall
+
+
+def callgrind_wall(args):
+    t0 = time.monotonic()
+    subprocess.run(["valgrind", "--tool=callgrind", "--cache-sim=yes", "--branch-sim=yes",
+                    "--trace-children=yes", "--callgrind-out-file=/dev/null"] + args,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.monotonic() - t0
+
+
+def main():
+    # The interpreters seed their hashes at random: fixed seeds, so that their runs are
+    # deterministic, natively and under the model alike.
+    os.environ["PYTHONHASHSEED"] = "0"
+    os.environ["PERL_HASH_SEED"] = "0"
+    os.environ["PERL_PERTURB_KEYS"] = "0"
+    argv = sys.argv[1:]
+    jpath = None
+    if "--json" in argv:
+        i = argv.index("--json")
+        jpath = argv[i + 1]
+        del argv[i:i + 2]
+    model = ["--backend", "model"]
+    if "--llc" in argv:
+        i = argv.index("--llc")
+        model += ["--llc", argv[i + 1]]
+        del argv[i:i + 2]
+    if not argv:
+        print(__doc__)
+        return 2
+    ipcc, names = argv[0], set(argv[1:])
+    rows = []
+    with tempfile.TemporaryDirectory() as d:
+        make_inputs(d)
+        for name, args in programs(d):
+            if names and name not in names:
+                continue
+            if not shutil.which(args[0]):
+                print(f"{name}: {args[0]} is not installed; left out")
+                continue
+            native = []
+            for _ in range(5):
+                j, wall = stat_json(ipcc, args, ["--backend", "time"])
+                med = [v["median"] if isinstance(v, dict) else v for v in (j["user_ns"], j["elapsed_ns"])]
+                native.append((med[0], med[1], j["core_khz"], wall))
+            user_ns = min(n[0] for n in native)
+            elapsed_ns = min(n[1] for n in native)
+            khz = max(n[2] for n in native)
+            native_wall = min(n[3] for n in native)
+            measured = user_ns * khz / 1e6
+            measured_elapsed = elapsed_ns * khz / 1e6
+            m1, wall_model = stat_json(ipcc, args, model)
+            m2, _ = stat_json(ipcc, args, model)
+            same = m1["counters"] == m2["counters"] and m1["model"]["counts"] == m2["model"]["counts"]
+            cycles = m1["counters"]["cycles"]
+            cg, cg_insns, cg_wall = cachegrind(args)
+            cl_wall = callgrind_wall(args)
+            row = dict(program=name, command=" ".join(args), measured_cycles=measured,
+                       measured_cycles_elapsed=measured_elapsed, user_ns=user_ns,
+                       elapsed_ns=elapsed_ns, core_khz=khz, ipcc_cycles=cycles,
+                       ipcc_instructions=m1["counters"]["instructions"],
+                       cachegrind_instructions=cg_insns, cachegrind_formula=cg,
+                       ipcc_error=(cycles - measured) / measured,
+                       formula_error=(cg - measured) / measured,
+                       ipcc_error_elapsed=(cycles - measured_elapsed) / measured_elapsed,
+                       deterministic=same, native_wall=native_wall, model_wall=wall_model,
+                       cachegrind_wall=cg_wall, callgrind_wall=cl_wall,
+                       split={k: m1["breakdown"][k] for k in ("frontend", "backend", "speculation", "retiring")}
+                       if m1.get("breakdown") else None)
+            rows.append(row)
+            print(f"{name:8} measured {measured / 1e6:9.1f} Mcycles (user; elapsed {measured_elapsed / 1e6:9.1f})"
+                  f"  ipcc {cycles / 1e6:9.1f} ({100 * row['ipcc_error']:+6.1f}%)"
+                  f"  formula {cg / 1e6:9.1f} ({100 * row['formula_error']:+7.1f}%)"
+                  f"  slowdown ipcc {wall_model / native_wall:5.1f}x callgrind {cl_wall / native_wall:5.1f}x"
+                  f"  {'deterministic' if same else 'NOT DETERMINISTIC'}", flush=True)
+    if rows:
+        def mean_abs(k):
+            return sum(abs(r[k]) for r in rows) / len(rows)
+        print(f"\nmean |error|: ipcc {100 * mean_abs('ipcc_error'):.1f}% (user-mode cycles), "
+              f"{100 * mean_abs('ipcc_error_elapsed'):.1f}% against elapsed x frequency; "
+              f"cachegrind formula {100 * mean_abs('formula_error'):.1f}%")
+        ratio = sum(r["model_wall"] / r["callgrind_wall"] for r in rows) / len(rows)
+        print(f"speed: the model backend takes {ratio:.2f}x callgrind's time "
+              f"(--cache-sim=yes --branch-sim=yes), on average")
+    if jpath:
+        with open(jpath, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0 if all(r["deterministic"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

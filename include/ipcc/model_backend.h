@@ -1,0 +1,136 @@
+/*
+ * model_backend.h - the model backend: Sites' counters for a whole program on a machine
+ * without a PMU.
+ *
+ * The program runs to completion under Valgrind with ipcc's own tool (src/backend/model/
+ * vg_tool.c), which counts each executed *segment* (a run of instructions that all execute
+ * once the first does), the data and instruction-cache misses of an LRU model of this
+ * machine's caches, and the branch outcomes of a predictor model; it writes them, one file per
+ * process, into a folder. ipcc_mb_account() then lifts each segment's machine code
+ * (Capstone), runs the pipeline model (model.h) over it in its steady state, and adds what
+ * the steady state leaves out: each cache miss's and mispredict's cycles, with the profile's
+ * latencies. The result is the usual counters, every one of them modelled: exact
+ * instructions, loads, stores and branches; modelled cycles, slots, misses and mispredicts.
+ *
+ * The caller owns what ipcc_mb_account() fills and frees it with ipcc_mb_result_release().
+ * docs/internals/model-backend.md describes the method, the file format and the limits.
+ */
+#ifndef IPCC_MODEL_BACKEND_H
+#define IPCC_MODEL_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ipcc/model.h"
+
+/* One cache's geometry. */
+struct ipcc_mb_cache {
+	uint64_t size; /* bytes */
+	unsigned assoc, line;
+};
+
+/* The caches the tool models: this machine's, from sysfs (or typical ones where it says none). */
+struct ipcc_mb_caches {
+	struct ipcc_mb_cache l1d, l1i, l2, llc;
+	char source[96]; /* "sysfs (cpu0)" or why the defaults were taken */
+};
+
+int ipcc_mb_caches(struct ipcc_mb_caches *c);
+
+/*
+ * The core frequency the model backend turns cycles into time and constant-rate ticks with:
+ * measured once a boot (the fastest of 7 add-chain measurements) and kept in ipcc's boot cache,
+ * so that two runs on one machine give the same figures. IPCC_ENOTSUP if it cannot be measured.
+ */
+struct ipcc_freq;
+int ipcc_mb_core_khz(struct ipcc_freq *f);
+
+/* Where the engine is: valgrind, and the folder that holds ipcc's tool beside the stock ones. */
+struct ipcc_mb_engine {
+	char valgrind[512];
+	char lib[512]; /* VALGRIND_LIB for the run */
+};
+
+/*
+ * Find valgrind on PATH (or $IPCC_VALGRIND) and the tool folder ($IPCC_VALGRIND_LIB, else
+ * `valgrind/` beside the ipcc executable). IPCC_ENOTSUP, with the reason, when either is
+ * missing.
+ */
+int ipcc_mb_engine(struct ipcc_mb_engine *e);
+
+/*
+ * The command line that runs `cmd` (NULL-terminated) under the tool, writing into `outdir`,
+ * following child processes, with an out-of-order window of `window` instructions for the
+ * overlap of cache misses (the profile's reorder buffer; 0: none). The caller frees the array
+ * (one allocation, strings inside).
+ */
+int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c, unsigned window,
+		 const char *outdir, char *const *cmd, char ***argv);
+
+/* Counts, for a whole run or one function. Every figure but the first five is modelled. */
+struct ipcc_mb_counts {
+	uint64_t instructions; /* exact: every executed instruction, user mode */
+	uint64_t loads;	       /* exact: instructions that read memory */
+	uint64_t stores;       /* exact: instructions that write memory */
+	uint64_t branches;     /* exact: conditional, indirect and direct jumps, calls, returns */
+	uint64_t cond_branches;
+	uint64_t cond_taken;
+	uint64_t mispredicts; /* conditional + indirect + returns, by the predictor model */
+	uint64_t indirect, returns;
+	uint64_t l1d_misses, l2_misses, llc_misses; /* data: each level's misses */
+	uint64_t stalling_misses; /* of the loads' misses, those that stall (the epoch model) */
+	uint64_t l1i_misses, l2i_misses, llci_misses;
+	uint64_t approximated; /* dynamic instructions the model approximated */
+	/* Cycles: the pipeline's steady state plus what each kind of event costs. */
+	double cycles;
+	double core_cycles;	  /* the segments' steady states */
+	double l2_hit_cycles;	  /* data misses in L1 that hit L2 */
+	double llc_hit_cycles;	  /* ... that hit the LLC */
+	double memory_cycles;	  /* ... that went to memory */
+	double icache_cycles;	  /* instruction fetch misses */
+	double mispredict_cycles; /* mispredicted branches */
+	/* The four slot counters (width x cycles; filled; issued; retired). */
+	double slots_total, slots_filled, slots_issued, slots_retired;
+};
+
+struct ipcc_mb_function {
+	char *name, *object;
+	struct ipcc_mb_counts c;
+};
+
+/*
+ * A region of the program's (ipcc_region_begin/end, IPCC_REGION), summed over its threads
+ * and processes: what ran inside it, the regions inside it included.
+ */
+struct ipcc_mb_region {
+	char *name;
+	uint64_t calls;
+	struct ipcc_mb_counts c;
+};
+
+struct ipcc_mb_result {
+	struct ipcc_mb_counts total;
+	struct ipcc_mb_function *fn; /* hottest (most cycles) first */
+	size_t nfn;
+	struct ipcc_mb_region *region; /* in the order they were first entered */
+	size_t nregion;
+	unsigned processes, threads;
+	uint64_t segments;	      /* distinct segments modelled */
+	uint64_t unmodelled;	      /* of them, those the model could not parse at all */
+	char approximated_names[256]; /* the approximated mnemonics, "..." when more */
+	struct ipcc_mb_caches caches; /* the geometry the tool ran with */
+	char profile[32];	      /* the model profile */
+	unsigned width;		      /* slots per cycle */
+	int exit_status;	      /* the first process's exit code (tool's view) */
+};
+
+/*
+ * Read every file the tool wrote into `dir` and account them with profile `p`. IPCC_EINVAL
+ * when a file is not the tool's, IPCC_ENOENT when there is none (the program never ran).
+ */
+int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p,
+		    struct ipcc_mb_result *out);
+
+void ipcc_mb_result_release(struct ipcc_mb_result *r);
+
+#endif

@@ -1,0 +1,696 @@
+/*
+ * account.c - from the Valgrind tool's files to counters: read each process's segments,
+ * lift each segment's machine code and run the pipeline model over it in its steady state,
+ * then add the cycles that caches and branches cost.
+ *
+ * A segment's steady state is the model run over it as a loop body (its last branch closing
+ * the loop): cycles per pass and the four slot counters per pass. Times its executions, that
+ * is what the segment costs when its loads hit L1 and its branches are predicted. On top:
+ * - a data load or store that misses L1 and hits L2 costs l2_latency - load_latency cycles,
+ *   one that hits the LLC llc_latency - load_latency, one that goes to memory dram_latency -
+ *   load_latency; the slots of those cycles are back-end stalls (filled, not issued);
+ * - an instruction fetch that misses L2 costs the latency of where it hit, as front-end
+ *   stall (not filled); one that hits L2 is hidden by the decoupled front end's prefetch;
+ * - a mispredicted branch costs `recovery` cycles whose slots were issued and not retired:
+ *   wasted speculation.
+ * Every miss is charged in full: no overlap between misses (memory-level parallelism) and
+ * none with the steady state. docs/internals/model-backend.md gives the figures this
+ * leaves out and what that costs in accuracy.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error_int.h"
+#include "ipcc/error.h"
+#include "ipcc/model_backend.h"
+#include "recording/disasm_int.h"
+
+/* What a segment counted: in all, or under one region path. */
+struct seg_counts {
+	uint64_t execs;
+	uint64_t l1d, l2, llc, l1i, l2i, llci;
+	uint64_t cond, taken, cond_miss, ind, ind_miss, ret, ret_miss;
+	uint64_t stall_l2, stall_llc, stall_mem; /* load misses that stall (vg_tool.c) */
+	uint64_t rep_iters, rep_runs; /* a rep movs/stos: iterations, runs begun before */
+};
+
+/* One segment of one process, as the tool wrote it. */
+struct seg {
+	struct seg_counts c;
+	unsigned ninsns, loads, stores;
+	char *fn, *obj;
+	uint64_t *addr;
+	unsigned char *bytes; /* the instructions' bytes, in order */
+	unsigned char *len;
+	size_t nbytes;
+};
+
+static void seg_free(struct seg *s)
+{
+	free(s->fn);
+	free(s->obj);
+	free(s->addr);
+	free(s->bytes);
+	free(s->len);
+}
+
+static int hexval(int c)
+{
+	return isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
+}
+
+/* ---- the steady state of one segment ------------------------------------------------------ */
+
+struct steady {
+	double cycles; /* per pass */
+	double total, filled, issued, retired;
+	unsigned branches; /* jumps, calls and returns among its instructions */
+	unsigned always;   /* of them, those always taken (jmp, call, ret) */
+	unsigned rep_size; /* a rep movs/stos alone: its element's bytes; 0: not one */
+	unsigned approximated;
+	bool unmodelled;
+};
+
+static int append(char **t, size_t *len, size_t *cap, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int append(char **t, size_t *len, size_t *cap, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(*t + *len, *cap - *len, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return err_set(IPCC_EINVAL, "lifting a segment: bad format");
+		if ((size_t)n < *cap - *len)
+			break;
+		char *g = realloc(*t, *cap * 2 + (size_t)n);
+
+		if (!g)
+			return err_set(IPCC_ENOMEM, "lifting a segment: out of memory");
+		*t = g;
+		*cap = *cap * 2 + (size_t)n;
+	}
+	*len += (size_t)n;
+	return 0;
+}
+
+/*
+ * The model's text for a segment: each instruction as Capstone prints it, a direct jump or
+ * call's target replaced by a label (the last one's by the loop's start, so that the pass
+ * repeats as the program repeats it).
+ */
+static int lift(csh cs, const struct seg *s, char **text, unsigned *branches, unsigned *always)
+{
+	size_t len = 0, cap = 256, off = 0;
+	int ret;
+
+	*branches = *always = 0;
+	*text = malloc(cap);
+	if (!*text)
+		return err_set(IPCC_ENOMEM, "lifting a segment: out of memory");
+	ret = append(text, &len, &cap, ".Lloop:\n");
+	for (unsigned i = 0; i < s->ninsns && !ret; off += s->len[i], i++) {
+		cs_insn *in = NULL;
+		bool last = i + 1 == s->ninsns;
+
+		if (cs_disasm(cs, s->bytes + off, s->len[i], s->addr[i], 1, &in) != 1) {
+			ret = append(text, &len, &cap, "nop ; undecodable\n");
+			continue;
+		}
+		bool jump =
+		    cs_insn_group(cs, in, CS_GRP_JUMP) || cs_insn_group(cs, in, CS_GRP_CALL);
+		bool direct = jump && in->detail->x86.op_count == 1 &&
+			      in->detail->x86.operands[0].type == X86_OP_IMM;
+
+		if (jump || cs_insn_group(cs, in, CS_GRP_RET))
+			(*branches)++;
+		/* A conditional branch ends its segment: the others are always taken. */
+		if ((jump && !last) || (jump && in->id == X86_INS_JMP) ||
+		    cs_insn_group(cs, in, CS_GRP_CALL) || cs_insn_group(cs, in, CS_GRP_RET))
+			(*always)++;
+		if (direct && last)
+			ret = append(text, &len, &cap, "%s .Lloop\n", in->mnemonic);
+		else if (direct)
+			ret = append(text, &len, &cap, "%s .Lj%u\n.Lj%u:\n", in->mnemonic, i, i);
+		else
+			ret = append(text, &len, &cap, "%s%s%s\n", in->mnemonic,
+				     in->op_str[0] ? " " : "", in->op_str);
+		cs_free(in, 1);
+	}
+	if (ret) {
+		free(*text);
+		*text = NULL;
+	}
+	return ret;
+}
+
+/* A rep movs or rep stos: its element's bytes (1, 2, 4, 8); 0 for anything else. */
+static unsigned rep_move_size(const unsigned char *p, size_t len)
+{
+	const unsigned char *end = p + len;
+	bool rep = false, wide = false, half = false;
+
+	for (; p < end && (*p == 0xf3 || *p == 0x66 || (*p >= 0x40 && *p <= 0x4f)); p++) {
+		rep |= *p == 0xf3;
+		half |= *p == 0x66;
+		wide = *p >= 0x48 && *p <= 0x4f;
+	}
+	if (!rep || p + 1 != end)
+		return 0;
+	if (*p == 0xa4 || *p == 0xaa)
+		return 1;
+	if (*p == 0xa5 || *p == 0xab)
+		return wide ? 8 : half ? 2 : 4;
+	return 0;
+}
+
+static void model_segment(csh cs, const struct seg *s, const struct ipcc_model_profile *p,
+			  struct steady *st, char *names, size_t names_len)
+{
+	struct ipcc_model_program *prog = NULL;
+	struct ipcc_model_error err;
+	struct ipcc_model_result res = { 0 };
+	char *text = NULL;
+	/* About 3,000 dynamic instructions: enough for the steady state of any segment. */
+	uint64_t iters = 3000 / (s->ninsns + 1);
+
+	memset(st, 0, sizeof(*st));
+	st->rep_size = s->ninsns == 1 ? rep_move_size(s->bytes, s->nbytes) : 0;
+	iters = iters < 16 ? 16 : iters > 400 ? 400 : iters;
+	if (lift(cs, s, &text, &st->branches, &st->always) ||
+	    ipcc_model_parse_mode(text, p, IPCC_MODEL_LENIENT, &prog, &err) ||
+	    ipcc_model_run(prog, p,
+			   &(struct ipcc_model_opts){ .iterations = iters, .warmup = iters / 2 },
+			   &res) ||
+	    res.summary.iterations == 0) {
+		/* Not even leniently: one instruction a cycle slot, every slot retiring. */
+		st->unmodelled = true;
+		st->cycles = (double)s->ninsns / p->width;
+		st->total = st->filled = st->issued = st->retired = s->ninsns;
+		st->approximated = s->ninsns;
+	} else {
+		double n = (double)res.summary.iterations;
+		size_t used = strlen(names);
+
+		st->cycles = res.summary.cycles_per_iteration;
+		st->total = (double)res.summary.total / n;
+		st->filled = (double)res.summary.filled / n;
+		st->issued = (double)res.summary.issued / n;
+		st->retired = (double)res.summary.retired / n;
+		/* The slots follow the cycles: the summary counts whole allocation cycles. */
+		if (st->total > 0) {
+			double k = st->cycles * p->width / st->total;
+
+			st->total *= k, st->filled *= k, st->issued *= k, st->retired *= k;
+		}
+		st->approximated = ipcc_model_program_approximated(prog, NULL, 0);
+		if (st->approximated && used + 2 < names_len) {
+			char more[256];
+
+			ipcc_model_program_approximated(prog, more, sizeof(more));
+			/* Keep each name once. */
+			for (char *tok = strtok(more, ", "); tok; tok = strtok(NULL, ", ")) {
+				char key[64];
+
+				snprintf(key, sizeof(key), " %s,", tok);
+				char have[300];
+
+				snprintf(have, sizeof(have), " %s,", names);
+				if (strstr(have, key))
+					continue;
+				used = strlen(names);
+				if (used + strlen(tok) + 6 >= names_len) {
+					if (!strstr(names, "..."))
+						strcat(names, used ? ", ..." : "...");
+					break;
+				}
+				if (used)
+					strcat(names, ", ");
+				strcat(names, tok);
+			}
+		}
+	}
+	ipcc_model_result_release(&res);
+	ipcc_model_program_free(prog);
+	free(text);
+}
+
+/* ---- adding up ------------------------------------------------------------------------- */
+
+static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct seg_counts *s,
+		   const struct steady *st, const struct ipcc_model_profile *p)
+{
+	double e = (double)s->execs, w = p->width;
+	unsigned l1 = p->load_latency;
+	double l2 = p->l2_latency > l1 ? p->l2_latency - l1 : 0;
+	double l3 = p->llc_latency > l1 ? p->llc_latency - l1 : 0;
+	double mem = p->dram_latency > l1 ? p->dram_latency - l1 : 0;
+	uint64_t misp = s->cond_miss + s->ind_miss + s->ret_miss;
+
+	c->instructions += s->execs * seg->ninsns;
+	c->loads += s->execs * seg->loads;
+	c->stores += s->execs * seg->stores;
+	c->branches += s->execs * st->branches;
+	c->cond_branches += s->cond;
+	c->cond_taken += s->taken;
+	c->indirect += s->ind;
+	c->returns += s->ret;
+	c->mispredicts += misp;
+	c->l1d_misses += s->l1d;
+	c->l2_misses += s->l2;
+	c->llc_misses += s->llc;
+	c->stalling_misses += s->stall_l2 + s->stall_llc + s->stall_mem;
+	c->l1i_misses += s->l1i;
+	c->l2i_misses += s->l2i;
+	c->llci_misses += s->llci;
+	c->approximated += s->execs * st->approximated;
+
+	double core = e * st->cycles, fe_extra = 0;
+	double st_total = e * st->total, st_filled = e * st->filled, st_issued = e * st->issued,
+	       st_retired = e * st->retired;
+	/* Only the misses that stall: a store's, or one overlapped by an earlier, costs none. */
+	double dl2 = (double)s->stall_l2 * l2, dl3 = (double)s->stall_llc * l3,
+	       dmem = (double)s->stall_mem * mem;
+	/*
+	 * A rep movs or stos alone: the fast-string microcode's cost per run (the profile's
+	 * measured figures, by the runs' mean length), not its iterations one by one; the lines
+	 * it brings in cost the bandwidth of where they come from, as back-end stall.
+	 */
+	double runs = (double)(s->execs + s->rep_runs);
+
+	if (st->rep_size && p->rep_bytes_per_cycle && runs > 0) {
+		double bytes = (double)(s->rep_iters + s->execs) * st->rep_size / runs;
+
+		core = runs * (bytes <= 128 ? p->rep_short_cycles
+					    : p->rep_cycles + bytes / p->rep_bytes_per_cycle);
+		/* The microcode's micro-ops fill every slot of its cycles, and retire. */
+		st_total = st_filled = st_issued = st_retired = w * core;
+		dl2 = p->rep_l2_bytes_per_cycle
+			  ? (double)(s->l1d - s->l2) * 64 / p->rep_l2_bytes_per_cycle
+			  : 0;
+		dl3 = p->rep_llc_bytes_per_cycle ? (double)s->l2 * 64 / p->rep_llc_bytes_per_cycle
+						 : 0;
+		dmem = 0;
+	}
+	/*
+	 * Fetch follows taken_per_cycle taken branches a cycle: a segment takes at least its
+	 * taken branches' cycles (a small loop, a chain of calls), the extra as front-end stall.
+	 */
+	if (p->taken_per_cycle) {
+		double floor =
+		    ((double)s->execs * st->always + (double)s->taken) / p->taken_per_cycle;
+
+		if (floor > core) {
+			fe_extra = floor - core;
+			core = floor;
+		}
+	}
+	/*
+	 * An instruction fetch that hits L2 is hidden: the decoupled front end prefetches along
+	 * the predicted path (fitted on xz, gzip, bzip2 and sqlite3: charging it l2_latency put
+	 * sqlite3's cycles 70% over). One that misses L2 costs where it is served.
+	 */
+	double ic = (double)(s->l2i - s->llci) * p->llc_latency + (double)s->llci * p->dram_latency;
+	double bad = (double)misp * p->recovery;
+
+	c->core_cycles += core;
+	c->l2_hit_cycles += dl2;
+	c->llc_hit_cycles += dl3;
+	c->memory_cycles += dmem;
+	c->icache_cycles += ic;
+	c->mispredict_cycles += bad;
+	c->cycles += core + dl2 + dl3 + dmem + ic + bad;
+	/* Slots: the steady state's, then each penalty's cycles where they belong. */
+	c->slots_total += st_total + w * (dl2 + dl3 + dmem + ic + bad + fe_extra);
+	c->slots_filled += st_filled + w * (dl2 + dl3 + dmem + bad);
+	c->slots_issued += st_issued + w * bad;
+	c->slots_retired += st_retired;
+}
+
+static int fn_index(struct ipcc_mb_result *r, size_t *cap, const char *name, const char *obj)
+{
+	/* A linear probe over a small open-addressing table kept beside the array would be
+	 * faster; the functions of a run are a few thousand, the segments more. */
+	for (size_t i = r->nfn; i-- > 0;)
+		if (!strcmp(r->fn[i].name, name) && !strcmp(r->fn[i].object, obj))
+			return (int)i;
+	if (r->nfn == *cap) {
+		size_t n = *cap ? *cap * 2 : 64;
+		struct ipcc_mb_function *g = realloc(r->fn, n * sizeof(*g));
+
+		if (!g)
+			return -1;
+		r->fn = g;
+		*cap = n;
+	}
+	struct ipcc_mb_function *f = &r->fn[r->nfn];
+
+	memset(f, 0, sizeof(*f));
+	f->name = strdup(name);
+	f->object = strdup(obj);
+	if (!f->name || !f->object) {
+		free(f->name);
+		free(f->object);
+		return -1;
+	}
+	return (int)r->nfn++;
+}
+
+/* ---- reading one file ------------------------------------------------------------------ */
+
+static int parse_cache(const char *line, struct ipcc_mb_caches *c)
+{
+	char name[8];
+	uint64_t size;
+	unsigned assoc, ln;
+	struct ipcc_mb_cache *k = NULL;
+
+	if (sscanf(line, "cache %7s %" SCNu64 " %u %u", name, &size, &assoc, &ln) != 4)
+		return -1;
+	if (!strcmp(name, "l1d"))
+		k = &c->l1d;
+	else if (!strcmp(name, "l1i"))
+		k = &c->l1i;
+	else if (!strcmp(name, "l2"))
+		k = &c->l2;
+	else if (!strcmp(name, "ll"))
+		k = &c->llc;
+	if (!k)
+		return -1;
+	k->size = size, k->assoc = assoc, k->line = ln;
+	return 0;
+}
+
+/* A segment's events, in the tool's order (execs are read before). */
+static int read_counts(const char *p, struct seg_counts *c)
+{
+	uint64_t *v[] = { &c->l1d,	 &c->l2,	&c->llc,      &c->l1i,	     &c->l2i,
+			  &c->llci,	 &c->cond,	&c->taken,    &c->cond_miss, &c->ind,
+			  &c->ind_miss,	 &c->ret,	&c->ret_miss, &c->stall_l2,  &c->stall_llc,
+			  &c->stall_mem, &c->rep_iters, &c->rep_runs };
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		char *end;
+
+		while (*p == ' ')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		*v[i] = strtoull(p, &end, 10);
+		p = end;
+	}
+	return 0;
+}
+
+static int read_seg_line(char *line, struct seg *s)
+{
+	char *tab = strchr(line, '\t'), *tab2;
+
+	if (!tab || !(tab2 = strchr(tab + 1, '\t')))
+		return -1;
+	*tab = *tab2 = 0;
+	tab2[strcspn(tab2 + 1, "\n") + 1] = 0;
+	int used = 0;
+
+	if (sscanf(line, "S %" SCNu64 " %u %u %u %n", &s->c.execs, &s->ninsns, &s->loads,
+		   &s->stores, &used) != 4 ||
+	    !used || read_counts(line + used, &s->c) || s->ninsns == 0 || s->ninsns > 4096)
+		return -1;
+	s->fn = strdup(tab + 1);
+	s->obj = strdup(tab2 + 1);
+	s->addr = calloc(s->ninsns, sizeof(*s->addr));
+	s->len = calloc(s->ninsns, 1);
+	s->bytes = malloc((size_t)s->ninsns * 16);
+	return s->fn && s->obj && s->addr && s->len && s->bytes ? 0 : -2;
+}
+
+static int read_insn_line(const char *line, struct seg *s, unsigned i)
+{
+	char *end;
+	const char *h;
+	size_t n = 0;
+
+	if (strncmp(line, "I ", 2))
+		return -1;
+	s->addr[i] = strtoull(line + 2, &end, 16);
+	if (*end != ' ')
+		return -1;
+	for (h = end + 1; isxdigit((unsigned char)h[0]) && isxdigit((unsigned char)h[1]); h += 2)
+		s->bytes[s->nbytes + n++] = (unsigned char)(hexval(h[0]) * 16 + hexval(h[1]));
+	if (n == 0 || n > 15)
+		return -1;
+	s->len[i] = (unsigned char)n;
+	s->nbytes += n;
+	return 0;
+}
+
+/* The region paths of one file: path id -> its parent and its region. */
+struct paths {
+	struct {
+		unsigned parent;
+		size_t region;
+	} * p;
+	size_t n; /* ids 1 .. n-1 are known */
+};
+
+static int region_index(struct ipcc_mb_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->nregion; i++)
+		if (!strcmp(r->region[i].name, name))
+			return (int)i;
+	struct ipcc_mb_region *g = realloc(r->region, (r->nregion + 1) * sizeof(*g));
+
+	if (!g)
+		return -1;
+	r->region = g;
+	memset(&g[r->nregion], 0, sizeof(*g));
+	if (!(g[r->nregion].name = strdup(name)))
+		return -1;
+	return (int)r->nregion++;
+}
+
+/* "region ID PARENT CALLS<TAB>NAME": a path, after its parent's. */
+static int read_region_line(char *line, struct ipcc_mb_result *r, struct paths *ps)
+{
+	unsigned id, parent;
+	uint64_t calls;
+	char *tab = strchr(line, '\t');
+	int k;
+
+	if (!tab || sscanf(line, "region %u %u %" SCNu64, &id, &parent, &calls) != 3 ||
+	    id != ps->n || parent >= id || id > 1u << 20)
+		return -1;
+	tab[1 + strcspn(tab + 1, "\n")] = 0;
+	if ((k = region_index(r, tab + 1)) < 0)
+		return -2;
+	void *g = realloc(ps->p, (id + 1) * sizeof(*ps->p));
+
+	if (!g)
+		return -2;
+	ps->p = g;
+	ps->p[id].parent = parent;
+	ps->p[id].region = (size_t)k;
+	ps->n = id + 1;
+	r->region[k].calls += calls;
+	return 0;
+}
+
+/*
+ * "R ID EXECS EVENTS...": what the segment before counted under path ID. Each region on the
+ * path is charged once (a region inside itself, by recursion, counts its work once).
+ */
+static int read_path_counts(const char *line, const struct seg *s, const struct steady *st,
+			    const struct ipcc_model_profile *p, struct ipcc_mb_result *r,
+			    const struct paths *ps)
+{
+	struct seg_counts c = { 0 };
+	size_t seen[64], nseen = 0;
+	unsigned id;
+	int used = 0;
+
+	if (sscanf(line, "R %u %" SCNu64 " %n", &id, &c.execs, &used) != 2 || !used ||
+	    read_counts(line + used, &c) || id == 0 || id >= ps->n)
+		return -1;
+	for (unsigned q = id; q && nseen < 64; q = ps->p[q].parent) {
+		size_t k = ps->p[q].region, i;
+
+		for (i = 0; i < nseen && seen[i] != k; i++)
+			;
+		if (i < nseen)
+			continue;
+		seen[nseen++] = k;
+		charge(&r->region[k].c, s, &c, st, p);
+	}
+	return 0;
+}
+
+static int account_file(const char *path, csh cs, const struct ipcc_model_profile *p,
+			struct ipcc_mb_result *r, size_t *fncap)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int ret = 0, lineno = 0;
+	bool header = false, ended = false, have_seg = false;
+	struct seg s = { 0 };
+	struct steady st;
+	struct paths ps = { .n = 1 };
+
+	if (!f)
+		return err_sys("cannot read '%s'", path);
+	while (!ret && (n = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		if (lineno == 1) {
+			if (strcmp(line, "ipcc-vg 4\n"))
+				ret = err_set(IPCC_EINVAL, "%s: not a file of ipcc's Valgrind tool",
+					      path);
+			header = true;
+			continue;
+		}
+		if (!strncmp(line, "threads ", 8)) {
+			r->threads += (unsigned)strtoul(line + 8, NULL, 10);
+		} else if (!strncmp(line, "exit ", 5)) {
+			if (r->processes == 0)
+				r->exit_status = atoi(line + 5);
+		} else if (!strncmp(line, "cache ", 6)) {
+			if (parse_cache(line, &r->caches))
+				ret = err_set(IPCC_EINVAL, "%s:%d: a bad cache line", path, lineno);
+		} else if (!strncmp(line, "region ", 7)) {
+			ret = read_region_line(line, r, &ps);
+			if (ret == -2)
+				ret = err_set(IPCC_ENOMEM, "reading '%s': out of memory", path);
+			else if (ret)
+				ret = err_set(IPCC_EINVAL, "%s:%d: a bad region", path, lineno);
+		} else if (!strncmp(line, "R ", 2)) {
+			if (!have_seg || read_path_counts(line, &s, &st, p, r, &ps))
+				ret =
+				    err_set(IPCC_EINVAL, "%s:%d: a bad region count", path, lineno);
+		} else if (!strncmp(line, "S ", 2)) {
+			seg_free(&s);
+			memset(&s, 0, sizeof(s));
+			have_seg = false;
+			ret = read_seg_line(line, &s);
+			for (unsigned i = 0; !ret && i < s.ninsns; i++) {
+				if ((n = getline(&line, &cap, f)) <= 0 ||
+				    read_insn_line(line, &s, i))
+					ret = -1;
+				lineno++;
+			}
+			if (ret == -2)
+				ret = err_set(IPCC_ENOMEM, "reading '%s': out of memory", path);
+			else if (ret)
+				ret = err_set(IPCC_EINVAL, "%s:%d: a bad segment", path, lineno);
+			if (!ret) {
+				model_segment(cs, &s, p, &st, r->approximated_names,
+					      sizeof(r->approximated_names));
+				r->segments++;
+				r->unmodelled += st.unmodelled;
+				charge(&r->total, &s, &s.c, &st, p);
+				int k = fn_index(r, fncap, s.fn, s.obj);
+
+				if (k < 0)
+					ret = err_set(IPCC_ENOMEM, "out of memory");
+				else
+					charge(&r->fn[k].c, &s, &s.c, &st, p);
+				have_seg = true;
+			}
+		} else if (!strcmp(line, "end\n")) {
+			ended = true;
+		}
+	}
+	seg_free(&s);
+	free(ps.p);
+	free(line);
+	fclose(f);
+	if (!ret && (!header || !ended))
+		ret = err_set(IPCC_EINVAL, "%s: cut short (the run did not end)", path);
+	if (!ret)
+		r->processes++;
+	return ret;
+}
+
+static int by_cycles(const void *a, const void *b)
+{
+	const struct ipcc_mb_function *x = a, *y = b;
+
+	if (x->c.cycles != y->c.cycles)
+		return x->c.cycles < y->c.cycles ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int tool_file(const struct dirent *d)
+{
+	return !strncmp(d->d_name, "ipcc-vg.", 8);
+}
+
+int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p, struct ipcc_mb_result *out)
+{
+	struct dirent **names = NULL;
+	size_t fncap = 0;
+	csh cs;
+	int n, ret;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->profile, sizeof(out->profile), "%s", p->name);
+	out->width = p->width;
+	n = scandir(dir, &names, tool_file, by_name);
+	if (n < 0)
+		return err_sys("cannot read the folder '%s'", dir);
+	if (n == 0) {
+		free(names);
+		return err_set(IPCC_EINVAL, "the program left no counts (Valgrind could not run "
+					    "it, or it was killed before it ended)");
+	}
+	int opened = disasm_open(&cs);
+
+	ret = opened;
+	for (int i = 0; i < n; i++) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+		if (!ret)
+			ret = account_file(path, cs, p, out, &fncap);
+		free(names[i]);
+	}
+	free(names);
+	if (!opened)
+		cs_close(&cs);
+	if (ret) {
+		ipcc_mb_result_release(out);
+		return ret;
+	}
+	qsort(out->fn, out->nfn, sizeof(*out->fn), by_cycles);
+	return 0;
+}
+
+void ipcc_mb_result_release(struct ipcc_mb_result *r)
+{
+	for (size_t i = 0; i < r->nfn; i++) {
+		free(r->fn[i].name);
+		free(r->fn[i].object);
+	}
+	free(r->fn);
+	r->fn = NULL;
+	r->nfn = 0;
+	for (size_t i = 0; i < r->nregion; i++)
+		free(r->region[i].name);
+	free(r->region);
+	r->region = NULL;
+	r->nregion = 0;
+}

@@ -1,0 +1,1366 @@
+/*
+ * vg_tool.c - the Valgrind tool of the model backend ("--tool=ipcc").
+ *
+ * Built against Valgrind's tool kit (pub_tool_*.h, libcoregrind, libvex) and run without
+ * libc: only VG_(...) functions. It counts, and models nothing of the pipeline; ipcc's own
+ * process does that from what this tool writes (src/backend/model/account.c reads it).
+ *
+ * What it keeps, per *segment*: a run of guest instructions that either all execute or none
+ * does after the first (a superblock cut at each branch's side exit). The segment's entry counter
+ * times its instructions gives the exact instructions retired; the same product for the
+ * instructions that read or write memory gives loads and stores. Each segment keeps, too:
+ * - data-cache misses at L1d, L2 and LLC, from an LRU model of this machine's caches
+ *   (private L1d, L1i and L2 per thread, one shared LLC), with a next-line stream
+ *   prefetcher into L2 and LLC;
+ * - instruction-cache misses, one fetch per cache line the segment's bytes span, with a
+ *   tagged next-line prefetcher;
+ * - conditional branches, taken, and mispredicted by a tournament predictor (bimodal,
+ *   gshare over 16 branches of global history, a chooser), per thread;
+ * - indirect jumps and calls, mispredicted by a last-target BTB indexed by address and
+ *   path; returns, mispredicted by a 32-entry return-address stack.
+ *
+ * Regions: libipcc's ipcc_region_begin/end, with IPCC_REGION_BACKEND=model, send the tool a
+ * client request (vg_requests.h). Each thread keeps its stack of open regions as a node of a
+ * tree of region paths, and each segment keeps its counts apart for each path it ran under,
+ * so that ipcc can give each region what ran inside it, nested regions included.
+ *
+ * At exit it writes, to --ipcc-out (%p expands to the pid, so each child process of a
+ * --trace-children run has its own file), a header and each executed segment with its
+ * instructions' addresses and bytes, the function and object they belong to. The format is
+ * described in docs/internals/model-backend.md.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_clreq.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
+#include "libvex_guest_amd64.h"
+
+#include "vg_requests.h"
+
+#define MAX_SEG_INSNS  512
+#define MAX_THREADS    1024
+#define RAS_DEPTH      32
+#define BIMODAL_BITS   14
+#define GSHARE_BITS    16
+#define CHOOSER_BITS   14
+#define BTB_BITS       12
+#define STREAMS	       16
+#define PREFETCH_DEPTH 4
+
+/* ---- options --------------------------------------------------------------------------- */
+
+static const HChar *clo_out = "ipcc-vg.%p";
+static const HChar *clo_l1d = "49152,12,64";
+static const HChar *clo_l1i = "32768,8,64";
+static const HChar *clo_l2 = "1048576,16,64";
+static const HChar *clo_ll = "33554432,16,64";
+static Bool clo_prefetch = True;
+static Long clo_window = 512; /* the out-of-order window, in instructions; 0: no overlap */
+
+static Bool opt_process(const HChar *arg)
+{
+	if VG_STR_CLO (arg, "--ipcc-out", clo_out) {
+	} else if VG_STR_CLO (arg, "--ipcc-l1d", clo_l1d) {
+	} else if VG_STR_CLO (arg, "--ipcc-l1i", clo_l1i) {
+	} else if VG_STR_CLO (arg, "--ipcc-l2", clo_l2) {
+	} else if VG_STR_CLO (arg, "--ipcc-ll", clo_ll) {
+	} else if VG_BOOL_CLO (arg, "--ipcc-prefetch", clo_prefetch) {
+	} else if VG_BINT_CLO (arg, "--ipcc-window", clo_window, 0, 1 << 20) {
+	} else
+		return False;
+	return True;
+}
+
+static void opt_usage(void)
+{
+	VG_(printf)
+	("    --ipcc-out=FILE            where to write the counts [ipcc-vg.%%p]\n"
+	 "    --ipcc-l1d=SIZE,ASSOC,LINE  L1 data cache [49152,12,64]\n"
+	 "    --ipcc-l1i=SIZE,ASSOC,LINE  L1 instruction cache [32768,8,64]\n"
+	 "    --ipcc-l2=SIZE,ASSOC,LINE   L2 cache [1048576,16,64]\n"
+	 "    --ipcc-ll=SIZE,ASSOC,LINE   last-level cache [33554432,16,64]\n"
+	 "    --ipcc-prefetch=yes|no     model the L2 stream prefetcher [yes]\n"
+	 "    --ipcc-window=N            out-of-order window in instructions, 0: none [512]\n");
+}
+
+static void opt_debug_usage(void)
+{
+}
+
+/* ---- caches ---------------------------------------------------------------------------- */
+
+typedef struct {
+	ULong size;
+	UInt assoc, line, shift, sets;
+	Addr *tag; /* sets x assoc line numbers, most recently used first */
+} Cache;
+
+static void cache_geometry(Cache *c, const HChar *name, const HChar *spec)
+{
+	const HChar *p = spec;
+	HChar *end;
+
+	c->size = (ULong)VG_(strtoll10)(p, &end);
+	if (*end == ',')
+		c->assoc = (UInt)VG_(strtoll10)(end + 1, &end);
+	if (*end == ',')
+		c->line = (UInt)VG_(strtoll10)(end + 1, &end);
+	if (*end || c->size == 0 || c->assoc == 0 || c->line < 8 || (c->line & (c->line - 1)) ||
+	    c->size % ((ULong)c->assoc * c->line))
+		VG_(fmsg_bad_option)(name, "expected SIZE,ASSOC,LINE, got '%s'\n", spec);
+	c->sets = (UInt)(c->size / ((ULong)c->assoc * c->line));
+	for (c->shift = 0; (1u << c->shift) < c->line; c->shift++)
+		;
+	c->tag = NULL;
+}
+
+static void cache_alloc(Cache *c, const Cache *geometry)
+{
+	*c = *geometry;
+	c->tag = VG_(malloc)("ipcc.cache", sizeof(Addr) * c->sets * c->assoc);
+	for (UInt i = 0; i < c->sets * c->assoc; i++)
+		c->tag[i] = ~(Addr)0;
+}
+
+/* Look up a line and make it the most recent of its set: True on a hit. */
+static Bool cache_ref(Cache *c, Addr line)
+{
+	Addr *s = c->tag + (SizeT)(line % c->sets) * c->assoc;
+	UInt i;
+
+	if (s[0] == line)
+		return True;
+	for (i = 1; i < c->assoc && s[i] != line; i++)
+		;
+	if (i == c->assoc)
+		i = c->assoc - 1; /* a miss: the least recent makes way */
+	Bool hit = s[i] == line;
+	for (; i > 0; i--)
+		s[i] = s[i - 1];
+	s[0] = line;
+	return hit;
+}
+
+/*
+ * Pages touched so far (4 KiB, every thread's): the first touch of a page faults, and the
+ * kernel fills it (zeroes it, or copies a file's bytes in) through the cache, so the page's
+ * lines are then in L2 and the LLC, not in memory. An open-addressing set of page numbers.
+ */
+static Addr *pages;
+static SizeT pages_cap, pages_used;
+
+static Bool page_first_touch(Addr page)
+{
+	if (pages_used * 2 >= pages_cap) {
+		SizeT cap = pages_cap ? pages_cap * 2 : 1 << 16;
+		Addr *t = VG_(malloc)("ipcc.pages", cap * sizeof(Addr));
+
+		for (SizeT i = 0; i < cap; i++)
+			t[i] = ~(Addr)0;
+		for (SizeT i = 0; i < pages_cap; i++)
+			if (pages[i] != ~(Addr)0) {
+				SizeT h = (pages[i] * 0x9E3779B97F4A7C15ull) & (cap - 1);
+
+				while (t[h] != ~(Addr)0)
+					h = (h + 1) & (cap - 1);
+				t[h] = pages[i];
+			}
+		if (pages)
+			VG_(free)(pages);
+		pages = t;
+		pages_cap = cap;
+	}
+	SizeT h = (page * 0x9E3779B97F4A7C15ull) & (pages_cap - 1);
+
+	while (pages[h] != ~(Addr)0) {
+		if (pages[h] == page)
+			return False;
+		h = (h + 1) & (pages_cap - 1);
+	}
+	pages[h] = page;
+	pages_used++;
+	return True;
+}
+
+/* ---- counts and region paths ------------------------------------------------------------ */
+
+/* What one segment counts, under one region path. */
+typedef struct {
+	ULong execs;
+	ULong l1d, l2, ll, l1i, l2i, lli; /* misses */
+	ULong cond, taken, cond_miss, ind, ind_miss, ret, ret_miss;
+	ULong stall_l2, stall_llc, stall_mem; /* load misses that stall: see miss_stalls() */
+	ULong rep_iters; /* a rep movs/stos segment: its iterations (execs counts its starts) */
+	ULong rep_runs;	 /* ... and the runs of it that started at the end of another segment */
+} Counts;
+
+/* A stack of open regions: the innermost region's name, under its parent's path. */
+typedef struct Path {
+	struct Path *parent, *child, *sibling, *all_next;
+	HChar *name;
+	UInt id; /* 1, 2, ... in order of first entry; no path (outside every region) is 0 */
+	ULong calls;
+} Path;
+
+static Path *paths; /* every path, newest first */
+static Path *tops;  /* the paths of one region, opened outside every other */
+static UInt npaths;
+
+static Path *path_enter(Path *parent, const HChar *name)
+{
+	Path **first = parent ? &parent->child : &tops;
+
+	for (Path *p = *first; p; p = p->sibling)
+		if (VG_(strcmp)(p->name, name) == 0)
+			return p;
+	Path *p = VG_(calloc)("ipcc.path", 1, sizeof(Path));
+
+	p->parent = parent;
+	p->name = VG_(strdup)("ipcc.path.name", name);
+	p->id = ++npaths;
+	p->sibling = *first;
+	*first = p;
+	p->all_next = paths;
+	paths = p;
+	return p;
+}
+
+/* One memory access of a superblock, for on_access. */
+typedef struct {
+	Addr pc;
+	Bool store;
+	UInt index;	 /* among the superblock's accesses (< 64: it has a bit) */
+	ULong dep_loads; /* its address's provenance */
+	UShort dep_regs;
+	UShort out_regs; /* the registers its value reaches by the superblock's end */
+} Access;
+
+/* What the end of a superblock (or a taken side exit) does to the registers. */
+typedef struct {
+	UShort written;	 /* the registers it writes */
+	UShort pass[16]; /* each written register's provenance: entry registers */
+} SBEnd;
+
+/* ---- per-thread state ------------------------------------------------------------------- */
+
+typedef struct {
+	Bool ready;
+	Path *regions;		    /* the regions open on this thread (NULL: none) */
+	const struct Seg *last_seg; /* the segment entered last */
+	ULong insns;		    /* instructions entered so far */
+	/* The open miss epoch (see miss_stalls()). */
+	ULong epoch_end; /* it closes when insns reaches this */
+	UInt epoch_level;
+	/* Dependences between misses (see Prov): */
+	UShort miss_regs; /* registers holding a value computed from a miss of this epoch */
+	UShort pending;	  /* ... that this superblock's misses reach by its end */
+	ULong sb_missed;  /* this superblock's accesses that missed (bit: Access.index) */
+	Counts *cnt;	  /* where the segment running now counts: set on its entry */
+	Cache l1d, l1i, l2;
+	UChar bimodal[1 << BIMODAL_BITS], gshare[1 << GSHARE_BITS], chooser[1 << CHOOSER_BITS];
+	UInt history; /* the last branches' outcomes, newest in bit 0 */
+	Addr btb[1 << BTB_BITS];
+	Addr path; /* a hash of the last indirect targets */
+	Addr ras[RAS_DEPTH];
+	UInt ras_top;	      /* entries pushed, modulo RAS_DEPTH */
+	Addr stream[STREAMS]; /* the next line each recent miss stream expects */
+	Addr ifetch_next;     /* the line the instruction prefetcher brought in last */
+	UInt stream_next;
+} Thread;
+
+static Cache geom_l1d, geom_l1i, geom_l2, geom_ll;
+static Cache ll; /* shared by every thread */
+static Thread *threads[MAX_THREADS];
+static Thread *cur;
+static UInt nthreads;
+
+static void thread_start(ThreadId tid, ULong blocks)
+{
+	(void)blocks;
+	if (tid >= MAX_THREADS)
+		tid = MAX_THREADS - 1; /* beyond: they share the last one's state */
+	if (!threads[tid]) {
+		Thread *t = VG_(calloc)("ipcc.thread", 1, sizeof(Thread));
+
+		cache_alloc(&t->l1d, &geom_l1d);
+		cache_alloc(&t->l1i, &geom_l1i);
+		cache_alloc(&t->l2, &geom_l2);
+		for (UInt i = 0; i < (1u << BIMODAL_BITS); i++)
+			t->bimodal[i] = 1;
+		for (UInt i = 0; i < (1u << GSHARE_BITS); i++)
+			t->gshare[i] = 1;
+		for (UInt i = 0; i < (1u << CHOOSER_BITS); i++)
+			t->chooser[i] = 2;
+		threads[tid] = t;
+		nthreads++;
+	}
+	cur = threads[tid];
+}
+
+/* ---- segments --------------------------------------------------------------------------- */
+
+typedef struct Seg {
+	struct Seg *hash_next, *all_next;
+	UInt ninsns, nbytes;
+	UInt loads, stores; /* instructions of the segment that read / write memory */
+	Addr *addr;
+	UChar *len, *bytes;
+	const HChar *fn, *obj;
+	Addr line_first, line_last; /* instruction-cache lines its bytes span (when contiguous) */
+	Bool contiguous;
+	Bool rep;		   /* one rep movs or rep stos: VEX runs each iteration apart */
+	Counts c;		   /* outside every region */
+	struct SegRegion *regions; /* under each region path it ran under */
+} Seg;
+
+typedef struct SegRegion {
+	struct SegRegion *next;
+	Path *path;
+	Counts c;
+} SegRegion;
+
+#define SEG_HASH 65536
+static Seg *seg_hash[SEG_HASH];
+static Seg *seg_all;
+
+static UInt seg_key(const Addr *addr, UInt n)
+{
+	Addr h = addr[0] * 0x9E3779B97F4A7C15ull ^ (n * 0x85EBCA6Bu) ^ addr[n - 1];
+
+	return (UInt)((h >> 17) ^ h) & (SEG_HASH - 1);
+}
+
+/* Whether the instruction is rep movs or rep stos (prefixes: operand size, REX). */
+static Bool is_rep_move(const UChar *p, UInt len)
+{
+	const UChar *end = p + len;
+	Bool rep = False;
+
+	for (; p < end && (*p == 0xf3 || *p == 0x66 || (*p >= 0x40 && *p <= 0x4f)); p++)
+		rep |= *p == 0xf3;
+	return rep && p + 1 == end && (*p == 0xa4 || *p == 0xa5 || *p == 0xaa || *p == 0xab);
+}
+
+static Seg *seg_find(const Addr *addr, const UChar *len, UInt n, const UChar *bytes, UInt nbytes)
+{
+	UInt k = seg_key(addr, n);
+
+	for (Seg *s = seg_hash[k]; s; s = s->hash_next)
+		if (s->ninsns == n && s->nbytes == nbytes &&
+		    VG_(memcmp)(s->addr, addr, n * sizeof(Addr)) == 0 &&
+		    VG_(memcmp)(s->len, len, n) == 0 && VG_(memcmp)(s->bytes, bytes, nbytes) == 0)
+			return s;
+	Seg *s = VG_(calloc)("ipcc.seg", 1, sizeof(Seg));
+	const HChar *name;
+	DiEpoch ep = VG_(current_DiEpoch)();
+
+	s->ninsns = n;
+	s->nbytes = nbytes;
+	s->addr = VG_(malloc)("ipcc.seg.addr", n * sizeof(Addr));
+	s->len = VG_(malloc)("ipcc.seg.len", n);
+	s->bytes = VG_(malloc)("ipcc.seg.bytes", nbytes);
+	VG_(memcpy)(s->addr, addr, n * sizeof(Addr));
+	VG_(memcpy)(s->len, len, n);
+	VG_(memcpy)(s->bytes, bytes, nbytes);
+	s->fn = VG_(strdup)("ipcc.seg.fn", VG_(get_fnname)(ep, addr[0], &name) ? name : "?");
+	s->obj = VG_(strdup)("ipcc.seg.obj", VG_(get_objname)(ep, addr[0], &name) ? name : "?");
+	s->contiguous = True;
+	s->rep = n == 1 && is_rep_move(bytes, nbytes);
+	for (UInt i = 1; i < n; i++)
+		if (addr[i] != addr[i - 1] + len[i - 1])
+			s->contiguous = False;
+	s->line_first = addr[0] >> geom_l1i.shift;
+	s->line_last = (addr[n - 1] + len[n - 1] - 1) >> geom_l1i.shift;
+	s->hash_next = seg_hash[k];
+	seg_hash[k] = s;
+	s->all_next = seg_all;
+	seg_all = s;
+	return s;
+}
+
+/* ---- what the instrumented code calls ---------------------------------------------------- */
+
+static Bool page_first_touch(Addr page);
+
+static void fetch_line(Addr line)
+{
+	Bool hit = cache_ref(&cur->l1i, line);
+
+	/*
+	 * A tagged next-line instruction prefetcher: a miss, or a fetch of the line it
+	 * prefetched last, brings in the next line; code run in order misses once.
+	 */
+	if (!hit || line == cur->ifetch_next) {
+		cache_ref(&cur->l1i, line + 1);
+		cur->ifetch_next = line + 1;
+	}
+	if (hit)
+		return;
+	cur->cnt->l1i++;
+	/*
+	 * A code page's first touch maps it from the page cache: a program's code, read from
+	 * the file (and run before), is taken to be in the LLC then, not in memory.
+	 */
+	UInt per_page = 4096 >> geom_l1i.shift;
+	Addr first = line & ~(Addr)(per_page - 1);
+
+	if (page_first_touch(first / per_page))
+		for (Addr l = first; l < first + per_page; l++)
+			cache_ref(&ll, l);
+	if (cache_ref(&cur->l2, line))
+		return;
+	cur->cnt->l2i++;
+	if (!cache_ref(&ll, line))
+		cur->cnt->lli++;
+}
+
+/* The counts of segment s under the regions open now. */
+static Counts *seg_counts(Seg *s)
+{
+	Path *p = cur->regions;
+
+	if (!p)
+		return &s->c;
+	for (SegRegion *r = s->regions; r; r = r->next)
+		if (r->path == p)
+			return &r->c;
+	SegRegion *r = VG_(calloc)("ipcc.seg.region", 1, sizeof(SegRegion));
+
+	r->path = p;
+	r->next = s->regions;
+	s->regions = r;
+	return &r->c;
+}
+
+static VG_REGPARM(1) void on_enter(Seg *s)
+{
+	/*
+	 * VEX runs a rep movs or rep stos one iteration a superblock, jumping back to it: the
+	 * instruction retires once (as a PMU counts it), its iterations are counted apart.
+	 */
+	if (s->rep && cur->last_seg) {
+		const Seg *l = cur->last_seg;
+
+		if (l == s) {
+			cur->cnt->rep_iters++;
+			return;
+		}
+		if (l->addr[l->ninsns - 1] == s->addr[0]) {
+			/* Its first iteration ran at the end of the segment before. */
+			cur->last_seg = s;
+			cur->cnt = seg_counts(s);
+			cur->cnt->rep_iters++;
+			cur->cnt->rep_runs++;
+			return;
+		}
+	}
+	cur->last_seg = s;
+	cur->cnt = seg_counts(s);
+	cur->cnt->execs++;
+	cur->insns += s->ninsns;
+	if (s->contiguous) {
+		for (Addr l = s->line_first; l <= s->line_last; l++)
+			fetch_line(l);
+	} else {
+		Addr last = ~(Addr)0;
+
+		for (UInt i = 0; i < s->ninsns; i++) {
+			Addr a = s->addr[i] >> geom_l1i.shift,
+			     b = (s->addr[i] + s->len[i] - 1) >> geom_l1i.shift;
+			for (Addr l = a; l <= b; l++)
+				if (l != last)
+					fetch_line(last = l);
+		}
+	}
+}
+
+/*
+ * The stream prefetcher: an L1 miss on the line a recent miss stream expects brings the
+ * next PREFETCH_DEPTH lines into L2 and the LLC (uncounted) and moves the stream on; any
+ * other miss starts a stream.
+ */
+static void prefetch(Addr line)
+{
+	for (UInt i = 0; i < STREAMS; i++)
+		if (cur->stream[i] == line) {
+			for (UInt d = 1; d <= PREFETCH_DEPTH; d++) {
+				cache_ref(&cur->l2, line + d);
+				cache_ref(&ll, line + d);
+			}
+			cur->stream[i] = line + 1;
+			return;
+		}
+	cur->stream[cur->stream_next] = line + 1;
+	cur->stream_next = (cur->stream_next + 1) % STREAMS;
+}
+
+/* One line's access: 0 when it hits L1, else where it was served (1 L2, 2 LLC, 3 memory). */
+static UInt data_line(Addr line)
+{
+	UInt level = 1;
+
+	if (cache_ref(&cur->l1d, line))
+		return 0;
+	cur->cnt->l1d++;
+	/* A page's first touch: the kernel has just filled it through L2 and the LLC. */
+	UInt per_page = 4096 >> geom_l1d.shift;
+	Addr first = line & ~(Addr)(per_page - 1);
+
+	if (page_first_touch(first / per_page)) {
+		for (Addr l = first; l < first + per_page; l++) {
+			cache_ref(&ll, l);
+			cache_ref(&cur->l2, l);
+		}
+	}
+	Bool l2_hit = cache_ref(&cur->l2, line);
+
+	if (!l2_hit) {
+		cur->cnt->l2++;
+		level = 2;
+		if (!cache_ref(&ll, line)) {
+			cur->cnt->ll++;
+			level = 3;
+		}
+	}
+	if (clo_prefetch)
+		prefetch(line);
+	return level;
+}
+
+/*
+ * Memory-level parallelism, after the epoch model of Chou, Fahs and Abraham (ISCA 2004): an
+ * out-of-order core keeps working past a load that misses, and the misses it meets within
+ * its window (clo_window instructions from the first) overlap the first one's: the epoch
+ * costs the first miss's latency, not theirs. A miss stalls (starts an epoch of its own)
+ * when no epoch is open, when it is served further away than the epoch's first (it is
+ * charged in full), or when it depends on an earlier miss: its address comes from a load
+ * whose address is computed from an earlier miss's value of this epoch (Prov: through the
+ * superblock's temporaries and registers, and from one superblock to the next through the
+ * registers). A store's miss never stalls: the store buffer holds it. ipcc charges each
+ * stalling miss its level's latency (account.c).
+ */
+static void miss_stalls(UInt level, Bool store, Bool dep)
+{
+	Thread *t = cur;
+	Bool open = t->insns < t->epoch_end;
+
+	if (store || level == 0)
+		return;
+	if (open && !dep && level <= t->epoch_level)
+		return;
+	if (level == 1)
+		t->cnt->stall_l2++;
+	else if (level == 2)
+		t->cnt->stall_llc++;
+	else
+		t->cnt->stall_mem++;
+	if (!open) {
+		/* The misses before have been served: nothing depends on them any more. */
+		t->miss_regs = t->pending = 0;
+		t->sb_missed = 0;
+	}
+	if (!open || dep)
+		t->epoch_end = t->insns + (ULong)clo_window;
+	t->epoch_level = level;
+}
+
+static VG_REGPARM(3) void on_access(Addr addr, SizeT size, HWord desc)
+{
+	const Access *x = (const Access *)desc;
+	Thread *t = cur;
+	Addr a = addr >> geom_l1d.shift, b = (addr + (size ? size : 1) - 1) >> geom_l1d.shift;
+	UInt level = data_line(a);
+
+	if (b != a) {
+		UInt l2 = data_line(b);
+
+		level = l2 > level ? l2 : level;
+	}
+	if (level && !x->store) {
+		Bool dep = (x->dep_loads & t->sb_missed) || (x->dep_regs & t->miss_regs);
+
+		miss_stalls(level, x->store, dep);
+		if (x->index < 64)
+			t->sb_missed |= 1ull << x->index;
+		t->pending |= x->out_regs;
+	}
+}
+
+/* The start of a superblock's run. */
+static VG_REGPARM(0) void on_sb_start(void)
+{
+	cur->pending = 0;
+	cur->sb_missed = 0;
+}
+
+/* Its end (or a taken side exit): the registers it wrote now hold what it computed. */
+static void sb_end(const SBEnd *e)
+{
+	Thread *t = cur;
+	UShort m = t->miss_regs & (UShort)~e->written;
+
+	for (UInt r = 0; r < 16; r++)
+		if ((e->written >> r & 1) && ((e->pass[r] & t->miss_regs) || (t->pending >> r & 1)))
+			m |= (UShort)(1u << r);
+	t->miss_regs = m;
+}
+
+static VG_REGPARM(1) void on_sb_end(HWord e)
+{
+	sb_end((const SBEnd *)e);
+}
+
+static void sb_end(const SBEnd *e);
+
+/*
+ * A mispredicted branch ends the miss epoch: the core throws away the work after it, and
+ * the misses it meets once it has refilled overlap none of those before.
+ */
+static void mispredicted(void)
+{
+	cur->epoch_end = cur->insns;
+}
+
+static VG_REGPARM(3) void on_cond(Addr pc, ULong taken, HWord end)
+{
+	Thread *t = cur;
+	UInt b = (UInt)(pc ^ (pc >> BIMODAL_BITS)) & ((1u << BIMODAL_BITS) - 1);
+	UInt g = (UInt)((pc >> 1) ^ t->history ^ (pc >> 17)) & ((1u << GSHARE_BITS) - 1);
+	UInt c = (UInt)(pc ^ (pc >> CHOOSER_BITS)) & ((1u << CHOOSER_BITS) - 1);
+	Bool pb = t->bimodal[b] >= 2, pg = t->gshare[g] >= 2;
+	Bool predicted = t->chooser[c] >= 2 ? pg : pb;
+
+	cur->cnt->cond++;
+	cur->cnt->taken += taken != 0;
+	if (predicted != (taken != 0)) {
+		cur->cnt->cond_miss++;
+		mispredicted();
+	}
+	if (pb != pg) {
+		if (pg == (taken != 0) && t->chooser[c] < 3)
+			t->chooser[c]++;
+		else if (pb == (taken != 0) && t->chooser[c] > 0)
+			t->chooser[c]--;
+	}
+	if (taken) {
+		if (t->bimodal[b] < 3)
+			t->bimodal[b]++;
+		if (t->gshare[g] < 3)
+			t->gshare[g]++;
+	} else {
+		if (t->bimodal[b] > 0)
+			t->bimodal[b]--;
+		if (t->gshare[g] > 0)
+			t->gshare[g]--;
+	}
+	t->history = (t->history << 1) | (taken != 0);
+	if (taken)
+		sb_end((const SBEnd *)end);
+}
+
+static VG_REGPARM(2) void on_indirect(Addr pc, Addr target)
+{
+	Thread *t = cur;
+	UInt i = (UInt)(pc ^ (pc >> BTB_BITS) ^ t->path) & ((1u << BTB_BITS) - 1);
+
+	cur->cnt->ind++;
+	if (t->btb[i] != target) {
+		cur->cnt->ind_miss++;
+		mispredicted();
+	}
+	t->btb[i] = target;
+	t->path = ((t->path << 3) ^ (target >> 2)) & ((1u << BTB_BITS) - 1);
+}
+
+static VG_REGPARM(1) void on_call(Addr return_to)
+{
+	cur->ras[cur->ras_top++ % RAS_DEPTH] = return_to;
+}
+
+static VG_REGPARM(1) void on_ret(Addr target)
+{
+	cur->cnt->ret++;
+	if (cur->ras_top == 0 || cur->ras[--cur->ras_top % RAS_DEPTH] != target) {
+		cur->cnt->ret_miss++;
+		mispredicted();
+	}
+}
+
+/* ---- instrumentation -------------------------------------------------------------------- */
+
+static IRExpr *seg_expr(Seg *s)
+{
+	return mkIRExpr_HWord((HWord)s);
+}
+
+/*
+ * Where each value of the superblock being instrumented comes from (its *provenance*): which
+ * of the superblock's loads (bit i: the i-th access descriptor, up to 64) and which of the
+ * general registers it held on entry (bit r: rax = 0 ... r15 = 15) it was computed from.
+ * Other guest state (vector registers, flags) carries none. With the runtime's record of
+ * which loads missed (Thread.sb_missed) and which registers hold a value computed from a
+ * miss (Thread.miss_regs), a load's miss is known to depend on an earlier one.
+ */
+typedef struct {
+	ULong loads;
+	UShort regs;
+} Prov;
+
+static Prov *tmp_prov;
+static Int tmp_prov_n;
+static Prov gpr_prov[16];
+static Access *sb_access[64];
+static UInt sb_naccess;
+
+static Int gpr_of(Int offset)
+{
+	Int first = offsetof(VexGuestAMD64State, guest_RAX);
+
+	if (offset < first || offset >= first + 16 * 8)
+		return -1;
+	return (offset - first) / 8;
+}
+
+static Prov prov_or(Prov a, Prov b)
+{
+	a.loads |= b.loads;
+	a.regs |= b.regs;
+	return a;
+}
+
+static Prov prov_of(const IRExpr *e)
+{
+	Prov none = { 0, 0 };
+	Int r;
+
+	switch (e->tag) {
+	case Iex_RdTmp:
+		return e->Iex.RdTmp.tmp < (IRTemp)tmp_prov_n ? tmp_prov[e->Iex.RdTmp.tmp] : none;
+	case Iex_Get:
+		r = gpr_of(e->Iex.Get.offset);
+		return r < 0 ? none : gpr_prov[r];
+	case Iex_Load:
+		return prov_of(e->Iex.Load.addr);
+	case Iex_Unop:
+		return prov_of(e->Iex.Unop.arg);
+	case Iex_Binop:
+		return prov_or(prov_of(e->Iex.Binop.arg1), prov_of(e->Iex.Binop.arg2));
+	case Iex_Triop:
+		return prov_or(prov_of(e->Iex.Triop.details->arg1),
+			       prov_or(prov_of(e->Iex.Triop.details->arg2),
+				       prov_of(e->Iex.Triop.details->arg3)));
+	case Iex_Qop:
+		return prov_or(
+		    prov_or(prov_of(e->Iex.Qop.details->arg1), prov_of(e->Iex.Qop.details->arg2)),
+		    prov_or(prov_of(e->Iex.Qop.details->arg3), prov_of(e->Iex.Qop.details->arg4)));
+	case Iex_ITE:
+		return prov_or(prov_of(e->Iex.ITE.cond),
+			       prov_or(prov_of(e->Iex.ITE.iftrue), prov_of(e->Iex.ITE.iffalse)));
+	case Iex_CCall: {
+		Prov p = none;
+
+		for (Int i = 0; e->Iex.CCall.args[i]; i++)
+			p = prov_or(p, prov_of(e->Iex.CCall.args[i]));
+		return p;
+	}
+	default:
+		return none;
+	}
+}
+
+static void prov_tmp(IRTemp t, Prov p)
+{
+	if (t != IRTemp_INVALID && t < (IRTemp)tmp_prov_n)
+		tmp_prov[t] = p;
+}
+
+static Access *last_access; /* the access of the statement being followed */
+
+/* A loaded value: its address's provenance and the load itself. */
+static Prov loaded(void)
+{
+	Access *a = last_access;
+	Prov p = { 0, 0 };
+
+	if (a) {
+		p.loads = a->dep_loads | (a->index < 64 ? 1ull << a->index : 0);
+		p.regs = a->dep_regs;
+	}
+	return p;
+}
+
+/* Follow one statement of the input superblock (after its access, if any, was made). */
+static void prov_stmt(const IRStmt *st, SBEnd *end)
+{
+	Int r;
+
+	switch (st->tag) {
+	case Ist_WrTmp:
+		prov_tmp(st->Ist.WrTmp.tmp, st->Ist.WrTmp.data->tag == Iex_Load
+						? loaded()
+						: prov_of(st->Ist.WrTmp.data));
+		break;
+	case Ist_Put:
+		r = gpr_of(st->Ist.Put.offset);
+		if (r >= 0) {
+			gpr_prov[r] = prov_of(st->Ist.Put.data);
+			end->written |= (UShort)(1u << r);
+		}
+		break;
+	case Ist_LoadG:
+		prov_tmp(st->Ist.LoadG.details->dst, loaded());
+		break;
+	case Ist_CAS:
+		prov_tmp(st->Ist.CAS.details->oldLo, loaded());
+		prov_tmp(st->Ist.CAS.details->oldHi, loaded());
+		break;
+	case Ist_LLSC:
+		if (!st->Ist.LLSC.storedata)
+			prov_tmp(st->Ist.LLSC.result, loaded());
+		break;
+	case Ist_Dirty:
+		prov_tmp(st->Ist.Dirty.details->tmp,
+			 st->Ist.Dirty.details->mFx == Ifx_Read ||
+				 st->Ist.Dirty.details->mFx == Ifx_Modify
+			     ? loaded()
+			     : (Prov){ 0, 0 });
+		break;
+	default:
+		break;
+	}
+}
+
+static void call(IRSB *sb, Int regparms, const HChar *name, void *fn, IRExpr **args, IRExpr *guard)
+{
+	IRDirty *di = unsafeIRDirty_0_N(regparms, name, VG_(fnptr_to_fnentry)(fn), args);
+
+	if (guard)
+		di->guard = guard;
+	addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
+static void access(IRSB *sb, IRExpr *addr, Int size, IRExpr *guard, Addr pc, Bool store)
+{
+	Access *a = VG_(calloc)("ipcc.access", 1, sizeof(Access));
+	Prov p = prov_of(addr);
+
+	a->pc = pc;
+	a->store = store;
+	a->index = sb_naccess < 64 ? sb_naccess : 64;
+	a->dep_loads = p.loads;
+	a->dep_regs = p.regs;
+	if (sb_naccess < 64)
+		sb_access[sb_naccess++] = a;
+	last_access = a;
+	call(sb, 3, "on_access", on_access,
+	     mkIRExprVec_3(addr, mkIRExpr_HWord((HWord)size), mkIRExpr_HWord((HWord)a)), guard);
+}
+
+/* Whether the guest instruction at a is a conditional branch (jcc, loop, jrcxz). */
+static Bool is_jcc(Addr a, UInt len)
+{
+	const UChar *p = (const UChar *)a, *end = p + len;
+
+	while (p < end && (*p == 0x2e || *p == 0x3e || *p == 0xf2 || *p == 0xf3))
+		p++;
+	if (p >= end)
+		return False;
+	if ((*p >= 0x70 && *p <= 0x7f) || (*p >= 0xe0 && *p <= 0xe3))
+		return True;
+	return p + 1 < end && p[0] == 0x0f && p[1] >= 0x80 && p[1] <= 0x8f;
+}
+
+/* Whether the guest instruction at a is a call (direct, or indirect through FF /2). */
+static Bool is_call(Addr a, UInt len)
+{
+	const UChar *p = (const UChar *)a, *end = p + len;
+
+	while (p < end && (*p == 0x66 || *p == 0x67 || *p == 0xf2 || *p == 0x3e || *p == 0x2e ||
+			   (*p >= 0x40 && *p <= 0x4f)))
+		p++;
+	if (p >= end)
+		return False;
+	return *p == 0xe8 || (*p == 0xff && p + 1 < end && ((p[1] >> 3) & 7) == 2);
+}
+
+/* What the first pass learns of one instruction. */
+typedef struct {
+	Bool load, store;
+} InsnMem;
+
+static void note_mem(IRStmt *st, InsnMem *m)
+{
+	switch (st->tag) {
+	case Ist_WrTmp:
+		if (st->Ist.WrTmp.data->tag == Iex_Load)
+			m->load = True;
+		break;
+	case Ist_Store:
+	case Ist_StoreG:
+		m->store = True;
+		break;
+	case Ist_LoadG:
+		m->load = True;
+		break;
+	case Ist_CAS:
+		m->load = m->store = True;
+		break;
+	case Ist_LLSC:
+		if (st->Ist.LLSC.storedata)
+			m->store = True;
+		else
+			m->load = True;
+		break;
+	case Ist_Dirty: {
+		IRDirty *d = st->Ist.Dirty.details;
+
+		if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+			m->load = True;
+		if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+			m->store = True;
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/*
+ * Pass 1 cuts the superblock into segments at each side exit and where the function
+ * changes (VEX follows calls and jumps), and finds (or makes) each
+ * segment's record; pass 2 copies the statements, calling on_enter where a segment starts,
+ * on_access for each memory access, on_cond before a conditional branch's exit, and at the
+ * end on_indirect, on_call or on_ret as the superblock's jump kind says.
+ */
+static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
+			const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gwty,
+			IRType hwty)
+{
+	static Addr addr[MAX_SEG_INSNS];
+	static UChar len[MAX_SEG_INSNS];
+	static UChar bytes[MAX_SEG_INSNS * 16];
+	Seg *segs[256];
+	UInt nsegs = 0, n = 0, nbytes = 0, loads = 0, stores = 0;
+	IRSB *out;
+	Int i;
+
+	(void)closure, (void)layout, (void)vge, (void)archinfo;
+	if (gwty != hwty)
+		VG_(tool_panic)("host and guest word sizes differ");
+
+	/* Which instructions read or write memory: any of their statements does. */
+	static InsnMem insn_mem[MAX_SEG_INSNS * 4];
+	UInt ninsn = 0;
+
+	for (i = 0; i < in->stmts_used; i++) {
+		if (in->stmts[i]->tag == Ist_IMark) {
+			if (ninsn == MAX_SEG_INSNS * 4)
+				VG_(tool_panic)("a superblock longer than ipcc's tool can keep");
+			insn_mem[ninsn].load = insn_mem[ninsn].store = False;
+			ninsn++;
+		} else if (ninsn) {
+			note_mem(in->stmts[i], &insn_mem[ninsn - 1]);
+		}
+	}
+
+	/* Pass 1. */
+	static UInt seg_of[MAX_SEG_INSNS * 4];
+	static HChar fn_first[256];
+	DiEpoch ep = VG_(current_DiEpoch)();
+#define END_SEGMENT()                                                    \
+	do {                                                             \
+		if (n) {                                                 \
+			Seg *s_ = seg_find(addr, len, n, bytes, nbytes); \
+			s_->loads = loads, s_->stores = stores;          \
+			segs[nsegs++] = s_;                              \
+		}                                                        \
+		n = nbytes = loads = stores = 0;                         \
+	} while (0)
+	ninsn = 0;
+	for (i = 0; i < in->stmts_used; i++) {
+		IRStmt *st = in->stmts[i];
+
+		if (st->tag == Ist_IMark) {
+			const HChar *fn;
+			Addr a = (Addr)st->Ist.IMark.addr;
+
+			/*
+			 * VEX follows calls and jumps into other functions: a segment ends where
+			 * the function does, so that each instruction is its own function's.
+			 */
+			if (!VG_(get_fnname)(ep, a, &fn))
+				fn = "?";
+			if (n && VG_(strcmp)(fn, fn_first) != 0)
+				END_SEGMENT();
+			if (n == 0)
+				VG_(strncpy)(fn_first, fn, sizeof(fn_first) - 1);
+			if (n == MAX_SEG_INSNS || nsegs == 255)
+				VG_(tool_panic)("a superblock longer than ipcc's tool can keep");
+			/*
+			 * VEX marks a client request (four rol of rdi, then xchg rbx,rbx: 19
+			 * bytes) as one instruction: it is five, each kept as its own.
+			 */
+			UInt left = st->Ist.IMark.len;
+			const UChar *code = (const UChar *)a;
+
+			while (st->Ist.IMark.len > 15 && left > 4 && code[0] == 0x48 &&
+			       code[1] == 0xc1 && code[2] == 0xc7 && n + 1 < MAX_SEG_INSNS) {
+				addr[n] = a;
+				len[n] = 4;
+				VG_(memcpy)(bytes + nbytes, code, 4);
+				nbytes += 4, a += 4, code += 4, left -= 4;
+				n++;
+			}
+			if (left > 15)
+				VG_(tool_panic)("an instruction longer than 15 bytes");
+			addr[n] = a;
+			len[n] = (UChar)left;
+			VG_(memcpy)(bytes + nbytes, code, left);
+			nbytes += len[n];
+			loads += insn_mem[ninsn].load;
+			stores += insn_mem[ninsn].store;
+			seg_of[ninsn] = nsegs;
+			ninsn++;
+			n++;
+		} else if (st->tag == Ist_Exit && st->Ist.Exit.jk == Ijk_Boring) {
+			/*
+			 * A branch or a rep iteration. The other exits are faults VEX checks for
+			 * (a misaligned movapd's SIGSEGV, ...): not taken, unless the program is
+			 * about to get a signal; cutting there would make loops of single
+			 * instructions.
+			 */
+			END_SEGMENT();
+		}
+	}
+	END_SEGMENT();
+#undef END_SEGMENT
+
+	/* Pass 2. */
+	out = deepCopyIRSBExceptStmts(in);
+	UInt k = 0;
+	Int entered = -1; /* the segment whose on_enter was called last */
+	Addr pc = 0, next_pc = 0;
+	UInt pclen = 0;
+
+	ninsn = 0;
+	if (tmp_prov_n < in->tyenv->types_used) {
+		if (tmp_prov)
+			VG_(free)(tmp_prov);
+		tmp_prov_n = in->tyenv->types_used * 2;
+		tmp_prov = VG_(malloc)("ipcc.prov", (SizeT)tmp_prov_n * sizeof(Prov));
+	}
+	VG_(memset)(tmp_prov, 0, (SizeT)tmp_prov_n * sizeof(Prov));
+	for (UInt r = 0; r < 16; r++)
+		gpr_prov[r] = (Prov){ 0, (UShort)(1u << r) };
+	sb_naccess = 0;
+	last_access = NULL;
+
+	SBEnd *end = VG_(calloc)("ipcc.sbend", 1, sizeof(SBEnd));
+
+	call(out, 0, "on_sb_start", on_sb_start, mkIRExprVec_0(), NULL);
+	for (i = 0; i < in->stmts_used; i++) {
+		IRStmt *st = in->stmts[i];
+
+		if (!st || st->tag == Ist_NoOp)
+			continue;
+		switch (st->tag) {
+		case Ist_IMark:
+			k = seg_of[ninsn++];
+			if ((Int)k != entered) {
+				call(out, 1, "on_enter", on_enter, mkIRExprVec_1(seg_expr(segs[k])),
+				     NULL);
+				entered = (Int)k;
+			}
+			pc = (Addr)st->Ist.IMark.addr;
+			pclen = st->Ist.IMark.len;
+			next_pc = pc + pclen;
+			addStmtToIRSB(out, st);
+			/* VEX follows a call into its callee: push where it returns to here. */
+			if (is_call(pc, pclen))
+				call(out, 1, "on_call", on_call,
+				     mkIRExprVec_1(mkIRExpr_HWord(next_pc)), NULL);
+			break;
+		case Ist_WrTmp:
+			if (st->Ist.WrTmp.data->tag == Iex_Load)
+				access(out, st->Ist.WrTmp.data->Iex.Load.addr,
+				       sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty), NULL, pc,
+				       False);
+			addStmtToIRSB(out, st);
+			break;
+		case Ist_Store:
+			access(out, st->Ist.Store.addr,
+			       sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.Store.data)), NULL, pc,
+			       True);
+			addStmtToIRSB(out, st);
+			break;
+		case Ist_StoreG: {
+			IRStoreG *g = st->Ist.StoreG.details;
+
+			access(out, g->addr, sizeofIRType(typeOfIRExpr(in->tyenv, g->data)),
+			       g->guard, pc, True);
+			addStmtToIRSB(out, st);
+			break;
+		}
+		case Ist_LoadG: {
+			IRLoadG *g = st->Ist.LoadG.details;
+			IRType wide = Ity_INVALID, narrow = Ity_INVALID;
+
+			typeOfIRLoadGOp(g->cvt, &wide, &narrow);
+			access(out, g->addr, sizeofIRType(narrow), g->guard, pc, False);
+			addStmtToIRSB(out, st);
+			break;
+		}
+		case Ist_CAS: {
+			IRCAS *c = st->Ist.CAS.details;
+			Int size = sizeofIRType(typeOfIRExpr(in->tyenv, c->dataLo));
+
+			access(out, c->addr, c->dataHi ? 2 * size : size, NULL, pc, False);
+			addStmtToIRSB(out, st);
+			break;
+		}
+		case Ist_LLSC:
+			if (st->Ist.LLSC.storedata)
+				access(
+				    out, st->Ist.LLSC.addr,
+				    sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.LLSC.storedata)),
+				    NULL, pc, True);
+			else
+				access(out, st->Ist.LLSC.addr,
+				       sizeofIRType(typeOfIRTemp(in->tyenv, st->Ist.LLSC.result)),
+				       NULL, pc, False);
+			addStmtToIRSB(out, st);
+			break;
+		case Ist_Dirty: {
+			IRDirty *d = st->Ist.Dirty.details;
+
+			if (d->mFx != Ifx_None && d->mAddr)
+				access(out, d->mAddr, d->mSize, d->guard, pc, d->mFx == Ifx_Write);
+			addStmtToIRSB(out, st);
+			break;
+		}
+		case Ist_Exit: {
+			IRStmt *e = st;
+
+			if (e->Ist.Exit.jk == Ijk_Boring && is_jcc(pc, pclen)) {
+				IRTemp g = newIRTemp(out->tyenv, Ity_I64);
+				Addr dst = (Addr)e->Ist.Exit.dst->Ico.U64;
+				IRExpr *taken = IRExpr_RdTmp(g);
+
+				addStmtToIRSB(out, IRStmt_WrTmp(g, IRExpr_Unop(Iop_1Uto64,
+									       e->Ist.Exit.guard)));
+				/* VEX may invert the condition, the exit going to the fall-through. */
+				if (dst == next_pc) {
+					IRTemp t = newIRTemp(out->tyenv, Ity_I64);
+
+					addStmtToIRSB(
+					    out,
+					    IRStmt_WrTmp(
+						t, IRExpr_Binop(Iop_Xor64, taken,
+								IRExpr_Const(IRConst_U64(1)))));
+					taken = IRExpr_RdTmp(t);
+				}
+				call(out, 3, "on_cond", on_cond,
+				     mkIRExprVec_3(mkIRExpr_HWord(pc), taken,
+						   mkIRExpr_HWord((HWord)end)),
+				     NULL);
+			}
+			addStmtToIRSB(out, st);
+			break;
+		}
+		default:
+			addStmtToIRSB(out, st);
+			break;
+		}
+		prov_stmt(st, end);
+		last_access = NULL;
+	}
+	/* What the superblock leaves in the registers, for the next one's loads. */
+	for (UInt r = 0; r < 16; r++) {
+		end->pass[r] = gpr_prov[r].regs;
+		for (UInt k = 0; k < sb_naccess; k++)
+			if (gpr_prov[r].loads >> sb_access[k]->index & 1)
+				sb_access[k]->out_regs |= (UShort)(1u << r);
+	}
+	call(out, 1, "on_sb_end", on_sb_end, mkIRExprVec_1(mkIRExpr_HWord((HWord)end)), NULL);
+	/* The end of the superblock: where it goes decides the branch kind. */
+	if (in->jumpkind == Ijk_Ret) {
+		call(out, 1, "on_ret", on_ret, mkIRExprVec_1(in->next), NULL);
+	} else if ((in->jumpkind == Ijk_Boring || in->jumpkind == Ijk_Call) &&
+		   in->next->tag != Iex_Const) {
+		call(out, 2, "on_indirect", on_indirect,
+		     mkIRExprVec_2(mkIRExpr_HWord(pc), in->next), NULL);
+	}
+	return out;
+}
+
+/* ---- start and end ---------------------------------------------------------------------- */
+
+static void post_clo_init(void)
+{
+	cache_geometry(&geom_l1d, "--ipcc-l1d", clo_l1d);
+	cache_geometry(&geom_l1i, "--ipcc-l1i", clo_l1i);
+	cache_geometry(&geom_l2, "--ipcc-l2", clo_l2);
+	cache_geometry(&geom_ll, "--ipcc-ll", clo_ll);
+	if (geom_l1d.line != geom_l2.line || geom_l2.line != geom_ll.line ||
+	    geom_l1i.line != geom_l2.line)
+		VG_(fmsg_bad_option)("--ipcc-l2", "every cache must have the same line size\n");
+	cache_alloc(&ll, &geom_ll);
+}
+
+static void hex(VgFile *f, const UChar *p, UInt n)
+{
+	static const HChar digit[] = "0123456789abcdef";
+	HChar buf[2 * 16 + 1];
+
+	for (UInt i = 0; i < n && i < 16; i++) {
+		buf[2 * i] = digit[p[i] >> 4];
+		buf[2 * i + 1] = digit[p[i] & 15];
+	}
+	buf[2 * (n < 16 ? n : 16)] = 0;
+	VG_(fprintf)(f, "%s", buf);
+}
+
+static void cache_line(VgFile *f, const HChar *name, const Cache *c)
+{
+	VG_(fprintf)(f, "cache %s %llu %u %u\n", name, c->size, c->assoc, c->line);
+}
+
+static void counts_add(Counts *t, const Counts *c)
+{
+	t->execs += c->execs;
+	t->l1d += c->l1d, t->l2 += c->l2, t->ll += c->ll;
+	t->l1i += c->l1i, t->l2i += c->l2i, t->lli += c->lli;
+	t->cond += c->cond, t->taken += c->taken, t->cond_miss += c->cond_miss;
+	t->ind += c->ind, t->ind_miss += c->ind_miss;
+	t->ret += c->ret, t->ret_miss += c->ret_miss;
+	t->stall_l2 += c->stall_l2, t->stall_llc += c->stall_llc, t->stall_mem += c->stall_mem;
+	t->rep_iters += c->rep_iters, t->rep_runs += c->rep_runs;
+}
+
+/* A segment's events (not its executions), in the file's order. */
+static void counts_write(VgFile *f, const Counts *c)
+{
+	VG_(fprintf)
+	(f,
+	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
+	 "%llu",
+	 c->l1d, c->l2, c->ll, c->l1i, c->l2i, c->lli, c->cond, c->taken, c->cond_miss, c->ind,
+	 c->ind_miss, c->ret, c->ret_miss, c->stall_l2, c->stall_llc, c->stall_mem, c->rep_iters,
+	 c->rep_runs);
+}
+
+static void fini(Int exitcode)
+{
+	HChar *path = VG_(expand_file_name)("--ipcc-out", clo_out);
+	VgFile *f =
+	    VG_(fopen)(path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+
+	if (!f) {
+		VG_(umsg)("ipcc: cannot write '%s'\n", path);
+		return;
+	}
+	VG_(fprintf)(f, "ipcc-vg 4\n");
+	VG_(fprintf)
+	(f, "pid %d\nppid %d\nexit %d\nthreads %u\n", VG_(getpid)(), VG_(getppid)(), exitcode,
+	 nthreads);
+	VG_(fprintf)(f, "exe %s\n", VG_(args_the_exename) ? VG_(args_the_exename) : "?");
+	cache_line(f, "l1d", &geom_l1d);
+	cache_line(f, "l1i", &geom_l1i);
+	cache_line(f, "l2", &geom_l2);
+	cache_line(f, "ll", &geom_ll);
+	VG_(fprintf)(f, "prefetch %s\n", clo_prefetch ? "yes" : "no");
+	VG_(fprintf)(f, "window %lld\n", clo_window);
+	/* Oldest first, so that a parent's line comes before its children's. */
+	for (UInt id = 1; id <= npaths; id++)
+		for (Path *p = paths; p; p = p->all_next)
+			if (p->id == id) {
+				for (HChar *c = p->name; *c; c++)
+					if (*c == '\t' || *c == '\n')
+						*c = ' ';
+				VG_(fprintf)
+				(f, "region %u %u %llu\t%s\n", p->id, p->parent ? p->parent->id : 0,
+				 p->calls, p->name);
+			}
+	for (Seg *s = seg_all; s; s = s->all_next) {
+		Counts t = s->c;
+
+		for (SegRegion *r = s->regions; r; r = r->next)
+			counts_add(&t, &r->c);
+		if (!t.execs && !t.rep_runs)
+			continue;
+		VG_(fprintf)(f, "S %llu %u %u %u ", t.execs, s->ninsns, s->loads, s->stores);
+		counts_write(f, &t);
+		VG_(fprintf)(f, "\t%s\t%s\n", s->fn, s->obj);
+		for (UInt i = 0, off = 0; i < s->ninsns; off += s->len[i], i++) {
+			VG_(fprintf)(f, "I %lx ", s->addr[i]);
+			hex(f, s->bytes + off, s->len[i]);
+			VG_(fprintf)(f, "\n");
+		}
+		for (SegRegion *r = s->regions; r; r = r->next)
+			if (r->c.execs || r->c.rep_runs) {
+				VG_(fprintf)(f, "R %u %llu ", r->path->id, r->c.execs);
+				counts_write(f, &r->c);
+				VG_(fprintf)(f, "\n");
+			}
+	}
+	VG_(fprintf)(f, "end\n");
+	VG_(fclose)(f);
+}
+
+/*
+ * libipcc's regions (vg_requests.h): arg[1] is the region's name in the client's memory.
+ * libipcc checks the nesting before it asks, so an end always closes the innermost region.
+ * The answer, 1, tells libipcc that the tool counts its regions (natively the request
+ * answers 0).
+ */
+static Bool on_client_request(ThreadId tid, UWord *arg, UWord *ret)
+{
+	if (!VG_IS_TOOL_USERREQ('I', 'P', arg[0]))
+		return False;
+	if (tid >= MAX_THREADS)
+		tid = MAX_THREADS - 1;
+	if (!threads[tid])
+		thread_start(tid, 0);
+	Thread *t = threads[tid];
+
+	switch (arg[0]) {
+	case IPCC_VG_REGION_BEGIN:
+		t->regions = path_enter(t->regions, arg[1] ? (const HChar *)arg[1] : "?");
+		t->regions->calls++;
+		break;
+	case IPCC_VG_REGION_END:
+		if (t->regions)
+			t->regions = t->regions->parent;
+		break;
+	default:
+		return False;
+	}
+	*ret = 1;
+	return True;
+}
+
+static void pre_clo_init(void)
+{
+	VG_(details_name)("ipcc");
+	VG_(details_version)("1");
+	VG_(details_description)("the counts of ipcc's model backend");
+	VG_(details_copyright_author)("ipcc's authors");
+	VG_(details_bug_reports_to)("ipcc's issue tracker");
+	VG_(basic_tool_funcs)(post_clo_init, instrument, fini);
+	VG_(needs_command_line_options)(opt_process, opt_usage, opt_debug_usage);
+	VG_(track_start_client_code)(thread_start);
+	VG_(needs_client_requests)(on_client_request);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(pre_clo_init)

@@ -1,0 +1,366 @@
+/*
+ * stat_model.c - ipcc stat --backend model: the parts of each output only the model backend
+ * has (its profile and caches, loads, stores, branches, mispredicts, cache misses, where the
+ * cycles went, what it leaves out, with --per-function each function and with --regions each
+ * of the program's regions). The usual
+ * counters and the split are printed by stat_output.c, as for any backend.
+ */
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ipcc/export.h"
+#include "stat_int.h"
+
+/* What the model leaves out, said in every output. */
+static const char left_out[] =
+    "time in system calls and page faults (the kernel's); other processes and other "
+    "threads' contention for caches and memory bandwidth (each thread has its own L1 and "
+    "L2, the LLC is shared but its latency is fixed); an SMT sibling; the hardware "
+    "prefetchers but one next-line stream; TLB misses; memory bandwidth; the overlap of cache "
+    "misses is estimated (an epoch over the reorder buffer: a load's miss within it, "
+    "independent of an earlier one, costs nothing) and a store's miss costs nothing; the "
+    "segments' steady states are modelled as loops; Valgrind presents its own CPU (no AVX-512), so "
+    "libraries may take other code paths than on this machine";
+
+/* Per-function rows shown in text: those above this share of the cycles. */
+#define TEXT_FN_SHARE 0.001
+
+static double pct(double part, double whole)
+{
+	return whole > 0 ? 100 * part / whole : 0;
+}
+
+static const char *base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static void text_cache(FILE *out, const char *name, const struct ipcc_mb_cache *c)
+{
+	if (c->size >= 1024 * 1024)
+		fprintf(out, " %s %" PRIu64 " MiB %u-way", name, c->size / (1024 * 1024), c->assoc);
+	else
+		fprintf(out, " %s %" PRIu64 " KiB %u-way", name, c->size / 1024, c->assoc);
+}
+
+/* A share of the slots, in percent. */
+static double slot_pct(double part, const struct ipcc_mb_counts *c)
+{
+	return pct(part, c->slots_total);
+}
+
+static void text_regions(FILE *out, const struct stat_result *r)
+{
+	const struct ipcc_mb_result *m = &r->model;
+
+	fprintf(out,
+		"\n  regions (all threads; each holds the regions inside it)\n"
+		"  %-24s %8s %14s %14s %6s %9s %8s %12s %9s\n",
+		"region", "calls", "instructions", "cycles", "IPC", "frontend", "backend",
+		"speculation", "retiring");
+	if (!m->nregion)
+		fprintf(out, "  none: the command entered no region (is it linked with libipcc, "
+			     "built with Valgrind's valgrind.h?)\n");
+	for (size_t i = 0; i < m->nregion; i++) {
+		const struct ipcc_mb_counts *c = &m->region[i].c;
+
+		fprintf(out,
+			"  %-24.24s %8" PRIu64 " %14" PRIu64 " %14.0f %6.2f %8.1f%% %7.1f%% "
+			"%11.1f%% %8.1f%%\n",
+			m->region[i].name, m->region[i].calls, c->instructions, c->cycles,
+			c->cycles > 0 ? (double)c->instructions / c->cycles : 0,
+			slot_pct(c->slots_total - c->slots_filled, c),
+			slot_pct(c->slots_filled - c->slots_issued, c),
+			slot_pct(c->slots_issued - c->slots_retired, c),
+			slot_pct(c->slots_retired, c));
+	}
+}
+
+void stat_model_text(FILE *out, const struct stat_result *r)
+{
+	const struct ipcc_mb_result *m = &r->model;
+	const struct ipcc_mb_counts *c = &m->total;
+	const struct ipcc_mb_caches *k = &m->caches;
+	double cyc = c->cycles;
+
+	fprintf(out, "\nthe model (every figure modelled but instructions, loads, stores, "
+		     "branches):\n");
+	const char *note = r->model_note;
+
+	/* The note is a whole message ("ipcc stat: profile auto is ..."): its words only. */
+	if (!strncmp(note, "ipcc ", 5) && strstr(note, ": "))
+		note = strstr(note, ": ") + 2;
+	fprintf(out,
+		"  profile %s%s%s%s; ran under Valgrind in %.2f s: %u process%s, %u thread%s, "
+		"%" PRIu64 " segments\n",
+		m->profile, *note ? " (" : "", note, *note ? ")" : "", r->model_wall_ns / 1e9,
+		m->processes, m->processes == 1 ? "" : "es", m->threads, m->threads == 1 ? "" : "s",
+		m->segments);
+	fprintf(out, "  caches, from %s:", r->model_caches.source);
+	text_cache(out, "L1d", &k->l1d);
+	text_cache(out, "L1i", &k->l1i);
+	text_cache(out, "L2", &k->l2);
+	text_cache(out, "LLC", &k->llc);
+	fprintf(out, ", %u-byte lines\n\n", k->l1d.line);
+	fprintf(out, "  %-24s %18" PRIu64 "  exact\n", "loads", c->loads);
+	fprintf(out, "  %-24s %18" PRIu64 "  exact\n", "stores", c->stores);
+	fprintf(out, "  %-24s %18" PRIu64 "  exact\n", "branches", c->branches);
+	fprintf(out, "  %-24s %18" PRIu64 "  exact, %.1f%% taken\n", "conditional branches",
+		c->cond_branches, pct((double)c->cond_taken, (double)c->cond_branches));
+	fprintf(out,
+		"  %-24s %18" PRIu64 "  %.2f%% of branches (%" PRIu64 " indirect, %" PRIu64
+		" returns among the branches)\n",
+		"mispredicts", c->mispredicts, pct((double)c->mispredicts, (double)c->branches),
+		c->indirect, c->returns);
+	fprintf(out,
+		"  %-24s %18" PRIu64 "  %.2f%% of loads and stores; %" PRIu64 " stall (a store's "
+		"or an overlapped one does not)\n",
+		"L1d misses", c->l1d_misses,
+		pct((double)c->l1d_misses, (double)(c->loads + c->stores)), c->stalling_misses);
+	fprintf(out, "  %-24s %18" PRIu64 "\n", "L2 misses (data)", c->l2_misses);
+	fprintf(out, "  %-24s %18" PRIu64 "\n", "LLC misses (data)", c->llc_misses);
+	fprintf(out, "  %-24s %18" PRIu64 "  (%" PRIu64 " missed L2 too)\n", "L1i misses",
+		c->l1i_misses, c->l2i_misses);
+	fprintf(out, "\n  where the cycles went (%.0f cycles)\n", cyc);
+	fprintf(out, "    %-36s %5.1f%%\n", "the pipeline, every load hitting L1",
+		pct(c->core_cycles, cyc));
+	fprintf(out, "    %-36s %5.1f%%\n", "L1d misses served by L2", pct(c->l2_hit_cycles, cyc));
+	fprintf(out, "    %-36s %5.1f%%\n", "L2 misses served by the LLC",
+		pct(c->llc_hit_cycles, cyc));
+	fprintf(out, "    %-36s %5.1f%%\n", "LLC misses served by memory",
+		pct(c->memory_cycles, cyc));
+	fprintf(out, "    %-36s %5.1f%%\n", "instruction-cache misses", pct(c->icache_cycles, cyc));
+	fprintf(out, "    %-36s %5.1f%%\n", "mispredicted branches",
+		pct(c->mispredict_cycles, cyc));
+	fprintf(out, "\n  approximated: %" PRIu64 " instructions (%.3f%%)%s%s\n", c->approximated,
+		pct((double)c->approximated, (double)c->instructions),
+		*m->approximated_names ? ": " : "", m->approximated_names);
+	if (m->unmodelled)
+		fprintf(out,
+			"  %" PRIu64 " segments the model could not parse: one instruction "
+			"a slot\n",
+			m->unmodelled);
+	fprintf(out, "  left out: %s\n", left_out);
+	if (r->model_regions)
+		text_regions(out, r);
+	if (!r->per_function)
+		return;
+	fprintf(out, "\n  %-40s %-16s %14s %7s %6s %12s %12s\n", "function", "object",
+		"instructions", "cycles", "IPC", "L1d misses", "mispredicts");
+	size_t shown = 0;
+
+	for (size_t i = 0; i < m->nfn; i++) {
+		const struct ipcc_mb_function *f = &m->fn[i];
+
+		if (f->c.cycles < TEXT_FN_SHARE * cyc)
+			break;
+		fprintf(out,
+			"  %-40.40s %-16.16s %14" PRIu64 " %6.2f%% %6.2f %12" PRIu64 " %12" PRIu64
+			"\n",
+			f->name, base(f->object), f->c.instructions, pct(f->c.cycles, cyc),
+			f->c.cycles > 0 ? (double)f->c.instructions / f->c.cycles : 0,
+			f->c.l1d_misses, f->c.mispredicts);
+		shown++;
+	}
+	if (shown < m->nfn)
+		fprintf(out,
+			"  ... %zu more functions, each under %.1f%% of the cycles (all in "
+			"--format json)\n",
+			m->nfn - shown, 100 * TEXT_FN_SHARE);
+}
+
+static json_t *counts_json(const struct ipcc_mb_counts *c)
+{
+	return json_pack(
+	    "{sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI s{sf sf sf sf sf sf sf}"
+	    " s{sf sf sf sf}}",
+	    "instructions", (json_int_t)c->instructions, "loads", (json_int_t)c->loads, "stores",
+	    (json_int_t)c->stores, "branches", (json_int_t)c->branches, "cond_branches",
+	    (json_int_t)c->cond_branches, "cond_taken", (json_int_t)c->cond_taken, "mispredicts",
+	    (json_int_t)c->mispredicts, "indirect", (json_int_t)c->indirect, "returns",
+	    (json_int_t)c->returns, "l1d_misses", (json_int_t)c->l1d_misses, "l2_misses",
+	    (json_int_t)c->l2_misses, "llc_misses", (json_int_t)c->llc_misses, "stalling_misses",
+	    (json_int_t)c->stalling_misses, "l1i_misses", (json_int_t)c->l1i_misses, "l2i_misses",
+	    (json_int_t)c->l2i_misses, "llci_misses", (json_int_t)c->llci_misses, "approximated",
+	    (json_int_t)c->approximated, "cycles", "total", c->cycles, "pipeline", c->core_cycles,
+	    "l2_hits", c->l2_hit_cycles, "llc_hits", c->llc_hit_cycles, "memory", c->memory_cycles,
+	    "icache", c->icache_cycles, "mispredicts", c->mispredict_cycles, "slots", "total",
+	    c->slots_total, "filled", c->slots_filled, "issued", c->slots_issued, "retired",
+	    c->slots_retired);
+}
+
+static json_t *cache_json(const struct ipcc_mb_cache *c)
+{
+	return json_pack("{sI sI sI}", "size", (json_int_t)c->size, "assoc", (json_int_t)c->assoc,
+			 "line", (json_int_t)c->line);
+}
+
+void stat_model_json(json_t *root, const struct stat_result *r)
+{
+	const struct ipcc_mb_result *m = &r->model;
+	json_t *model = json_object(), *fns = json_array();
+
+	json_object_set_new(model, "profile", json_string(m->profile));
+	json_object_set_new(model, "profile_note", json_string(r->model_note));
+	json_object_set_new(model, "modelled",
+			    json_string("every figure but instructions, "
+					"loads, stores and branches"));
+	json_object_set_new(model, "wall_ns", json_integer((json_int_t)r->model_wall_ns));
+	json_object_set_new(model, "processes", json_integer(m->processes));
+	json_object_set_new(model, "threads", json_integer(m->threads));
+	json_object_set_new(model, "segments", json_integer((json_int_t)m->segments));
+	json_object_set_new(model, "unmodelled_segments", json_integer((json_int_t)m->unmodelled));
+	json_object_set_new(model, "approximated_names", json_string(m->approximated_names));
+	json_object_set_new(model, "caches",
+			    json_pack("{so so so so ss}", "l1d", cache_json(&m->caches.l1d), "l1i",
+				      cache_json(&m->caches.l1i), "l2", cache_json(&m->caches.l2),
+				      "llc", cache_json(&m->caches.llc), "source",
+				      r->model_caches.source));
+	json_object_set_new(model, "counts", counts_json(&m->total));
+	json_object_set_new(model, "left_out", json_string(left_out));
+	for (size_t i = 0; r->per_function && i < m->nfn; i++)
+		json_array_append_new(fns, json_pack("{ss ss so}", "function", m->fn[i].name,
+						     "object", m->fn[i].object, "counts",
+						     counts_json(&m->fn[i].c)));
+	json_object_set_new(model, "functions", r->per_function ? fns : json_null());
+	if (!r->per_function)
+		json_decref(fns);
+	json_object_set_new(root, "model", model);
+}
+
+/* A total, in the regions file's {total, min, max} (the model sums: no call's own figure). */
+static json_t *total_only(double v)
+{
+	return json_pack("{sf so so}", "total", v, "min", json_null(), "max", json_null());
+}
+
+json_t *stat_model_regions_json(const struct stat_result *r)
+{
+	const struct ipcc_mb_result *m = &r->model;
+	json_t *regions = json_array();
+	double khz = r->core.khz ? (double)r->core.khz : 1e6;
+
+	for (size_t i = 0; i < m->nregion; i++) {
+		const struct ipcc_mb_counts *c = &m->region[i].c;
+		json_t *ctr = json_object();
+
+		for (int k = 0; k < IPCC_NCOUNTERS; k++)
+			json_object_set_new(ctr, ipcc_counter_name(k), json_null());
+		json_object_set_new(ctr, "elapsed_ns", total_only(c->cycles / khz * 1e6));
+		const struct {
+			enum ipcc_counter k;
+			double v;
+		} given[] = {
+			{ IPCC_INSTRUCTIONS, (double)c->instructions },
+			{ IPCC_CYCLES, c->cycles },
+			{ IPCC_REF_CYCLES, c->cycles * (double)r->tc.khz / khz },
+			{ IPCC_SLOTS_TOTAL, c->slots_total },
+			{ IPCC_SLOTS_FILLED, c->slots_filled },
+			{ IPCC_SLOTS_ISSUED, c->slots_issued },
+			{ IPCC_SLOTS_RETIRED, c->slots_retired },
+		};
+
+		for (size_t g = 0; g < sizeof(given) / sizeof(given[0]); g++)
+			json_object_set_new(ctr, ipcc_counter_name(given[g].k),
+					    total_only(given[g].v));
+		json_array_append_new(regions,
+				      json_pack("{ss sn sI so so}", "name", m->region[i].name,
+						"thread", "calls", (json_int_t)m->region[i].calls,
+						"counters", ctr, "model", counts_json(c)));
+	}
+	return json_pack("{sI ss sI sn sn so}", "version", (json_int_t)1, "backend", "model",
+			 "tcfreq_khz", (json_int_t)r->tc.khz, "overhead_ns", "errors", "regions",
+			 regions);
+}
+
+void stat_model_csv(FILE *out, const struct stat_result *r)
+{
+	const struct ipcc_mb_counts *c = &r->model.total;
+	const struct {
+		const char *name;
+		double v;
+	} rows[] = {
+		{ "model_loads", (double)c->loads },
+		{ "model_stores", (double)c->stores },
+		{ "model_branches", (double)c->branches },
+		{ "model_cond_branches", (double)c->cond_branches },
+		{ "model_mispredicts", (double)c->mispredicts },
+		{ "model_l1d_misses", (double)c->l1d_misses },
+		{ "model_l2_misses", (double)c->l2_misses },
+		{ "model_llc_misses", (double)c->llc_misses },
+		{ "model_l1i_misses", (double)c->l1i_misses },
+		{ "model_cycles_pipeline", c->core_cycles },
+		{ "model_cycles_l2_hits", c->l2_hit_cycles },
+		{ "model_cycles_llc_hits", c->llc_hit_cycles },
+		{ "model_cycles_memory", c->memory_cycles },
+		{ "model_cycles_icache", c->icache_cycles },
+		{ "model_cycles_mispredicts", c->mispredict_cycles },
+		{ "model_approximated", (double)c->approximated },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		fprintf(out, "%s,%.0f,count,,,,\n", rows[i].name, rows[i].v);
+	for (size_t i = 0; r->per_function && i < r->model.nfn; i++) {
+		const struct ipcc_mb_function *f = &r->model.fn[i];
+
+		/* A function's name may hold commas and quotes: CSV quotes it. */
+		fprintf(out, "\"function:");
+		for (const char *p = f->name; *p; p++)
+			fprintf(out, *p == '"' ? "\"\"" : "%c", *p);
+		fprintf(out, "\",%.0f,cycles,,,,\n", f->c.cycles);
+	}
+}
+
+int stat_model_openmetrics(struct ipcc_openmetrics *w, const struct stat_result *r)
+{
+	const struct ipcc_mb_counts *c = &r->model.total;
+	const struct {
+		const char *name, *help;
+		double v;
+	} rows[] = {
+		{ "ipcc_model_loads_total", "Instructions that read memory (exact).",
+		  (double)c->loads },
+		{ "ipcc_model_stores_total", "Instructions that write memory (exact).",
+		  (double)c->stores },
+		{ "ipcc_model_branches_total", "Branch instructions (exact).",
+		  (double)c->branches },
+		{ "ipcc_model_mispredicts_total", "Mispredicted branches (the predictor model).",
+		  (double)c->mispredicts },
+		{ "ipcc_model_l1d_misses_total", "Data accesses that missed L1 (the cache model).",
+		  (double)c->l1d_misses },
+		{ "ipcc_model_l2_misses_total", "Data accesses that missed L2 (the cache model).",
+		  (double)c->l2_misses },
+		{ "ipcc_model_llc_misses_total",
+		  "Data accesses that missed the LLC (the cache model).", (double)c->llc_misses },
+		{ "ipcc_model_l1i_misses_total",
+		  "Instruction fetches that missed L1i (the cache model).", (double)c->l1i_misses },
+	};
+	int ret = 0;
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && !ret; i++) {
+		ret = ipcc_openmetrics_family(w, rows[i].name, IPCC_OM_COUNTER, NULL, rows[i].help);
+		if (!ret)
+			ret = ipcc_openmetrics_sample(w, NULL, 0, rows[i].v);
+	}
+	if (!ret)
+		ret = ipcc_openmetrics_family(w, "ipcc_model_cycles_total", IPCC_OM_COUNTER, NULL,
+					      "Modelled cycles, by where they went.");
+	const struct {
+		const char *part;
+		double v;
+	} parts[] = { { "pipeline", c->core_cycles },	 { "l2_hits", c->l2_hit_cycles },
+		      { "llc_hits", c->llc_hit_cycles }, { "memory", c->memory_cycles },
+		      { "icache", c->icache_cycles },	 { "mispredicts", c->mispredict_cycles } };
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && !ret; i++) {
+		const struct ipcc_om_label l[] = { { "part", parts[i].part } };
+
+		ret = ipcc_openmetrics_sample(w, l, 1, parts[i].v);
+	}
+	return ret;
+}
