@@ -48,30 +48,47 @@ static enum ipcc_block_status status(const char *hex, char *why, size_t len)
 	return r.status;
 }
 
-#define ADD1 "4801c0"		 /* add rax, rax */
-#define ADD4 ADD1 ADD1 ADD1 ADD1 /* a chain of four */
-#define INDEP4 \
-	"4801c14801c24801c34801c6" /* add rcx, rax; add rdx, rax; add rbx, rax; add rsi, rax */
-#define CHASE "488b00"		   /* mov rax, [rax]: the data holds its own address */
-#define DIV   "31d248f7f1"	   /* xor edx, edx; div rcx */
+#define ADD1  "4801c0"				      /* add rax, rax */
+#define ADD8  ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 /* a chain of eight */
+#define ADD16 ADD8 ADD8				      /* and of sixteen */
+/* add rcx, rax; add rdx, rax; add rbx, rax; add rsi, rax, twice: four chains of two */
+#define INDEP8                     \
+	"4801c14801c24801c34801c6" \
+	"4801c14801c24801c34801c6"
+#define CHASE "488b00"	   /* mov rax, [rax]: the data holds its own address */
+#define DIV   "31d248f7f1" /* xor edx, edx; div rcx */
 
 /*
- * Known answers, as ratios: four chained adds take four times one add; four independent
- * adds take much less than four chained; a pointer chase is an L1 load's latency (3-7 adds
- * on any core we know); a 64-bit division is many adds.
+ * Known answers, as ratios: sixteen chained adds take twice eight; eight adds in four
+ * chains take much less than eight chained; a pointer chase is an L1 load's latency (3-7
+ * adds on any core we know); a 64-bit division is many adds. One add's latency is read off
+ * the chain of eight: a loop of one add is as fast as the core issues three micro-ops a
+ * cycle, and with a busy SMT sibling on the host it ran at 1.85 cycles (seen in CI: every
+ * ratio to it failed), where a chain of eight stays latency-bound at half the core's width.
+ * A busy host slows, never speeds: each block's figure is its fastest over up to five
+ * rounds, and the ratios are judged after each round.
  */
 TEST(known_blocks_measure_in_the_right_ratios)
 {
-	double add1 = cycles(ADD1), add4 = cycles(ADD4), indep = cycles(INDEP4);
-	double chase = cycles(CHASE), div = cycles(DIV);
+	static const char *const hex[] = { ADD8, ADD16, INDEP8, CHASE, DIV };
+	double c[5] = { INFINITY, INFINITY, INFINITY, INFINITY, INFINITY };
+	double add = NAN;
+	bool right = false;
 
-	CHECK(isfinite(add1) && add1 > 0);
-	CHECK_CMP(dbl, add4 / add1, >, 3.5);
-	CHECK_CMP(dbl, add4 / add1, <, 4.5);
-	CHECK_CMP(dbl, indep / add4, <, 0.6);
-	CHECK_CMP(dbl, chase / add1, >, 2.9);
-	CHECK_CMP(dbl, chase / add1, <, 7.5);
-	CHECK_CMP(dbl, div / add1, >, 5);
+	for (int round = 0; round < 5 && !right; round++) {
+		for (int i = 0; i < 5; i++)
+			c[i] = fmin(c[i], cycles(hex[i]));
+		add = c[0] / 8;
+		right = c[1] / c[0] > 1.75 && c[1] / c[0] < 2.25 && c[2] / c[0] < 0.7 &&
+			c[3] / add > 2.9 && c[3] / add < 7.5 && c[4] / add > 5;
+	}
+	CHECK(isfinite(add) && add > 0);
+	CHECK_CMP(dbl, c[1] / c[0], >, 1.75);
+	CHECK_CMP(dbl, c[1] / c[0], <, 2.25);
+	CHECK_CMP(dbl, c[2] / c[0], <, 0.7);
+	CHECK_CMP(dbl, c[3] / add, >, 2.9);
+	CHECK_CMP(dbl, c[3] / add, <, 7.5);
+	CHECK_CMP(dbl, c[4] / add, >, 5);
 	return TEST_OK;
 }
 
@@ -137,14 +154,14 @@ TEST(lifted_block_closes_the_loop_as_the_harness_does)
 	CHECK_EQ(int, ipcc_block_lift(&b, &text), 0);
 	CHECK_STR(text ? text : "", "%harness\n.Lloop:\nadd rax, rax\ndec r15\njne .Lloop\n");
 	free(text);
-	/* known answers in the model: one add a cycle; a chase at the load latency */
+	/* known answers in the model: eight chained adds eight cycles; a chase at the load latency */
 	ipcc_model_profile("zen5", &p);
 	for (int k = 0; k < 2; k++) {
-		b = block(k ? CHASE : ADD4);
+		b = block(k ? CHASE : ADD8);
 		CHECK_EQ(int, ipcc_block_lift(&b, &text), 0);
 		CHECK_EQ(int, ipcc_model_parse_mode(text, &p, IPCC_MODEL_LENIENT, &prog, &err), 0);
 		CHECK_EQ(int, ipcc_model_run(prog, &p, &(struct ipcc_model_opts){ 0 }, &res), 0);
-		CHECK_EQ(dbl, res.summary.cycles_per_iteration, k ? p.load_latency : 4.0);
+		CHECK_EQ(dbl, res.summary.cycles_per_iteration, k ? p.load_latency : 8.0);
 		ipcc_model_result_release(&res);
 		ipcc_model_program_free(prog);
 		free(text);
