@@ -6,7 +6,8 @@
 #   fp      the bound is the dependency chain, and it names the multiply and the add;
 #   branch  a mispredict is named, and the loop's cost per iteration is within 25% of what
 #           ipcc bench branch.random's loop (a branch on random bytes too) costs;
-#   triad   the store ports are named in the bound (fitted: one 16-byte store a cycle here).
+#   triad   the store ports are named in the bound (fitted: one 16-byte store a cycle on Zen),
+#           or the front end where its limit is as long (Golden Cove's two store ports).
 # For each, the predicted cycles per iteration are within 15% of the measured ones. Measured:
 # the same source compiled as a shared library, its loop timed by TIMER (model_loops_timer)
 # with ipcc_now_ns and a known trip count, in cycles at ipcc's core frequency, as ipcc bench
@@ -167,7 +168,11 @@ awk -v c="$cost" -v b="$bench" 'BEGIN { r = c / b; exit !(r >= 0.75 && r <= 1.25
 within branch
 
 explain triad 200000000
-jq -e '.loops[0].bound | test("store ports")' "$tmp/triad.json" >/dev/null ||
+# The triad's bound: the store ports where they bind (one 16-byte store a cycle on Zen), or
+# the front end where it is at least as long (two store ports on Golden Cove, six wide).
+jq -e '.loops[0] | (.bound | test("store ports")) or
+       (.limits.front_end >= .limits.store_ports and (.bound | test("^front end")))' \
+    "$tmp/triad.json" >/dev/null ||
     fail "triad: bound by $(jq -r '.loops[0].bound' "$tmp/triad.json"), no store ports named"
 within triad
 exit 0
