@@ -113,6 +113,28 @@ static const struct core cores[] = {
 	ARM(0xd84, "Neoverse V3", "arm_v3", "neoverse-n2", "Neoverse V3 modelled as N2"),
 };
 
+/*
+ * A hypervisor may report a model number that is not the core's: a guest on a server with
+ * AMX, avx512_fp16 and a 480 MiB L3 was told Rocket Lake (model 0xa7), a client core with
+ * none of these. AMX tiles came with Sapphire Rapids (Golden Cove) and are on every server
+ * core since; an Intel core that has them is modelled as Golden Cove whatever its model
+ * number says. The PMU and its table stay the model number's: the kernel and libpfm4
+ * choose by it too.
+ */
+static void amx_core(struct ipcc_cpu *c)
+{
+	char was[48];
+
+	if (c->vendor != IPCC_CPU_INTEL || c->family != 6 || !c->amx ||
+	    !strcmp(c->profile, "goldencove"))
+		return;
+	snprintf(was, sizeof(was), "%s", *c->name ? c->name : "a model the table lacks");
+	snprintf(c->name, sizeof(c->name), "a core with AMX, reported as model %#x", c->model);
+	snprintf(c->profile, sizeof(c->profile), "goldencove");
+	snprintf(c->profile_approx, sizeof(c->profile_approx),
+		 "model %#x says %.30s; AMX says Golden Cove or later", c->model, was);
+}
+
 void ipcc_cpu_lookup(struct ipcc_cpu *c)
 {
 	c->name[0] = c->pmu[0] = c->pfm_table[0] = c->profile[0] = '\0';
@@ -129,8 +151,9 @@ void ipcc_cpu_lookup(struct ipcc_cpu *c)
 		snprintf(c->profile, sizeof(c->profile), "%s", k->profile);
 		snprintf(c->profile_approx, sizeof(c->profile_approx), "%s", k->profile_approx);
 		snprintf(c->table_approx, sizeof(c->table_approx), "%s", k->table_approx);
-		return;
+		break;
 	}
+	amx_core(c);
 }
 
 void ipcc_cpu_describe(const struct ipcc_cpu *c, char *buf, size_t len)
@@ -152,7 +175,7 @@ void ipcc_cpu_describe(const struct ipcc_cpu *c, char *buf, size_t len)
 /* From /proc/cpuinfo (or IPCC_PROC_CPUINFO): x86's vendor_id, or Arm's CPU implementer. */
 static int from_cpuinfo(struct ipcc_cpu *c)
 {
-	char vendor[64] = "", family[32] = "", model[32] = "";
+	char vendor[64] = "", family[32] = "", model[32] = "", flags[4096] = "";
 
 	if (procfs_cpuinfo_field("vendor_id", vendor, sizeof(vendor)) == 0) {
 		c->vendor = !strcmp(vendor, "GenuineIntel")   ? IPCC_CPU_INTEL
@@ -160,6 +183,8 @@ static int from_cpuinfo(struct ipcc_cpu *c)
 							      : IPCC_CPU_OTHER;
 		procfs_cpuinfo_field("cpu family", family, sizeof(family));
 		procfs_cpuinfo_field("model", model, sizeof(model));
+		if (procfs_cpuinfo_field("flags", flags, sizeof(flags)) == 0)
+			c->amx = procfs_has_word(flags, "amx_tile");
 	} else if (procfs_cpuinfo_field("CPU implementer", family, sizeof(family)) == 0) {
 		c->vendor = IPCC_CPU_ARM;
 		procfs_cpuinfo_field("CPU part", model, sizeof(model));
@@ -197,6 +222,10 @@ static int from_cpuid(struct ipcc_cpu *c)
 	c->model = (a >> 4) & 0xf;
 	if (base == 0x6 || base == 0xf)
 		c->model |= ((a >> 16) & 0xf) << 4;
+	if (__get_cpuid_max(0, NULL) >= 7) {
+		__cpuid_count(7, 0, a, b, cx, d);
+		c->amx = (d >> 24) & 1; /* AMX-TILE */
+	}
 	return 0;
 }
 #endif

@@ -198,15 +198,16 @@ static inline void test_tmpdir_remove(void)
 }
 
 /*
- * Describe a CPU through a written /proc/cpuinfo: `spec` is "vendor family model" (decimal,
- * as the kernel prints x86) or "implementer part" (Arm, 0x...). Sets IPCC_PROC_CPUINFO to
+ * Describe a CPU through a written /proc/cpuinfo: `spec` is "vendor family model [flag]"
+ * (decimal, as the kernel prints x86; the flag joins the flags line) or "implementer part"
+ * (Arm, 0x...). Sets IPCC_PROC_CPUINFO to
  * a file that test_cpuinfo_done() removes.
  */
 static char test_cpuinfo_path[64];
 
 static inline void test_cpuinfo(const char *spec)
 {
-	char a[32] = "", b[32] = "", c[32] = "";
+	char a[32] = "", b[32] = "", c[32] = "", d[64] = "";
 	FILE *f;
 
 	if (!*test_cpuinfo_path) {
@@ -225,11 +226,11 @@ static inline void test_cpuinfo(const char *spec)
 		perror(test_cpuinfo_path);
 		exit(1);
 	}
-	if (sscanf(spec, "%31s %31s %31s", a, b, c) == 3)
+	if (sscanf(spec, "%31s %31s %31s %63s", a, b, c, d) >= 3)
 		fprintf(f,
 			"processor\t: 0\nvendor_id\t: %s\ncpu family\t: %s\nmodel\t\t: %s\n"
-			"model name\t: test\n",
-			a, b, c);
+			"model name\t: test\nflags\t\t: fpu sse2 %s\n",
+			a, b, c, d);
 	else
 		fprintf(f,
 			"processor\t: 0\nCPU implementer\t: %s\nCPU architecture: 8\n"

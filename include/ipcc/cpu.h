@@ -26,6 +26,8 @@ struct ipcc_cpu {
 	char profile[32];	 /* the pipeline-model profile */
 	char profile_approx[96]; /* how `profile` approximates this core; "" when made for it */
 	char table_approx[96];	 /* why `pfm_table` is not this core's own; "" when it is */
+	bool amx; /* x86: AMX tiles (CPUID 7.0 EDX bit 24; cpuinfo's amx_tile): Golden Cove or
+		     later, whatever model number a hypervisor reports */
 };
 
 /*
@@ -37,7 +39,7 @@ struct ipcc_cpu {
  */
 int ipcc_cpu_identify(struct ipcc_cpu *out);
 
-/* Fill out->name .. out->approximation for vendor/family/model already in *out. */
+/* Fill out->name .. out->table_approx for the vendor, family, model and amx in *out. */
 void ipcc_cpu_lookup(struct ipcc_cpu *out);
 
 /* "Intel family 6 model 0xcf (Emerald Rapids (Raptor Cove))", "Arm part 0xd40 (Neoverse V1)". */
