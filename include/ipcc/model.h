@@ -168,17 +168,36 @@ struct ipcc_model_profile {
 	unsigned complex_load_latency;
 	/* An lea of base + index + displacement, cycles (Zen 4: 2); 0: the table's 1. */
 	unsigned lea3_latency;
+	/* An lea whose index is scaled (by 2, 4 or 8), cycles (Golden Cove: 2); 0: the table's. */
+	unsigned lea_scale_latency;
 	/*
 	 * Whether stores reach the cache one a cycle, or two in one when both store at most 8
 	 * bytes (general registers or an immediate) into one aligned 32 bytes (measured on Zen
-	 * 4); false: store_ports a cycle.
+	 * 4); false: store_ports a cycle. pair_store_bytes widens the chunk (0: 32; Golden
+	 * Cove: 64, one cache line), and pair_wide_stores lets stores of any width and of two
+	 * vector registers pair (Golden Cove).
 	 */
 	bool pair_stores;
+	unsigned pair_store_bytes;
+	bool pair_wide_stores;
 	/*
 	 * Addresses for loads and stores a cycle between them (Zen 4: 3, where 3 loads or 2
 	 * stores alone issue a cycle); 0: load_ports and store_ports apart.
 	 */
 	unsigned agu_ports;
+	/*
+	 * A load that a store before it overlaps but cannot forward to (not all its bytes, or
+	 * another virtual page of one physical page, as in ipcc bench --block's harness)
+	 * waits until it is the oldest, then takes this many cycles (Golden Cove: 16); 0: not
+	 * modelled, such a load is independent of the store.
+	 */
+	unsigned forward_fail_latency;
+	/*
+	 * A load wider than the store it starts at (mov [m], eax; mov rax, [m]) is not held up,
+	 * but its value comes this many cycles after the store's data (Golden Cove: 20); 0:
+	 * as a forwarded load.
+	 */
+	unsigned forward_wide_latency;
 	/* Whether a store whose address has an index takes an ALU micro-op too (Zen 4). */
 	bool indexed_store_alu;
 	/*
@@ -231,7 +250,8 @@ struct ipcc_model_error {
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
  * memory_renaming, rename_rmw_imm_only, divider_cycles, vector_load_latency,
- * complex_load_latency, lea3_latency, pair_stores, agu_ports, indexed_store_alu,
+ * complex_load_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
+ * pair_wide_stores, forward_fail_latency, forward_wide_latency, agu_ports, indexed_store_alu,
  * mul_high_latency, l2_latency, llc_latency,
  * dram_latency, taken_per_cycle, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle):

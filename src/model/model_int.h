@@ -67,6 +67,8 @@ struct minsn {
 	bool vector_store;     /* stores a vector register (or part of one) */
 	bool same_chunk;       /* a narrow store into the 32 bytes the store before it wrote */
 	bool whole_mov;	       /* mov into a whole 32- or 64-bit general register */
+	uint8_t size;	       /* with mem: the bytes it accesses, from its ptr size; 0: unknown */
+	bool forward_fails;    /* a load the store before it cannot forward to (model_mark_...) */
 	uint64_t addr_regs;    /* with mem: the registers of its address (key's, before %harness) */
 	uint64_t slow_regs;    /* inputs needed slow_extra cycles earlier (lea3's base) */
 	unsigned slow_extra;
@@ -75,13 +77,14 @@ struct minsn {
 };
 
 /*
- * Marks same_chunk on each narrow store into the aligned 32 bytes that the store before it
- * (in program order, around the loop) wrote, neither wider than 8 bytes nor both of vector
- * registers, the address's registers unchanged between them (the base's alignment
- * assumed). Run on a parsed program; where the profile pairs stores, such a store reaches
- * the cache in the same cycle as the one before it, unless that one was itself paired.
+ * Marks same_chunk on each narrow store into the aligned 32 bytes (p's pair_store_bytes)
+ * that the store before it (in program order, around the loop) wrote, neither wider than 8
+ * bytes nor both of vector registers (unless p's pair_wide_stores), the address's registers
+ * unchanged between them (the base's alignment assumed). Run on a parsed program; where the
+ * profile pairs stores, such a store reaches the cache in the same cycle as the one before
+ * it, unless that one was itself paired.
  */
-void model_mark_store_chunks(struct ipcc_model_program *prog);
+void model_mark_store_chunks(struct ipcc_model_program *prog, const struct ipcc_model_profile *p);
 
 /*
  * The address register of ipcc bench --block's harness (%harness): the registers a block
@@ -96,7 +99,30 @@ void model_mark_store_chunks(struct ipcc_model_program *prog);
  * register that holds it. Each memory operand based on such a register, without an index,
  * gets REG_HARNESS as its base: [rsi + 8] and [rdi + 8] are one address, and stay one.
  */
-void model_harness_keys(struct ipcc_model_program *prog);
+void model_harness_keys(struct ipcc_model_program *prog, const struct ipcc_model_profile *p);
+
+/*
+ * Where the profile has forward_fail_latency: marks each load that the latest store it
+ * overlaps (in program order, around the loop, the address registers unchanged between)
+ * cannot forward to: a store that does not hold all of the load's bytes, or one at another
+ * virtual address of the same page offset (%harness: every page is one physical page).
+ * Such a load executes when it is the oldest, forward_fail_latency cycles, as the store
+ * must reach the cache first.
+ */
+void model_mark_forward_fails(struct ipcc_model_program *prog, const struct ipcc_model_profile *p);
+
+/*
+ * Whether a load of `size` bytes at `key` lies within a store of `ssize` bytes at `skey`:
+ * same registers, its bytes among the store's (sizes known).
+ */
+static inline bool mkey_within(const struct mkey *key, unsigned size, const struct mkey *skey,
+			       unsigned ssize)
+{
+	return size && ssize && key->sym == skey->sym && key->base == skey->base &&
+	       key->index == skey->index && key->scale == skey->scale &&
+	       key->segment == skey->segment && key->disp - skey->disp <= ssize - size &&
+	       size <= ssize;
+}
 
 /*
  * Whether dynamic store `in` pairs with the store before it, given whether that one
@@ -174,6 +200,7 @@ struct mstore {
 	int64_t ready;	/* its data */
 	uint64_t who;	/* the store */
 	bool renamable; /* its data may be renamed into a load of the same address */
+	uint8_t size;	/* its bytes; 0: unknown */
 };
 
 struct dataflow {
@@ -186,6 +213,8 @@ struct dataflow {
 	uint8_t fpu[MODEL_NREGS]; /* each register's writer's FP unit */
 	unsigned fp_bypass;	  /* the profile's: an FP add's wait for a multiply */
 	bool renaming;		  /* the profile's memory_renaming */
+	bool within;		  /* a load within a store's bytes takes its data (forward_fail_) */
+	unsigned wide;		  /* the profile's forward_wide_latency */
 };
 
 /* The dataflow's parameters from profile p. */
@@ -193,6 +222,8 @@ static inline void df_init(struct dataflow *d, const struct ipcc_model_profile *
 {
 	d->fp_bypass = p->fp_bypass;
 	d->renaming = p->memory_renaming;
+	d->within = p->forward_fail_latency != 0;
+	d->wide = p->forward_wide_latency;
 }
 
 static inline bool mkey_equal(const struct mkey *a, const struct mkey *b)
@@ -222,14 +253,17 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 
 	if (in->mem & MEM_LOAD)
 		for (unsigned k = d->nst; k-- > 0 && !from;)
-			if (mkey_equal(&d->st[k].key, &in->key))
+			if (mkey_equal(&d->st[k].key, &in->key) ||
+			    (d->within &&
+			     mkey_within(&in->key, in->size, &d->st[k].key, d->st[k].size)))
 				from = &d->st[k];
 	/*
 	 * Renamed, the value comes from the store's data, not the cache, and its users wait
 	 * for no address: the address is checked beside (mov rax, [rax]; mov [rdi], rax in
 	 * the harness, one address, runs at 1 cycle on Zen 4).
 	 */
-	if (from && d->renaming && in->renamable && from->renamable)
+	if (from && d->renaming && in->renamable && from->renamable &&
+	    mkey_equal(&from->key, &in->key) && !(d->wide && from->size && in->size > from->size))
 		renamed = true;
 	for (uint64_t m = in->reads; m; m &= m - 1) {
 		int r = __builtin_ctzll(m);
@@ -250,6 +284,11 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 	}
 	if (from) {
 		int64_t t = from->ready - (renamed ? (int64_t)in->load_latency : 0);
+
+		/* wider than the store it starts at: its data late (forward_wide_latency) */
+		if (d->wide && from->size && in->size > from->size &&
+		    mkey_equal(&from->key, &in->key))
+			t += (int64_t)d->wide - (int64_t)in->load_latency;
 
 		if (t > q)
 			q = t, w = from->who;
@@ -277,7 +316,7 @@ static inline void df_complete(struct dataflow *d, const struct minsn *in, int64
 			       uint64_t g)
 {
 	if (in->mem & MEM_STORE) {
-		struct mstore e = { in->key, mkey_regs(&in->key), c, g, in->renamable };
+		struct mstore e = { in->key, mkey_regs(&in->key), c, g, in->renamable, in->size };
 		unsigned k;
 
 		if (in->plain_store) {

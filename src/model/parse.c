@@ -268,8 +268,10 @@ int ipcc_model_parse_mode(const char *text, const struct ipcc_model_profile *p,
 		return ret;
 	}
 	if (prog->harness)
-		model_harness_keys(prog);
-	model_mark_store_chunks(prog);
+		model_harness_keys(prog, p);
+	model_mark_store_chunks(prog, p);
+	if (p->forward_fail_latency)
+		model_mark_forward_fails(prog, p);
 	*out = prog;
 	return 0;
 }

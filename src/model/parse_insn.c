@@ -86,6 +86,21 @@ static bool has_word(const char *text, const char *w)
 	return false;
 }
 
+/* The bytes a memory operand's ptr size word says (byte .. zmmword); 0: none said. */
+static uint8_t ptr_size(const char *text)
+{
+	static const struct {
+		const char *word;
+		uint8_t size;
+	} sizes[] = { { "byte", 1 },   { "word", 2 },	  { "dword", 4 },    { "qword", 8 },
+		      { "tbyte", 10 }, { "xmmword", 16 }, { "ymmword", 32 }, { "zmmword", 64 } };
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (has_word(text, sizes[i].word))
+			return sizes[i].size;
+	return 0;
+}
+
 /*
  * Whether `mov`-like mnemonic m from register src to dst is a move a renamer eliminates:
  * mov between general registers (32 or 64 bits), the whole-register vector moves between
@@ -277,8 +292,12 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 	 * A store of at most 8 bytes: of general registers, flags or an immediate, or of a
 	 * vector register's low part with the size said (vmovsd qword ptr [rbx], xmm2)
 	 */
-	if ((in->mem & MEM_STORE) && !lock && !has_word(mat, "xmmword") &&
-	    !has_word(mat, "ymmword") && !has_word(mat, "zmmword")) {
+	if (in->mem)
+		in->size = ptr_size(mat);
+	if ((in->mem & MEM_STORE) && !lock && ps->p->pair_wide_stores) {
+		in->narrow_store = true; /* any store pairs: none is "wide" */
+	} else if ((in->mem & MEM_STORE) && !lock && !has_word(mat, "xmmword") &&
+		   !has_word(mat, "ymmword") && !has_word(mat, "zmmword")) {
 		in->narrow_store = true;
 		for (int i = 0; i < n; i++)
 			if (o[i].kind == O_REG && o[i].reg >= REG_VEC0)
@@ -556,6 +575,13 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 			in.latency = p->lea3_latency;
 		}
 	}
+	/* lea with a scaled index: the profile's figure from every input (Golden Cove: 2) */
+	if (known && !in.approx && def.form == F_LEA && p->lea_scale_latency && n == 2 &&
+	    o[1].kind == O_MEM && o[1].key.index >= 0 && o[1].key.scale > 1) {
+		in.latency = p->lea_scale_latency;
+		in.slow_regs = 0;
+		in.slow_extra = 0;
+	}
 	/* one-operand mul and imul: the profile's figure for rdx, which most of their users read */
 	if (known && !in.approx && p->mul_high_latency && n == 1 &&
 	    (def.form == F_IMUL || !strcmp(base, "mul")))
@@ -624,16 +650,21 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
  * fitted the hand-written stores better ([rbp - 0x78] to [rbp - 0x60] pair) and the blocks
  * worse (6.0% against 5.8%).
  */
-static bool same_chunk(const struct mkey *a, const struct mkey *b)
+/* Whether two addresses fall in one aligned chunk of `bytes` (a power of two). */
+static bool same_chunk(const struct mkey *a, const struct mkey *b, unsigned bytes)
 {
+	/* %harness: one physical page; stores to two of its virtual pages pair (Golden Cove) */
+	const uint64_t mask = ~(uint64_t)(bytes - 1) & (a->base == REG_HARNESS ? 4095 : ~0ull);
+
 	return a->sym == b->sym && a->base == b->base && a->index == b->index &&
 	       a->scale == b->scale && a->segment == b->segment && a->base >= 0 &&
-	       (a->disp >> 5) == (b->disp >> 5);
+	       (a->disp & mask) == (b->disp & mask);
 }
 
-void model_mark_store_chunks(struct ipcc_model_program *prog)
+void model_mark_store_chunks(struct ipcc_model_program *prog, const struct ipcc_model_profile *p)
 {
-	const unsigned n = prog->n;
+	const unsigned n = prog->n, bytes = p->pair_store_bytes ? p->pair_store_bytes : 32;
+	const bool wide = p->pair_wide_stores;
 	unsigned first = 0, prev = n;
 
 	while (first < n && !(prog->insn[first].mem & MEM_STORE))
@@ -649,26 +680,117 @@ void model_mark_store_chunks(struct ipcc_model_program *prog)
 			continue;
 		}
 		in->same_chunk = prev < n && in->narrow_store && prog->insn[prev].narrow_store &&
-				 !(in->vector_store && prog->insn[prev].vector_store) &&
-				 same_chunk(&prog->insn[prev].key, &in->key);
+				 (wide || !(in->vector_store && prog->insn[prev].vector_store)) &&
+				 same_chunk(&prog->insn[prev].key, &in->key, bytes);
 		prev = (first + i) % n;
 	}
 }
 
-void model_harness_keys(struct ipcc_model_program *prog)
+/* The bytes [disp, disp + size) of two accesses overlap, modulo a page where `page`. */
+static bool overlaps(uint64_t a, unsigned asize, uint64_t b, unsigned bsize, bool page)
+{
+	if (page) {
+		a &= 4095;
+		b &= 4095;
+	}
+	return a - b < bsize || b - a < asize;
+}
+/* The bytes [a, a + asize) and [b, b + bsize) overlap, in page offsets. */
+static bool page_overlap(uint64_t a, unsigned asize, uint64_t b, unsigned bsize)
+{
+	a &= 4095;
+	b &= 4095;
+	return a - b < bsize || b - a < asize;
+}
+
+/*
+ * A register a zero idiom cleared earlier in the iteration (xor eax, eax), and not written
+ * since, adds nothing to an address: [rdx + rax*4] is [rdx] there, the address of the store
+ * through it that the next iteration's load reads again.
+ */
+static void zero_keys(struct ipcc_model_program *prog)
+{
+	uint64_t zero = 0;
+
+	for (unsigned k = 0; k < prog->n; k++) {
+		struct minsn *in = &prog->insn[k];
+		struct mkey *key = &in->key;
+
+		if (in->mem && !key->sym && !key->segment) {
+			if (key->index >= 0 && key->index < 16 && (zero >> key->index & 1)) {
+				key->index = -1;
+				key->scale = 0;
+			}
+			if (key->base >= 0 && key->base < 16 && (zero >> key->base & 1))
+				key->base = -1;
+			if (key->base < 0 && key->index >= 0 && key->scale == 1) {
+				key->base = key->index;
+				key->index = -1;
+				key->scale = 0;
+			}
+		}
+		zero = (zero & ~in->writes) | (in->zero ? in->writes & 0xffffull : 0);
+	}
+}
+
+void model_harness_keys(struct ipcc_model_program *prog, const struct ipcc_model_profile *p)
 {
 	const uint64_t gprs = 0xffffull & ~RSP;
 	uint64_t held = gprs; /* the registers holding the address */
 	bool changed = true;
 
+	if (p->forward_fail_latency)
+		zero_keys(prog);
+
 	while (changed) {
+		/*
+		 * Where forwarding failures are modelled (a wrong address costs 16 cycles there):
+		 * a store of anything but a register that holds the address, 4 or 8 bytes into
+		 * an aligned word, changes the words it writes, and a load from them returns
+		 * something else (a block storing rbx + 16 and loading it back). The page
+		 * offsets written, where the store's registers hold the address; any, else.
+		 */
+		struct {
+			uint64_t at;
+			unsigned size;
+		} dirty[16];
+		unsigned ndirty = 0;
+		bool all_dirty = false;
+
 		changed = false;
+		for (unsigned k = 0; p->forward_fail_latency && k < prog->n; k++) {
+			const struct minsn *in = &prog->insn[k];
+			const struct mkey *key = &in->key;
+			const uint64_t regs = mkey_regs(key);
+			const bool known = !key->sym && !key->segment && regs && !(regs & ~held);
+
+			if (!(in->mem & MEM_STORE) ||
+			    (in->plain_store && in->data && !(in->data & ~held) &&
+			     (in->size == 4 || in->size == 8) && known && !(key->disp & 7)))
+				continue;
+			if (!known || ndirty == sizeof(dirty) / sizeof(dirty[0])) {
+				all_dirty = true;
+			} else {
+				dirty[ndirty].at = key->disp;
+				dirty[ndirty++].size = in->size ? in->size : 8;
+			}
+		}
 		for (unsigned k = 0; k < prog->n; k++) {
 			const struct minsn *in = &prog->insn[k];
+			const uint64_t regs = mkey_regs(&in->key);
 			uint64_t lost = in->writes & held;
-			bool keeps = in->whole_mov && !in->approx &&
-				     ((in->mem & MEM_LOAD) ||
-				      ((in->reads & gprs) && !(in->reads & gprs & ~held)));
+			bool stays = !all_dirty;
+			bool keeps;
+
+			if ((in->mem & MEM_LOAD) && ndirty && (!regs || (regs & ~held)))
+				stays = false; /* from somewhere unknown, maybe a word written */
+			for (unsigned d = 0; stays && (in->mem & MEM_LOAD) && d < ndirty; d++)
+				stays = !page_overlap(in->key.disp, in->size ? in->size : 8,
+						      dirty[d].at, dirty[d].size);
+			keeps = in->whole_mov && !in->approx &&
+				((in->mem & MEM_LOAD)
+				     ? stays
+				     : (in->reads & gprs) && !(in->reads & gprs & ~held));
 
 			if (lost && !keeps) {
 				held &= ~lost;
@@ -678,9 +800,63 @@ void model_harness_keys(struct ipcc_model_program *prog)
 	}
 	for (unsigned k = 0; k < prog->n; k++) {
 		struct mkey *key = &prog->insn[k].key;
+		const bool base = key->base >= 0 && key->base < 16 && (held >> key->base & 1);
 
-		if (prog->insn[k].mem && key->base >= 0 && key->base < 16 && key->index < 0 &&
-		    !key->segment && !key->sym && (held >> key->base & 1))
+		if (!prog->insn[k].mem || key->segment || key->sym)
+			continue;
+		if (base && key->index < 0) {
 			key->base = REG_HARNESS;
+		} else if (p->forward_fail_latency && key->index >= 0 && key->index < 16 &&
+			   (held >> key->index & 1) && (base || key->base < 0)) {
+			/*
+			 * [rbp + rbx*8]: the address times 9, another virtual page of the one
+			 * physical page (the address is page-aligned): one address per multiple,
+			 * with the page offset of the displacement. Where forwarding failures are
+			 * modelled only, as they are what such an alias costs.
+			 */
+			uint64_t times = (key->base >= 0) + key->scale;
+
+			key->base = REG_HARNESS;
+			key->index = -1;
+			key->scale = 0;
+			key->disp += (times - 1) << 32;
+		}
+	}
+}
+
+void model_mark_forward_fails(struct ipcc_model_program *prog, const struct ipcc_model_profile *p)
+{
+	const unsigned n = prog->n;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct minsn *in = &prog->insn[i];
+		const struct mkey *key = &in->key;
+		const uint64_t regs = mkey_regs(key) & 0xffffull;
+		const bool harness = key->base == REG_HARNESS;
+
+		if (!(in->mem & MEM_LOAD) || !in->size || in->at_retire || key->sym || key->segment)
+			continue;
+		/* back around the loop to the latest store that overlaps it */
+		for (unsigned j = 1; j <= n; j++) {
+			const struct minsn *st = &prog->insn[(i + n - j) % n];
+			const struct mkey *sk = &st->key;
+
+			if ((st->mem & MEM_STORE) && st->size && !sk->sym && !sk->segment &&
+			    sk->base == key->base && sk->index == key->index &&
+			    sk->scale == key->scale &&
+			    overlaps(key->disp, in->size, sk->disp, st->size, harness)) {
+				/* from where a narrower store starts: late, not blocked */
+				bool wide = key->disp == sk->disp && in->size > st->size;
+
+				if (!wide && !mkey_within(key, in->size, sk, st->size)) {
+					in->forward_fails = true;
+					in->at_retire = true;
+					in->latency += p->forward_fail_latency - in->load_latency;
+				}
+				break;
+			}
+			if (st->writes & regs) /* its address moved: no longer comparable */
+				break;
+		}
 	}
 }

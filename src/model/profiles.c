@@ -279,6 +279,35 @@ static const struct ipcc_model_profile builtin[] = {
 	  .rename_rmw_imm_only = true,
 	  /* independent 64-bit divs 10.01 cycles apart, idiv alike (32 bits: 6.00) */
 	  .divider_cycles = 10,
+	  /*
+	   * Measured on a Granite Rapids-class guest (it reports model 0xa7, with AMX;
+	   * docs/internals/model.md, "Golden Cove on blocks, again"): movsd or movq xmm0, [rax];
+	   * movq rax, xmm0 8.0 (movq there and back 4.0), vmovdqu ymm 8.9
+	   */
+	  .vector_load_latency = 6,
+	  /* lea rax, [rcx+rax*8], [rax*8], [rax+rax*2], [rax+rcx*2+8] 2.00; [rax+rcx+8] 1.00 */
+	  .lea_scale_latency = 2,
+	  /* imul rcx; mov rax, rdx chained 4.00; imul rcx through rax 3.00 */
+	  .mul_high_latency = 4,
+	  /*
+	   * stores to [rsi], [rsi+64] 2.00, four lines 4.00; [rsi], [rsi+8] 1.00, three 1.50;
+	   * two movups into one line 1.00, two 64-byte vmovups 2.00; [rsi+56], [rsi+64] 2.00
+	   */
+	  .pair_stores = true,
+	  .pair_store_bytes = 64,
+	  .pair_wide_stores = true,
+	  /*
+	   * mov [rsi], rax; mov rbx, [rsi+4] 16.0 (not chained); mov rax, [rsi+4] 19.0, [rdi+1]
+	   * 19.0; mov [rsi], rax; mov rax, [rsi+4096] (another virtual page of the harness's
+	   * one physical page) 17.0, mov rbx, [rsi+4096] 16.0; mov [rsi+4], eax; mov rbx,
+	   * [rsi] 16.0
+	   */
+	  .forward_fail_latency = 16,
+	  /*
+	   * mov [rsi], eax; mov rax, [rsi] 20.0 chained, but mov rbx, [rsi] 1.00 (word, dword
+	   * and movss under movups alike)
+	   */
+	  .forward_wide_latency = 20,
 	  /* ipcc bench empty (dec; jnz): 1.00 cycles an iteration, one taken branch a cycle */
 	  .taken_per_cycle = 1,
 	  /*
@@ -362,7 +391,9 @@ static const struct key {
 	 * partial_rename: false, parts merge; move_elimination, memory_renaming,
 	 * rename_rmw_imm_only: false;
 	 * divider_cycles: 0, pipelined; vector_load_latency: 0, load_latency;
-	 * complex_load_latency: 0; lea3_latency: 0, the table's; pair_stores: false;
+	 * complex_load_latency: 0; lea3_latency, lea_scale_latency: 0, the table's;
+	 * pair_stores: false; pair_store_bytes: 0, 32; pair_wide_stores: false;
+	 * forward_fail_latency, forward_wide_latency: 0, not modelled;
 	 * agu_ports: 0, none shared; indexed_store_alu: false; mul_high_latency: 0, as rax's;
 	 * l2_latency, llc_latency, dram_latency: 0, a miss costs
 	 * nothing (the model backend says so); taken_per_cycle: 0, no limit; rep_short_cycles,
@@ -381,7 +412,12 @@ static const struct key {
 	KEY(vector_load_latency, K_UNSIGNED, 0, 100000),
 	KEY(complex_load_latency, K_UNSIGNED, 0, 1000),
 	KEY(lea3_latency, K_UNSIGNED, 0, 1000),
+	KEY(lea_scale_latency, K_UNSIGNED, 0, 1000),
 	KEY(pair_stores, K_BOOL, 0, 0),
+	KEY(pair_store_bytes, K_UNSIGNED, 0, 4096),
+	KEY(pair_wide_stores, K_BOOL, 0, 0),
+	KEY(forward_fail_latency, K_UNSIGNED, 0, 100000),
+	KEY(forward_wide_latency, K_UNSIGNED, 0, 100000),
 	KEY(agu_ports, K_UNSIGNED, 0, 64),
 	KEY(indexed_store_alu, K_BOOL, 0, 0),
 	KEY(mul_high_latency, K_UNSIGNED, 0, 1000),
@@ -453,6 +489,9 @@ static int set_key(const struct key *k, const char *v, struct ipcc_model_profile
 		if (!isdigit((unsigned char)*v) || *end || errno || n < k->min || n > k->max)
 			return bad(err, line, "%s wants a whole number from %u to %u, not '%s'",
 				   k->name, k->min, k->max, v);
+		if (k->offset == offsetof(struct ipcc_model_profile, pair_store_bytes) &&
+		    (n & (n - 1)))
+			return bad(err, line, "pair_store_bytes wants a power of two, not '%s'", v);
 		*(unsigned *)(void *)field = (unsigned)n;
 		return 0;
 	}
@@ -796,8 +835,12 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->divider_cycles == b->divider_cycles &&
 	       a->vector_load_latency == b->vector_load_latency &&
 	       a->complex_load_latency == b->complex_load_latency &&
-	       a->lea3_latency == b->lea3_latency && a->pair_stores == b->pair_stores &&
-	       a->agu_ports == b->agu_ports && a->indexed_store_alu == b->indexed_store_alu &&
+	       a->lea3_latency == b->lea3_latency && a->lea_scale_latency == b->lea_scale_latency &&
+	       a->pair_stores == b->pair_stores && a->pair_store_bytes == b->pair_store_bytes &&
+	       a->pair_wide_stores == b->pair_wide_stores &&
+	       a->forward_fail_latency == b->forward_fail_latency &&
+	       a->forward_wide_latency == b->forward_wide_latency && a->agu_ports == b->agu_ports &&
+	       a->indexed_store_alu == b->indexed_store_alu &&
 	       a->mul_high_latency == b->mul_high_latency && a->l2_latency == b->l2_latency &&
 	       a->llc_latency == b->llc_latency && a->dram_latency == b->dram_latency &&
 	       a->taken_per_cycle == b->taken_per_cycle &&
