@@ -64,9 +64,11 @@ def programs(d):
         ("xz", ["xz", "-6", "-c", text]),
         ("gzip", ["gzip", "-9", "-c", text]),
         ("bzip2", ["bzip2", "-9", "-c", text]),
-        # zstd reads and writes in threads of its own unless told not to: their waits made
-        # two runs differ by a few hundred instructions
-        ("zstd", ["zstd", "-15", "-q", "--no-asyncio", "-c", text]),
+        # zstd reads and writes in threads of its own unless told not to (--no-asyncio), and
+        # compresses in a worker thread beside its main one unless --single-thread: their
+        # interleaving made two runs differ by a few hundred of 845 million instructions
+        # (valgrind --tool=lackey, five runs: five counts; with both flags one)
+        ("zstd", ["zstd", "-15", "-q", "--single-thread", "--no-asyncio", "-c", text]),
         ("sqlite3", ["sqlite3", ":memory:", "-init", os.path.join(d, "db.sql"), ".quit"]),
         ("python3", [py, os.path.join(d, "prog.py")]),
         ("perl", ["perl", os.path.join(d, "prog.pl")]),

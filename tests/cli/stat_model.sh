@@ -1,7 +1,7 @@
 #!/bin/sh
 # stat_model.sh IPCC PROGRAM: ipcc stat --backend model on a program whose counts in one
 # function are known exactly (model_counts.c): exact instructions, loads, stores and
-# branches there; two runs give identical counts; every counter and the four-way split are
+# branches there; two runs give identical counts (randomisation off); every counter and the four-way split are
 # there and modelled; --llc sets the modelled LLC; bad input fails clearly; an interrupted run leaves no -o file and no
 # process behind. Skips (77) only where Valgrind cannot be installed.
 set -u
@@ -49,6 +49,12 @@ for k in .counters .model.counts .breakdown '.model.functions[0:5]'; do
     [ "$(jq -c "$k" "$tmp/run1.json")" = "$(jq -c "$k" "$tmp/run2.json")" ] ||
         fail "two runs differ in $k"
 done
+# Address-space randomisation is off in the program (ADDR_NO_RANDOMIZE, as setarch -R), so
+# that where its stack and buffers land cannot change its counts between runs.
+"$ipcc" stat --backend model -o "$tmp/pers.json" -- cat /proc/self/personality \
+    >"$tmp/pers" 2>"$tmp/err" || fail "personality run: $(cat "$tmp/err")"
+[ $((0x$(cat "$tmp/pers") & 0x40000)) != 0 ] ||
+    fail "randomisation on in the program: personality $(cat "$tmp/pers")"
 # rep stosb: one instruction a run (as a PMU counts it), not one an iteration; with goldencove
 # a 1,000-byte run costs its measured fast-string figure (25 + 1000/64 cycles) and the loop's
 # five other instructions little: 35 to 50 cycles a pass.

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -393,6 +394,7 @@ static int run_model(const struct stat_opts *o, struct stat_result *r)
 	int status, ret;
 	uint64_t t0;
 	pid_t pid;
+	int pers;
 
 	if (cli_parse_profile("stat", o->profile ? o->profile : "auto", &prof, r->model_note,
 			      sizeof(r->model_note)))
@@ -426,7 +428,18 @@ static int run_model(const struct stat_opts *o, struct stat_result *r)
 	/* The program's regions tell the tool where they begin and end (src/region.c). */
 	if (o->regions)
 		setenv("IPCC_REGION_BACKEND", "model", 1);
+	/*
+	 * Address-space randomisation off in the program (setarch -R), so that where its
+	 * stack and buffers land is the same each run: an alignment-dependent path (memcpy's,
+	 * a hash of a pointer) would otherwise change its counts, and two runs must count the
+	 * same. Inherited through the spawn; ipcc's own put back after it.
+	 */
+	pers = personality(0xffffffff);
+	if (pers != -1)
+		personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
 	ret = spawn(argv, "VALGRIND_LIB", engine.lib, &pid);
+	if (pers != -1)
+		personality((unsigned long)pers);
 	if (ret) {
 		fprintf(stderr, "ipcc stat: cannot run valgrind: %s\n", strerror(ret));
 		ret = STAT_NOT_RUN;
