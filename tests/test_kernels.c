@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fake_kernel.h"
+#include "ipcc/block.h"
 #include "ipcc/clock.h"
 #include "ipcc/error.h"
 #include "ipcc/fit.h"
@@ -303,6 +304,80 @@ TEST(fitted_profile_takes_what_the_kernels_measure)
 	CHECK_EQ(int, ipcc_model_profile_format(&fit, text, sizeof(text)), 0);
 	CHECK_EQ(int, ipcc_model_profile_parse(text, &back, &(struct ipcc_model_error){ 0 }), 0);
 	CHECK(ipcc_model_profile_equal(&fit, &back));
+	return TEST_OK;
+}
+
+/* The model's cycles per iteration of block `hex` as ipcc bench --block runs it. */
+static double model_block(const struct ipcc_model_profile *p, const char *hex)
+{
+	struct ipcc_block b;
+	struct ipcc_model_program *prog;
+	struct ipcc_model_result res;
+	struct ipcc_model_error err;
+	char *text = NULL;
+	double c = NAN;
+
+	if (ipcc_block_parse_hex(hex, &b) || ipcc_block_lift(&b, &text))
+		return NAN;
+	if (!ipcc_model_parse_mode(text, p, IPCC_MODEL_LENIENT, &prog, &err)) {
+		if (!ipcc_model_run(prog, p, &(struct ipcc_model_opts){ 0 }, &res)) {
+			c = res.summary.cycles_per_iteration;
+			ipcc_model_result_release(&res);
+		}
+		ipcc_model_program_free(prog);
+	}
+	free(text);
+	return c;
+}
+
+/*
+ * A key fitted from a block is the value with which the model runs the block as measured:
+ * given the cycles goldencove's own figure gives each block, the fit recovers that figure
+ * from the same profile with the key at 0; a key no row fits and a block that does not
+ * parse are errors.
+ */
+TEST(block_keys_fit_back_to_the_figure_that_made_the_cycles)
+{
+	static const struct {
+		const char *key, *hex;
+		size_t offset;
+	} keys[] = {
+		{ "vector_load_latency", "f20f100066480f7ec0",
+		  offsetof(struct ipcc_model_profile, vector_load_latency) },
+		{ "lea_scale_latency", "488d04c1",
+		  offsetof(struct ipcc_model_profile, lea_scale_latency) },
+		{ "mul_high_latency", "48f7e94889d0",
+		  offsetof(struct ipcc_model_profile, mul_high_latency) },
+		{ "forward_fail_latency", "488906488b5e04",
+		  offsetof(struct ipcc_model_profile, forward_fail_latency) },
+		{ "forward_wide_latency", "8906488b06",
+		  offsetof(struct ipcc_model_profile, forward_wide_latency) },
+	};
+	struct ipcc_model_profile glc, zero;
+	unsigned v;
+	double pred, cycles;
+
+	CHECK_EQ(int, ipcc_model_profile("goldencove", &glc), 0);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		unsigned want =
+		    *(const unsigned *)(const void *)((const char *)&glc + keys[i].offset);
+
+		/* the cycles goldencove gives the block: its figure, fitted back */
+		pred = model_block(&glc, keys[i].hex);
+		zero = glc;
+		*(unsigned *)(void *)((char *)&zero + keys[i].offset) = 0;
+		CHECK(model_block(&zero, keys[i].hex) != pred); /* the key matters to the block */
+		CHECK_EQ(int,
+			 ipcc_fit_block_key(&zero, keys[i].key, keys[i].hex, pred, 60, &v, &cycles),
+			 0);
+		printf("%-22s goldencove %u: %.2f cycles; fitted back %u (%.2f)\n", keys[i].key,
+		       want, pred, v, cycles);
+		CHECK_EQ(int, (int)v, (int)want);
+		CHECK_EQ(dbl, cycles, pred);
+	}
+	CHECK_EQ(int, ipcc_fit_block_key(&glc, "width", "488d04c1", 1, 4, &v, &pred), IPCC_EINVAL);
+	CHECK_EQ(int, ipcc_fit_block_key(&glc, "lea_scale_latency", "48zz", 1, 4, &v, &pred),
+		 IPCC_EINVAL);
 	return TEST_OK;
 }
 

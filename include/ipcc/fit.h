@@ -21,18 +21,31 @@ struct ipcc_fit_row {
 	char note[160]; /* how it was read, or why it was not */
 };
 
-#define IPCC_FIT_ROWS 10
+#define IPCC_FIT_ROWS 15
 
 /*
  * Fit a pipeline-model profile to this machine: start from `base`, measure with the
  * microkernels (each the fewest cycles of nine runs, the core frequency measured around each)
  * load-to-use latency (chain.load), imul latency (chain.mul), a lock add (atomic.lock_add),
  * mispredict recovery (branch.random's penalty), immediate folding (chain.add_imm: folding
- * when 1.5 or more adds a cycle) and the ALU count (skid.mov_imm: independent movs a cycle),
- * and put each into `out`, named BASE-fit. One row per parameter says what was measured.
+ * when 1.5 or more adds a cycle), the ALU count (skid.mov_imm: independent movs a cycle),
+ * the store ports (the triad's stores a cycle, up), and from basic blocks timed as ipcc
+ * bench --block times them (the value with which the model runs each as measured:
+ * ipcc_fit_block_key) a vector load's latency, a scaled lea's, a one-operand multiply's
+ * rdx, and the two store-forwarding latencies; and put each into `out`, named BASE-fit. One
+ * row per parameter says what was measured.
  * IPCC_ENOTSUP when no kernel could run here.
  */
 int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_profile *out,
 		     struct ipcc_fit_row rows[IPCC_FIT_ROWS]);
+
+/*
+ * The value of profile key `key` (one ipcc_fit_profile fits from a block), 0 to `max`, with
+ * which the model runs basic block `hex` (lifted as ipcc bench --block runs it) nearest to
+ * `cycles` a loop iteration, the least such value; the model's cycles with it in
+ * *predicted. IPCC_EINVAL for a key not fitted, a block that does not parse or lift.
+ */
+int ipcc_fit_block_key(const struct ipcc_model_profile *p, const char *key, const char *hex,
+		       double cycles, unsigned max, unsigned *value, double *predicted);
 
 #endif

@@ -5,9 +5,11 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "error_int.h"
+#include "ipcc/block.h"
 #include "ipcc/fit.h"
 #include "ipcc/kernels.h"
 #include "ipcc/model.h"
@@ -19,7 +21,9 @@ enum derive {
 	D_FOLD,		 /* ops per cycle of a dependent add-immediate chain: folding when >= 1.5 */
 	D_WIDTH,	 /* independent instructions (but the branch) per cycle, rounded */
 	D_PORTS,	 /* ops per cycle, up: more than N a cycle (by 0.15) needs N + 1 units */
-	D_EXCESS	 /* cycles per op less the two rows before it measured, rounded */
+	D_EXCESS,	 /* cycles per op less the two rows before it measured, rounded */
+	D_BLOCK		 /* a basic block (`kernel` is its hex) timed as ipcc bench --block times
+			    it: the value, 0 to `ops`, with which the model runs it as measured */
 };
 
 static const struct {
@@ -56,6 +60,22 @@ static const struct {
 	 */
 	{ "store_ports", "bandwidth.triad", D_PORTS, 4,
 	  offsetof(struct ipcc_model_profile, store_ports), 12 << 10 },
+	/*
+	 * Blocks, after the rows above (the model that reads them has their figures): movsd
+	 * xmm0, [rax]; movq rax, xmm0 / lea rax, [rcx+rax*8] / imul rcx; mov rax, rdx / mov
+	 * [rsi], rax; mov rbx, [rsi+4] (the store does not hold the load) / mov [rsi], eax; mov
+	 * rax, [rsi] (a load wider than the store it starts at), each in the harness's loop.
+	 */
+	{ "vector_load_latency", "f20f100066480f7ec0", D_BLOCK, 30,
+	  offsetof(struct ipcc_model_profile, vector_load_latency) },
+	{ "lea_scale_latency", "488d04c1", D_BLOCK, 10,
+	  offsetof(struct ipcc_model_profile, lea_scale_latency) },
+	{ "mul_high_latency", "48f7e94889d0", D_BLOCK, 20,
+	  offsetof(struct ipcc_model_profile, mul_high_latency) },
+	{ "forward_fail_latency", "488906488b5e04", D_BLOCK, 60,
+	  offsetof(struct ipcc_model_profile, forward_fail_latency) },
+	{ "forward_wide_latency", "8906488b06", D_BLOCK, 60,
+	  offsetof(struct ipcc_model_profile, forward_wide_latency) },
 };
 
 /*
@@ -142,6 +162,72 @@ static unsigned *field_of(struct ipcc_model_profile *p, int i)
 	return (unsigned *)(void *)((char *)p + params[i].offset);
 }
 
+/* The model's cycles per iteration of lifted block `text` with profile p; NAN if none. */
+static double block_cycles(const char *text, const struct ipcc_model_profile *p)
+{
+	struct ipcc_model_program *prog;
+	struct ipcc_model_result res;
+	struct ipcc_model_error err;
+	double c = NAN;
+
+	if (ipcc_model_parse_mode(text, p, IPCC_MODEL_LENIENT, &prog, &err))
+		return NAN;
+	if (!ipcc_model_run(prog, p, &(struct ipcc_model_opts){ 0 }, &res)) {
+		c = res.summary.cycles_per_iteration;
+		ipcc_model_result_release(&res);
+	}
+	ipcc_model_program_free(prog);
+	return c;
+}
+
+int ipcc_fit_block_key(const struct ipcc_model_profile *p, const char *key, const char *hex,
+		       double cycles, unsigned max, unsigned *value, double *predicted)
+{
+	struct ipcc_model_profile q = *p;
+	struct ipcc_block b;
+	char *text = NULL;
+	double best = INFINITY;
+	int i = 0;
+
+	while (i < IPCC_FIT_ROWS && strcmp(params[i].param, key))
+		i++;
+	if (i == IPCC_FIT_ROWS)
+		return err_set(IPCC_EINVAL, "no profile key '%s' is fitted", key);
+	if (ipcc_block_parse_hex(hex, &b) || ipcc_block_lift(&b, &text))
+		return err_set(IPCC_EINVAL, "block %s: %s", hex, ipcc_last_error());
+	for (unsigned v = 0; v <= max; v++) {
+		double c;
+
+		*field_of(&q, i) = v;
+		c = block_cycles(text, &q);
+		if (isfinite(c) && fabs(c - cycles) < best - 1e-9) { /* the least v of the best */
+			best = fabs(c - cycles);
+			*value = v;
+			*predicted = c;
+		}
+	}
+	free(text);
+	return isfinite(best) ? 0 : err_set(IPCC_EINVAL, "the model cannot run block %s", hex);
+}
+
+/* The fewest cycles per iteration of block `hex` as ipcc bench --block times it; NAN: none. */
+static double block_measured(const char *hex, char *why, size_t len)
+{
+	struct ipcc_block b;
+	struct ipcc_block_result r;
+
+	if (ipcc_block_parse_hex(hex, &b) ||
+	    ipcc_block_measure(&b, &(struct ipcc_block_opts){ 0 }, &r)) {
+		snprintf(why, len, "%s", ipcc_last_error());
+		return NAN;
+	}
+	if (r.status != IPCC_BLOCK_OK) {
+		snprintf(why, len, "%s", r.why);
+		return NAN;
+	}
+	return r.cycles;
+}
+
 int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_profile *out,
 		     struct ipcc_fit_row rows[IPCC_FIT_ROWS])
 {
@@ -162,6 +248,22 @@ int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_pr
 			const struct ipcc_kernel *k = ipcc_kernel_find(params[i].kernel);
 			struct ipcc_bench_point p;
 
+			if (params[i].how == D_BLOCK) {
+				char why[160];
+				double c = block_measured(params[i].kernel, why, sizeof(why));
+
+				if (isnan(c)) {
+					if (!got[i])
+						snprintf(rows[i].note, sizeof(rows[i].note),
+							 "not measured: %.140s", why);
+					continue;
+				}
+				if (!got[i] || c < best[i].cycles_best)
+					best[i].cycles_best = c;
+				got[i] = true;
+				rows[i].note[0] = 0;
+				continue;
+			}
 			o.size = params[i].size;
 			if (!k || ipcc_kernel_run(k, &o, 0, &p) != 0) {
 				if (!got[i])
@@ -219,6 +321,22 @@ int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_pr
 			r->unit = "per cycle";
 			v = params[i].how == D_PORTS ? ceil(r->measured - 0.15) : r->measured;
 			break;
+		case D_BLOCK: {
+			unsigned fit = 0;
+			double model = NAN;
+
+			r->measured = p.cycles_best;
+			r->unit = "cycles";
+			if (ipcc_fit_block_key(out, r->param, params[i].kernel, p.cycles_best,
+					       (unsigned)params[i].ops, &fit, &model) == 0) {
+				v = fit;
+				snprintf(r->note, sizeof(r->note),
+					 "the value with which the model runs the block nearest "
+					 "(%.2f cycles)",
+					 model);
+			}
+			break;
+		}
 		}
 		if (!isfinite(v) || v < 0 || v > 1000) {
 			snprintf(r->note, sizeof(r->note), "not fitted: %g is no figure for %s", v,

@@ -287,16 +287,16 @@ static int fit_profile(const struct bench_opts *o)
 		fprintf(stderr, "%s\n", o->profile_note);
 	printf("ipcc bench: profile %s fitted to this machine as %s\n\n", o->base.name,
 	       fitted.name);
-	printf("%-14s %-16s %12s %-11s %6s %6s  %s\n", "parameter", "kernel", "measured", "",
-	       o->base.name, "fitted", "");
+	printf("%-20s %-18s %12s %-11s %6s %6s  %s\n", "parameter", "kernel or block", "measured",
+	       "", o->base.name, "fitted", "");
 	for (int i = 0; i < IPCC_FIT_ROWS; i++) {
 		const struct ipcc_fit_row *r = &rows[i];
 
 		if (isnan(r->measured))
-			printf("%-14s %-16s %12s %-11s %6u %6s  %s\n", r->param, r->kernel, "n/a",
+			printf("%-20s %-18s %12s %-11s %6u %6s  %s\n", r->param, r->kernel, "n/a",
 			       "", r->base, "-", r->note);
 		else
-			printf("%-14s %-16s %12.3f %-11s %6u %6u  %s\n", r->param, r->kernel,
+			printf("%-20s %-18s %12.3f %-11s %6u %6u  %s\n", r->param, r->kernel,
 			       r->measured, r->unit, r->base, r->fitted, r->note);
 	}
 	printf("(0 for mul_latency, lock_latency, fadd_latency and fmul_latency: the %s latencies "
