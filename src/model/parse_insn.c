@@ -695,13 +695,6 @@ static bool overlaps(uint64_t a, unsigned asize, uint64_t b, unsigned bsize, boo
 	}
 	return a - b < bsize || b - a < asize;
 }
-/* The bytes [a, a + asize) and [b, b + bsize) overlap, in page offsets. */
-static bool page_overlap(uint64_t a, unsigned asize, uint64_t b, unsigned bsize)
-{
-	a &= 4095;
-	b &= 4095;
-	return a - b < bsize || b - a < asize;
-}
 
 /*
  * A register a zero idiom cleared earlier in the iteration (xor eax, eax), and not written
@@ -785,8 +778,8 @@ void model_harness_keys(struct ipcc_model_program *prog, const struct ipcc_model
 			if ((in->mem & MEM_LOAD) && ndirty && (!regs || (regs & ~held)))
 				stays = false; /* from somewhere unknown, maybe a word written */
 			for (unsigned d = 0; stays && (in->mem & MEM_LOAD) && d < ndirty; d++)
-				stays = !page_overlap(in->key.disp, in->size ? in->size : 8,
-						      dirty[d].at, dirty[d].size);
+				stays = !overlaps(in->key.disp, in->size ? in->size : 8,
+						  dirty[d].at, dirty[d].size, true);
 			keeps = in->whole_mov && !in->approx &&
 				((in->mem & MEM_LOAD)
 				     ? stays
