@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/model_backend.py [--json FILE] [--llc SIZE] IPCC [NAME...]: the model backend against
+"""bench/model_backend.py [--json FILE] [--llc SIZE] [--profile P] IPCC [NAME...]: the model backend against
 the machine, side by side
 with the cachegrind formula and callgrind's speed, on real programs no one here wrote, each on
 a fixed input made here (seeded, so every run makes the same bytes).
@@ -14,7 +14,7 @@ Per program:
 - the slowdowns against the native run of the model backend (its whole ipcc stat) and of
   valgrind --tool=callgrind --cache-sim=yes --branch-sim=yes.
 --llc SIZE passes ipcc stat's --llc: the LLC share this machine gets, where it is less than
-its geometry. Programs are run once each under the tools (the model backend is deterministic; it checks
+its geometry; --profile P its --profile (a profile ipcc bench --fit-profile wrote here). Programs are run once each under the tools (the model backend is deterministic; it checks
 that, running each twice). Prints a table and, with --json FILE, writes every figure.
 """
 import json
@@ -127,10 +127,11 @@ def main():
         jpath = argv[i + 1]
         del argv[i:i + 2]
     model = ["--backend", "model"]
-    if "--llc" in argv:
-        i = argv.index("--llc")
-        model += ["--llc", argv[i + 1]]
-        del argv[i:i + 2]
+    for opt in ("--llc", "--profile"):
+        if opt in argv:
+            i = argv.index(opt)
+            model += [opt, argv[i + 1]]
+            del argv[i:i + 2]
     if not argv:
         print(__doc__)
         return 2

@@ -298,6 +298,17 @@ TEST(fitted_profile_takes_what_the_kernels_measure)
 	CHECK(fit.lock_latency >= 3 && fit.lock_latency <= 200);
 	CHECK(fit.recovery >= 5 && fit.recovery <= 200);
 	CHECK(fit.fold_imm == 0 || fit.fold_imm >= 2);
+	CHECK(fit.taken_per_cycle >= 1 && fit.taken_per_cycle <= 2);
+	/*
+	 * The hierarchy, each level on top of the one before (a Granite Rapids-class guest:
+	 * L2 16, a second-level TLB hit 7 more, a walk 46 more, the LLC 119): where zen3's
+	 * TLBs (64 and 2048 pages) are smaller than this machine's, their pages still outrun
+	 * them, so each row measures what it names.
+	 */
+	CHECK(fit.l2_latency > fit.load_latency && fit.l2_latency <= 40);
+	CHECK(fit.stlb_latency >= 1 && fit.stlb_latency <= 40);
+	CHECK(fit.walk_latency >= 5 && fit.walk_latency <= 1000);
+	CHECK(fit.llc_latency > fit.l2_latency && fit.llc_latency <= 1000);
 	CHECK(fit.alu_ports >= 1 && fit.alu_ports <= 16);
 	CHECK_EQ(int, fit.width, base.width); /* what no kernel measures stays the base's */
 	/* It reads back as written. */

@@ -212,6 +212,14 @@ struct ipcc_model_profile {
 	 */
 	unsigned l2_latency, llc_latency, dram_latency;
 	/*
+	 * The data TLBs of 4 KiB pages: dtlb_entries in the first level (modelled fully
+	 * associative), stlb_entries in the second (16-way); a load that misses the first and
+	 * hits the second costs stlb_latency cycles more, one that misses both walk_latency
+	 * more (the page walk, its page-table entries in the caches). Used by the model
+	 * backend; dtlb_entries 0 when missing: no TLB is modelled.
+	 */
+	unsigned dtlb_entries, stlb_entries, stlb_latency, walk_latency;
+	/*
 	 * Taken branches the front end follows per cycle (fetch stops at a taken one): 0 when
 	 * missing, no limit. The model backend gives each segment at least its taken branches'
 	 * cycles, the extra as front-end stall; the pipeline simulation (ipcc sim, blocks,
@@ -253,7 +261,7 @@ struct ipcc_model_error {
  * complex_load_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, agu_ports, indexed_store_alu,
  * mul_high_latency, l2_latency, llc_latency,
- * dram_latency, taken_per_cycle, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
+ * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, taken_per_cycle, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle):
  * unsigned decimals,
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which

@@ -32,10 +32,18 @@ struct ipcc_mb_cache {
 /* The caches the tool models: this machine's, from sysfs (or typical ones where it says none). */
 struct ipcc_mb_caches {
 	struct ipcc_mb_cache l1d, l1i, l2, llc;
+	/* The data TLBs, from the profile (size = entries x 4096, line 4096); size 0: none. */
+	struct ipcc_mb_cache dtlb, stlb;
 	char source[96]; /* "sysfs (cpu0)" or why the defaults were taken */
 };
 
 int ipcc_mb_caches(struct ipcc_mb_caches *c);
+
+/*
+ * The data TLBs the profile names into c: the first level fully associative, the second
+ * 16-way (fully where its entries are no multiple of 16); none where p has no dtlb_entries.
+ */
+void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p);
 
 /*
  * The core frequency the model backend turns cycles into time and constant-rate ticks with:
@@ -80,13 +88,15 @@ struct ipcc_mb_counts {
 	uint64_t l1d_misses, l2_misses, llc_misses; /* data: each level's misses */
 	uint64_t stalling_misses; /* of the loads' misses, those that stall (the epoch model) */
 	uint64_t l1i_misses, l2i_misses, llci_misses;
-	uint64_t approximated; /* dynamic instructions the model approximated */
+	uint64_t dtlb_misses, page_walks; /* data: first-level TLB misses; of them, walks */
+	uint64_t approximated;		  /* dynamic instructions the model approximated */
 	/* Cycles: the pipeline's steady state plus what each kind of event costs. */
 	double cycles;
 	double core_cycles;	  /* the segments' steady states */
 	double l2_hit_cycles;	  /* data misses in L1 that hit L2 */
 	double llc_hit_cycles;	  /* ... that hit the LLC */
 	double memory_cycles;	  /* ... that went to memory */
+	double tlb_cycles;	  /* data TLB misses: the second level's latency or a walk's */
 	double icache_cycles;	  /* instruction fetch misses */
 	double mispredict_cycles; /* mispredicted branches */
 	/* The four slot counters (width x cycles; filled; issued; retired). */

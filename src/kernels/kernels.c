@@ -28,6 +28,7 @@ enum arg_kind {
 	ARG_NONE,    /* no argument */
 	ARG_SELF,    /* a word holding its own address */
 	ARG_CHASE,   /* a random cyclic permutation of cache lines of `size` bytes */
+	ARG_PAGES,   /* ... of one line in each page of `size` bytes (pattern: where) */
 	ARG_ARRAYS,  /* three arrays of size/3 bytes each */
 	ARG_PATTERN, /* a branch pattern */
 	ARG_ZERO,    /* 32 bytes of 0.0 */
@@ -47,7 +48,8 @@ struct kdef {
 	struct ipcc_kernel pub;
 	uint64_t (*fn)(uint64_t n, void *arg);
 	enum arg_kind arg;
-	int pattern; /* ARG_PATTERN: 0 always taken, 1 alternating, 2 random */
+	int pattern; /* ARG_PATTERN: 0 always taken, 1 alternating, 2 random; ARG_PAGES: 0 the
+		      * lines spread over the page's 64, 1 each at its page's start */
 	enum figure figure;
 	double ops; /* per iteration, for the figure: adds, loads, bytes, FMAs, ... */
 	uint64_t default_size;
@@ -126,6 +128,33 @@ static const struct kdef kernels[] = {
 	  FIG_NS_PER_OP,
 	  8,
 	  64 << 20,
+	  NULL,
+	  NULL },
+	/*
+	 * The TLBs (ipcc bench --fit-profile): one line a page, spread over the lines of a page
+	 * so that the lines stay in L1 or L2 while the pages outrun the TLBs; and every line at
+	 * its page's start, where a few sets of L1 and L2 hold them all, so that the LLC serves
+	 * (pages within the second-level TLB's reach).
+	 */
+	{ { "pages.spread", "pointer chase over one line a page, the lines spread over L1's sets",
+	    "ns/load", true, false, false, EXPECT(10, 8, 0, 1, 0), NULL },
+	  k_chase,
+	  ARG_PAGES,
+	  0,
+	  FIG_NS_PER_OP,
+	  8,
+	  16 << 20,
+	  NULL,
+	  NULL },
+	{ { "pages.start",
+	    "pointer chase over the first line of each page: L1 and L2 sets conflict", "ns/load",
+	    true, false, false, EXPECT(10, 8, 0, 1, 0), NULL },
+	  k_chase,
+	  ARG_PAGES,
+	  1,
+	  FIG_NS_PER_OP,
+	  8,
+	  4 << 20,
 	  NULL,
 	  NULL },
 	{ { "bandwidth.load", "read one array: x += b[i]", "GB/s", true, true, false,
@@ -378,19 +407,26 @@ static int work_init(struct work *w, const struct kdef *d, uint64_t size, bool h
 	case ARG_ZERO:
 		w->arg = w->zero;
 		return 0;
-	case ARG_CHASE: {
-		uint64_t lines = size / 64, *order;
+	case ARG_CHASE:
+	case ARG_PAGES: {
+		/* Lines (ARG_CHASE) or pages (ARG_PAGES), each holding one pointer. */
+		uint64_t stride = d->arg == ARG_PAGES ? 4096 : 64, lines = size / stride, *order;
 		char *mem;
 
-		if (lines < 2)
-			return err_set(IPCC_EINVAL, "latency needs at least 128 bytes, not %llu",
+		/* A chase of one page is a word that points to itself; of one line, too short. */
+		uint64_t least = d->arg == ARG_PAGES ? 1 : 2;
+
+		if (lines < least)
+			return err_set(IPCC_EINVAL, "%s needs at least %llu bytes, not %llu",
+				       d->pub.name, (unsigned long long)(least * stride),
 				       (unsigned long long)size);
-		mem = big_alloc(lines * 64, huge);
+		/* Pages of 4 KiB: a huge page would hold 512 of them in one TLB entry. */
+		mem = big_alloc(lines * stride, huge && d->arg == ARG_CHASE);
 		order = malloc(lines * sizeof(*order));
 		if (!mem || !order) {
 			free(order);
 			if (mem)
-				munmap(mem, lines * 64);
+				munmap(mem, lines * stride);
 			return err_set(IPCC_ENOMEM, "latency: cannot allocate %llu bytes",
 				       (unsigned long long)size);
 		}
@@ -404,13 +440,17 @@ static int work_init(struct work *w, const struct kdef *d, uint64_t size, bool h
 			order[i] = order[j];
 			order[j] = t;
 		}
+		/* Where in its line or page each pointer is: a page's line (p * 17) % 64, a
+		 * walk over all 64, or its first. */
+#define AT(k) (mem + (k)*stride + (d->arg == ARG_PAGES && d->pattern == 0 ? ((k)*17 % 64) * 64 : 0))
 		for (uint64_t i = 0; i < lines; i++)
-			*(void **)(mem + order[i] * 64) = mem + order[(i + 1) % lines] * 64;
+			*(void **)AT(order[i]) = AT(order[(i + 1) % lines]);
+		w->self[0] = AT(order[0]);
+#undef AT
 		free(order);
-		w->self[0] = mem;
 		w->arg = &w->self[0];
 		w->mem = mem;
-		w->mem_len = lines * 64;
+		w->mem_len = lines * stride;
 		return 0;
 	}
 	case ARG_ARRAYS: {

@@ -38,7 +38,22 @@
  * Published figures for the core and a typical memory at its usual clock, except where a
  * profile says it measured them.
  */
-#define MEMORY(l2, llc, dram) .l2_latency = l2, .llc_latency = llc, .dram_latency = dram
+#define MEMORY(l2, llc, dram, dtlb, stlb)                                                 \
+	.l2_latency = l2, .llc_latency = llc, .dram_latency = dram, .dtlb_entries = dtlb, \
+	.stlb_entries = stlb, .stlb_latency = (dtlb) ? TLB_HIT : 0,                       \
+	.walk_latency = (dtlb) ? TLB_WALK : 0
+
+/*
+ * The data TLBs: the entries of each level, for 4 KiB pages (the vendors' figures); a
+ * first-level miss that the second holds costs 7 cycles, a page walk whose entries the
+ * caches hold 50: measured on a Granite Rapids-class KVM guest (ipcc bench pages.spread:
+ * 5 cycles a load within the first level's reach, 12 past it, 66 past the second's with
+ * the lines in L2's 16), where the walk is two-dimensional (the guest's tables, then the
+ * host's); on other cores and on bare metal an approximation until ipcc bench
+ * --fit-profile measures them.
+ */
+#define TLB_HIT	 7
+#define TLB_WALK 50
 
 /* A locked read-modify-write: about 18 cycles on Intel, about 8 on Zen (published figures). */
 #define LOCK_INTEL 18
@@ -61,12 +76,12 @@ static const struct ipcc_model_profile builtin[] = {
 	/* name W R ROB load recovery alu+jcc cmp+jcc ALU load store vector fold placement
 	 * sample_retire */
 	PROFILE("skylake", 4, 4, 224, 5, 16, true, true, 4, 2, 1, 3, 0, NEXT, 0, LOCK_INTEL,
-		MEMORY(12, 42, 250)),
+		MEMORY(12, 42, 250, 64, 1536)),
 	/* Ice Lake: a faster integer divider */
 	PROFILE("icelake", 5, 8, 352, 5, 16, true, true, 4, 2, 2, 3, 0, NEXT, 0, LOCK_INTEL,
-		MEMORY(13, 45, 300), { "div", 15, 4 }, { "idiv", 15, 4 }),
+		MEMORY(13, 45, 300, 64, 2048), { "div", 15, 4 }, { "idiv", 15, 4 }),
 	PROFILE("zen3", 6, 8, 256, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT, 0, LOCK_ZEN,
-		MEMORY(12, 46, 350), ZEN34_COSTS, { "divsd", 13, 1 }, { "divpd", 13, 1 }),
+		MEMORY(12, 46, 350, 64, 2048), ZEN34_COSTS, { "divsd", 13, 1 }, { "divpd", 13, 1 }),
 	/*
 	 * AMD Zen 4 (family 19h models 10h-1Fh, 60h-7Fh): 6-wide dispatch, a 320-entry ROB, 4
 	 * integer ALUs, 3 loads and 2 stores a cycle, 4 FP pipes (AMD's public figures). The
@@ -176,9 +191,9 @@ static const struct ipcc_model_profile builtin[] = {
 	  /*
 	   * ipcc bench latency at 3.69 GHz: 1.08 ns (4 cycles) to 32 KiB, 3.80 ns (14) at
 	   * 64-256 KiB, 14.9 ns (55) at 4 MiB, 177.7 ns (656) at 128 MiB (a random chase: the
-	   * page walks under KVM's nested paging are in it)
+	   * page walks under KVM's nested paging are in it; memory is that less TLB_WALK)
 	   */
-	  MEMORY(14, 55, 656) },
+	  MEMORY(14, 55, 606, 72, 3072) },
 	/*
 	 * AMD Zen 5 (family 1Ah): 8-wide dispatch and retire, a 448-entry ROB, 6 integer ALUs,
 	 * 4 loads and 2 stores a cycle, 4 FP/vector pipes (AMD's public figures, Hot Chips
@@ -218,7 +233,7 @@ static const struct ipcc_model_profile builtin[] = {
 	  .memory_renaming = true,
 	  .divider_cycles = 7, /* measured: independent 64-bit divs 6.98 cycles apart */
 	  .fp_bypass = 1,
-	  MEMORY(14, 50, 400) },
+	  MEMORY(14, 50, 400, 96, 4096) },
 	/*
 	 * Intel Golden Cove / Raptor Cove (Alder Lake P-core, Sapphire and Emerald Rapids):
 	 * 6-wide allocation, 8-wide retire, a 512-entry ROB, 5 integer ALU ports, 3 loads and
@@ -227,7 +242,7 @@ static const struct ipcc_model_profile builtin[] = {
 	 * Placement (as if retiring 4 a cycle) fitted to the even spread over skid.adds seen
 	 * on Emerald Rapids (docs/internals/skid.md). Memory: measured on Emerald Rapids at
 	 * 3.1 GHz (ipcc bench latency: 5.0 ns at 64 KiB, ~33 ns in the LLC, 140 ns at 128 MiB
-	 * and more); a client Alder Lake's LLC is nearer 60 cycles. The latencies and
+	 * and more, memory that less TLB_WALK's page walk); a client Alder Lake's LLC is nearer 60 cycles. The latencies and
 	 * mechanisms below were measured there too (family 6 model 0xCF, ipcc bench --block
 	 * loops, cycles per iteration; docs/internals/model.md, "Golden Cove on blocks").
 	 */
@@ -321,12 +336,12 @@ static const struct ipcc_model_profile builtin[] = {
 	  .rep_bytes_per_cycle = 64,
 	  .rep_l2_bytes_per_cycle = 32,
 	  .rep_llc_bytes_per_cycle = 10,
-	  MEMORY(16, 100, 430) },
+	  MEMORY(16, 100, 380, 96, 2048) },
 	PROFILE("neoverse-n2", 5, 8, 160, 4, 11, false, false, 4, 3, 2, 2, 0, NEXT, 0, LOCK_INTEL,
-		MEMORY(11, 40, 300), { "vpmulld", 4, 1 }),
+		MEMORY(11, 40, 300, 48, 1280), { "vpmulld", 4, 1 }),
 	/* For worked examples: W = R = 4, no ROB or port limit, no fusion. */
 	PROFILE("test", 4, 4, 0, 4, 10, false, false, 0, 0, 0, 0, 0, NEXT, 0, LOCK_INTEL,
-		MEMORY(0, 0, 0)),
+		MEMORY(0, 0, 0, 0, 0)),
 };
 
 const char *const ipcc_model_profiles[] = { "skylake",	  "icelake",	 "zen3", "zen4", "zen5",
@@ -396,7 +411,8 @@ static const struct key {
 	 * forward_fail_latency, forward_wide_latency: 0, not modelled;
 	 * agu_ports: 0, none shared; indexed_store_alu: false; mul_high_latency: 0, as rax's;
 	 * l2_latency, llc_latency, dram_latency: 0, a miss costs
-	 * nothing (the model backend says so); taken_per_cycle: 0, no limit; rep_short_cycles,
+	 * nothing (the model backend says so); dtlb_entries: 0, no TLB modelled (stlb_entries,
+	 * stlb_latency, walk_latency: 0, none); taken_per_cycle: 0, no limit; rep_short_cycles,
 	 * rep_cycles, rep_bytes_per_cycle: 0, rep movs/stos through the pipeline model.
 	 */
 	KEY(mul_latency, K_UNSIGNED, 0, 1000),
@@ -424,6 +440,10 @@ static const struct key {
 	KEY(l2_latency, K_UNSIGNED, 0, 100000),
 	KEY(llc_latency, K_UNSIGNED, 0, 100000),
 	KEY(dram_latency, K_UNSIGNED, 0, 100000),
+	KEY(dtlb_entries, K_UNSIGNED, 0, 65536),
+	KEY(stlb_entries, K_UNSIGNED, 0, 1 << 20),
+	KEY(stlb_latency, K_UNSIGNED, 0, 100000),
+	KEY(walk_latency, K_UNSIGNED, 0, 100000),
 	KEY(taken_per_cycle, K_UNSIGNED, 0, 16),
 	KEY(rep_short_cycles, K_UNSIGNED, 0, 100000),
 	KEY(rep_cycles, K_UNSIGNED, 0, 100000),
@@ -843,6 +863,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->indexed_store_alu == b->indexed_store_alu &&
 	       a->mul_high_latency == b->mul_high_latency && a->l2_latency == b->l2_latency &&
 	       a->llc_latency == b->llc_latency && a->dram_latency == b->dram_latency &&
+	       a->dtlb_entries == b->dtlb_entries && a->stlb_entries == b->stlb_entries &&
+	       a->stlb_latency == b->stlb_latency && a->walk_latency == b->walk_latency &&
 	       a->taken_per_cycle == b->taken_per_cycle &&
 	       a->rep_short_cycles == b->rep_short_cycles && a->rep_cycles == b->rep_cycles &&
 	       a->rep_bytes_per_cycle == b->rep_bytes_per_cycle &&

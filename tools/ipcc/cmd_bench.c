@@ -29,7 +29,7 @@ const char cmd_bench_help[] =
     "Run microkernels: loops whose counts per iteration are known exactly. For each, ns and\n"
     "core cycles per iteration, the figure it establishes (latency, GB/s, misprediction\n"
     "penalty, fraction of FMA peak, ...) and, where the PMU can count, a validation table of\n"
-    "measured against expected counts. KERNEL is a name or a family (chain, latency,\n"
+    "measured against expected counts. KERNEL is a name or a family (chain, latency, pages,\n"
     "bandwidth, branch, call, fma, atomic, skid); the default is every kernel.\n"
     "\n"
     "options:\n"

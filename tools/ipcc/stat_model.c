@@ -19,7 +19,9 @@ static const char left_out[] =
     "time in system calls and page faults (the kernel's); other processes and other "
     "threads' contention for caches and memory bandwidth (each thread has its own L1 and "
     "L2, the LLC is shared but its latency is fixed); an SMT sibling; the hardware "
-    "prefetchers but one next-line stream; TLB misses; memory bandwidth; the overlap of cache "
+    "prefetchers but one next-line stream; huge pages (the TLB model's pages are 4 KiB) and "
+    "where a page walk's entries are (its latency is fixed); memory bandwidth; the overlap of "
+    "cache "
     "misses is estimated (an epoch over the reorder buffer: a load's miss within it, "
     "independent of an earlier one, costs nothing) and a store's miss costs nothing; the "
     "segments' steady states are modelled as loops; Valgrind presents its own CPU (no AVX-512), so "
@@ -106,7 +108,13 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 	text_cache(out, "L1i", &k->l1i);
 	text_cache(out, "L2", &k->l2);
 	text_cache(out, "LLC", &k->llc);
-	fprintf(out, ", %u-byte lines\n\n", k->l1d.line);
+	fprintf(out, ", %u-byte lines", k->l1d.line);
+	if (k->dtlb.size)
+		fprintf(out, "; data TLBs, from the profile: %" PRIu64 " and %" PRIu64 " pages",
+			k->dtlb.size / k->dtlb.line, k->stlb.size / k->stlb.line);
+	else
+		fprintf(out, "; no TLB (the profile names none)");
+	fprintf(out, "\n\n");
 	fprintf(out, "  %-24s %18" PRIu64 "  exact\n", "loads", c->loads);
 	fprintf(out, "  %-24s %18" PRIu64 "  exact\n", "stores", c->stores);
 	fprintf(out, "  %-24s %18" PRIu64 "  exact\n", "branches", c->branches);
@@ -126,6 +134,9 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 	fprintf(out, "  %-24s %18" PRIu64 "\n", "LLC misses (data)", c->llc_misses);
 	fprintf(out, "  %-24s %18" PRIu64 "  (%" PRIu64 " missed L2 too)\n", "L1i misses",
 		c->l1i_misses, c->l2i_misses);
+	if (k->dtlb.size)
+		fprintf(out, "  %-24s %18" PRIu64 "  %" PRIu64 " page walks\n", "DTLB misses",
+			c->dtlb_misses, c->page_walks);
 	fprintf(out, "\n  where the cycles went (%.0f cycles)\n", cyc);
 	fprintf(out, "    %-36s %5.1f%%\n", "the pipeline, every load hitting L1",
 		pct(c->core_cycles, cyc));
@@ -134,6 +145,7 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 		pct(c->llc_hit_cycles, cyc));
 	fprintf(out, "    %-36s %5.1f%%\n", "LLC misses served by memory",
 		pct(c->memory_cycles, cyc));
+	fprintf(out, "    %-36s %5.1f%%\n", "data TLB misses", pct(c->tlb_cycles, cyc));
 	fprintf(out, "    %-36s %5.1f%%\n", "instruction-cache misses", pct(c->icache_cycles, cyc));
 	fprintf(out, "    %-36s %5.1f%%\n", "mispredicted branches",
 		pct(c->mispredict_cycles, cyc));
@@ -177,7 +189,7 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 static json_t *counts_json(const struct ipcc_mb_counts *c)
 {
 	return json_pack(
-	    "{sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI s{sf sf sf sf sf sf sf}"
+	    "{sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI s{sf sf sf sf sf sf sf sf}"
 	    " s{sf sf sf sf}}",
 	    "instructions", (json_int_t)c->instructions, "loads", (json_int_t)c->loads, "stores",
 	    (json_int_t)c->stores, "branches", (json_int_t)c->branches, "cond_branches",
@@ -186,12 +198,13 @@ static json_t *counts_json(const struct ipcc_mb_counts *c)
 	    (json_int_t)c->returns, "l1d_misses", (json_int_t)c->l1d_misses, "l2_misses",
 	    (json_int_t)c->l2_misses, "llc_misses", (json_int_t)c->llc_misses, "stalling_misses",
 	    (json_int_t)c->stalling_misses, "l1i_misses", (json_int_t)c->l1i_misses, "l2i_misses",
-	    (json_int_t)c->l2i_misses, "llci_misses", (json_int_t)c->llci_misses, "approximated",
+	    (json_int_t)c->l2i_misses, "llci_misses", (json_int_t)c->llci_misses, "dtlb_misses",
+	    (json_int_t)c->dtlb_misses, "page_walks", (json_int_t)c->page_walks, "approximated",
 	    (json_int_t)c->approximated, "cycles", "total", c->cycles, "pipeline", c->core_cycles,
 	    "l2_hits", c->l2_hit_cycles, "llc_hits", c->llc_hit_cycles, "memory", c->memory_cycles,
-	    "icache", c->icache_cycles, "mispredicts", c->mispredict_cycles, "slots", "total",
-	    c->slots_total, "filled", c->slots_filled, "issued", c->slots_issued, "retired",
-	    c->slots_retired);
+	    "tlb", c->tlb_cycles, "icache", c->icache_cycles, "mispredicts", c->mispredict_cycles,
+	    "slots", "total", c->slots_total, "filled", c->slots_filled, "issued", c->slots_issued,
+	    "retired", c->slots_retired);
 }
 
 static json_t *cache_json(const struct ipcc_mb_cache *c)
@@ -221,6 +234,12 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 				      cache_json(&m->caches.l1i), "l2", cache_json(&m->caches.l2),
 				      "llc", cache_json(&m->caches.llc), "source",
 				      r->model_caches.source));
+	json_object_set_new(
+	    model, "tlbs",
+	    m->caches.dtlb.size
+		? json_pack("{sI sI}", "dtlb_entries", (json_int_t)(m->caches.dtlb.size / 4096),
+			    "stlb_entries", (json_int_t)(m->caches.stlb.size / 4096))
+		: json_null());
 	json_object_set_new(model, "counts", counts_json(&m->total));
 	json_object_set_new(model, "left_out", json_string(left_out));
 	for (size_t i = 0; r->per_function && i < m->nfn; i++)
@@ -294,10 +313,13 @@ void stat_model_csv(FILE *out, const struct stat_result *r)
 		{ "model_l2_misses", (double)c->l2_misses },
 		{ "model_llc_misses", (double)c->llc_misses },
 		{ "model_l1i_misses", (double)c->l1i_misses },
+		{ "model_dtlb_misses", (double)c->dtlb_misses },
+		{ "model_page_walks", (double)c->page_walks },
 		{ "model_cycles_pipeline", c->core_cycles },
 		{ "model_cycles_l2_hits", c->l2_hit_cycles },
 		{ "model_cycles_llc_hits", c->llc_hit_cycles },
 		{ "model_cycles_memory", c->memory_cycles },
+		{ "model_cycles_tlb", c->tlb_cycles },
 		{ "model_cycles_icache", c->icache_cycles },
 		{ "model_cycles_mispredicts", c->mispredict_cycles },
 		{ "model_approximated", (double)c->approximated },
@@ -339,6 +361,12 @@ int stat_model_openmetrics(struct ipcc_openmetrics *w, const struct stat_result 
 		  "Data accesses that missed the LLC (the cache model).", (double)c->llc_misses },
 		{ "ipcc_model_l1i_misses_total",
 		  "Instruction fetches that missed L1i (the cache model).", (double)c->l1i_misses },
+		{ "ipcc_model_dtlb_misses_total",
+		  "Data accesses that missed the first-level TLB (the TLB model).",
+		  (double)c->dtlb_misses },
+		{ "ipcc_model_page_walks_total",
+		  "Data accesses that missed both TLB levels (the TLB model).",
+		  (double)c->page_walks },
 	};
 	int ret = 0;
 
@@ -353,9 +381,13 @@ int stat_model_openmetrics(struct ipcc_openmetrics *w, const struct stat_result 
 	const struct {
 		const char *part;
 		double v;
-	} parts[] = { { "pipeline", c->core_cycles },	 { "l2_hits", c->l2_hit_cycles },
-		      { "llc_hits", c->llc_hit_cycles }, { "memory", c->memory_cycles },
-		      { "icache", c->icache_cycles },	 { "mispredicts", c->mispredict_cycles } };
+	} parts[] = { { "pipeline", c->core_cycles },
+		      { "l2_hits", c->l2_hit_cycles },
+		      { "llc_hits", c->llc_hit_cycles },
+		      { "memory", c->memory_cycles },
+		      { "tlb", c->tlb_cycles },
+		      { "icache", c->icache_cycles },
+		      { "mispredicts", c->mispredict_cycles } };
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && !ret; i++) {
 		const struct ipcc_om_label l[] = { { "part", parts[i].part } };

@@ -6,16 +6,22 @@
  * A segment's steady state is the model run over it as a loop body (its last branch closing
  * the loop): cycles per pass and the four slot counters per pass. Times its executions, that
  * is what the segment costs when its loads hit L1 and its branches are predicted. On top:
- * - a data load or store that misses L1 and hits L2 costs l2_latency - load_latency cycles,
- *   one that hits the LLC llc_latency - load_latency, one that goes to memory dram_latency -
- *   load_latency; the slots of those cycles are back-end stalls (filled, not issued);
+ * - a data load that misses L1 and hits L2 costs l2_latency - load_latency cycles, one that
+ *   hits the LLC llc_latency - load_latency, one that goes to memory dram_latency -
+ *   load_latency; a load that misses the first-level TLB costs stlb_latency more where the
+ *   second holds the page, walk_latency more where it does not. Only the misses that stall
+ *   are charged: a store's, or one that an earlier independent miss overlaps, costs nothing
+ *   (the epoch model, vg_tool.c's miss_stalls()). Their slots are back-end stalls (filled,
+ *   not issued);
  * - an instruction fetch that misses L2 costs the latency of where it hit, as front-end
  *   stall (not filled); one that hits L2 is hidden by the decoupled front end's prefetch;
- * - a mispredicted branch costs `recovery` cycles whose slots were issued and not retired:
- *   wasted speculation.
- * Every miss is charged in full: no overlap between misses (memory-level parallelism) and
- * none with the steady state. docs/internals/model-backend.md gives the figures this
- * leaves out and what that costs in accuracy.
+ * - a mispredicted branch costs the cycles it waits for its inputs and runs (from a start
+ *   with every input ready) and then `recovery`; their slots were issued and not retired:
+ *   wasted speculation;
+ * - fetch follows taken_per_cycle taken branches a cycle, one branch once a cycle: a
+ *   segment's taken branches set a floor under its cycles (front-end stall).
+ * docs/internals/model-backend.md gives the figures this leaves out and what that costs in
+ * accuracy.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -38,6 +44,7 @@ struct seg_counts {
 	uint64_t cond, taken, cond_miss, ind, ind_miss, ret, ret_miss;
 	uint64_t stall_l2, stall_llc, stall_mem; /* load misses that stall (vg_tool.c) */
 	uint64_t rep_iters, rep_runs; /* a rep movs/stos: iterations, runs begun before */
+	uint64_t dtlb, walk, stall_stlb, stall_walk; /* data TLB misses, walks; stalling */
 };
 
 /* One segment of one process, as the tool wrote it. */
@@ -72,6 +79,9 @@ struct steady {
 	double total, filled, issued, retired;
 	unsigned branches; /* jumps, calls and returns among its instructions */
 	unsigned always;   /* of them, those always taken (jmp, call, ret) */
+	bool self_loop;	   /* its last instruction jumps to its first: a loop of one segment */
+	double resolve;	   /* cycles from its last instruction's allocation to its completion,
+			    * in one pass from a start with every input ready */
 	unsigned rep_size; /* a rep movs/stos alone: its element's bytes; 0: not one */
 	unsigned approximated;
 	bool unmodelled;
@@ -109,12 +119,13 @@ static int append(char **t, size_t *len, size_t *cap, const char *fmt, ...)
  * call's target replaced by a label (the last one's by the loop's start, so that the pass
  * repeats as the program repeats it).
  */
-static int lift(csh cs, const struct seg *s, char **text, unsigned *branches, unsigned *always)
+static int lift(csh cs, const struct seg *s, char **text, struct steady *st)
 {
 	size_t len = 0, cap = 256, off = 0;
 	int ret;
 
-	*branches = *always = 0;
+	st->branches = st->always = 0;
+	st->self_loop = false;
 	*text = malloc(cap);
 	if (!*text)
 		return err_set(IPCC_ENOMEM, "lifting a segment: out of memory");
@@ -133,11 +144,13 @@ static int lift(csh cs, const struct seg *s, char **text, unsigned *branches, un
 			      in->detail->x86.operands[0].type == X86_OP_IMM;
 
 		if (jump || cs_insn_group(cs, in, CS_GRP_RET))
-			(*branches)++;
+			st->branches++;
 		/* A conditional branch ends its segment: the others are always taken. */
 		if ((jump && !last) || (jump && in->id == X86_INS_JMP) ||
 		    cs_insn_group(cs, in, CS_GRP_CALL) || cs_insn_group(cs, in, CS_GRP_RET))
-			(*always)++;
+			st->always++;
+		if (direct && last && !cs_insn_group(cs, in, CS_GRP_CALL))
+			st->self_loop = (uint64_t)in->detail->x86.operands[0].imm == s->addr[0];
 		if (direct && last)
 			ret = append(text, &len, &cap, "%s .Lloop\n", in->mnemonic);
 		else if (direct)
@@ -187,7 +200,7 @@ static void model_segment(csh cs, const struct seg *s, const struct ipcc_model_p
 	memset(st, 0, sizeof(*st));
 	st->rep_size = s->ninsns == 1 ? rep_move_size(s->bytes, s->nbytes) : 0;
 	iters = iters < 16 ? 16 : iters > 400 ? 400 : iters;
-	if (lift(cs, s, &text, &st->branches, &st->always) ||
+	if (lift(cs, s, &text, st) ||
 	    ipcc_model_parse_mode(text, p, IPCC_MODEL_LENIENT, &prog, &err) ||
 	    ipcc_model_run(prog, p,
 			   &(struct ipcc_model_opts){ .iterations = iters, .warmup = iters / 2 },
@@ -213,6 +226,23 @@ static void model_segment(csh cs, const struct seg *s, const struct ipcc_model_p
 
 			st->total *= k, st->filled *= k, st->issued *= k, st->retired *= k;
 		}
+		/*
+		 * A mispredicted branch is found out when it completes: the time it waits for
+		 * its inputs and runs (a load and a test: 6 cycles) comes before the profile's
+		 * recovery, as the pipeline model charges it (ipcc_fit_profile fits recovery so).
+		 * One pass from a cold start: the steady state's figure would hold the queueing
+		 * of a loop that the program does not run.
+		 */
+		struct ipcc_model_result once = { 0 };
+
+		if (!ipcc_model_run(prog, p, &(struct ipcc_model_opts){ .iterations = 1 }, &once) &&
+		    once.nrows) {
+			const struct ipcc_model_row *b = &once.rows[once.nrows - 1];
+
+			st->resolve =
+			    b->complete > b->scheduled ? (double)(b->complete - b->scheduled) : 0;
+		}
+		ipcc_model_result_release(&once);
 		st->approximated = ipcc_model_program_approximated(prog, NULL, 0);
 		if (st->approximated && used + 2 < names_len) {
 			char more[256];
@@ -273,6 +303,8 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	c->l1i_misses += s->l1i;
 	c->l2i_misses += s->l2i;
 	c->llci_misses += s->llci;
+	c->dtlb_misses += s->dtlb;
+	c->page_walks += s->walk;
 	c->approximated += s->execs * st->approximated;
 
 	double core = e * st->cycles, fe_extra = 0;
@@ -281,6 +313,9 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	/* Only the misses that stall: a store's, or one overlapped by an earlier, costs none. */
 	double dl2 = (double)s->stall_l2 * l2, dl3 = (double)s->stall_llc * l3,
 	       dmem = (double)s->stall_mem * mem;
+	/* A stalling load's translation, on top of where its line is served. */
+	double dtlb =
+	    (double)s->stall_stlb * p->stlb_latency + (double)s->stall_walk * p->walk_latency;
 	/*
 	 * A rep movs or stos alone: the fast-string microcode's cost per run (the profile's
 	 * measured figures, by the runs' mean length), not its iterations one by one; the lines
@@ -303,12 +338,20 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 		dmem = 0;
 	}
 	/*
-	 * Fetch follows taken_per_cycle taken branches a cycle: a segment takes at least its
-	 * taken branches' cycles (a small loop, a chain of calls), the extra as front-end stall.
+	 * Fetch follows taken_per_cycle taken branches a cycle, but one branch once a cycle at
+	 * most: a segment takes at least its taken branches' cycles (a small loop, a chain of
+	 * calls), and a loop of one segment a cycle each time it jumps back to its start; the
+	 * extra is front-end stall.
 	 */
 	if (p->taken_per_cycle) {
 		double floor =
 		    ((double)s->execs * st->always + (double)s->taken) / p->taken_per_cycle;
+
+		if (st->self_loop) {
+			double back = st->always ? (double)s->execs : (double)s->taken;
+
+			floor = back > floor ? back : floor;
+		}
 
 		if (floor > core) {
 			fe_extra = floor - core;
@@ -321,18 +364,19 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	 * sqlite3's cycles 70% over). One that misses L2 costs where it is served.
 	 */
 	double ic = (double)(s->l2i - s->llci) * p->llc_latency + (double)s->llci * p->dram_latency;
-	double bad = (double)misp * p->recovery;
+	double bad = (double)misp * (p->recovery + st->resolve);
 
 	c->core_cycles += core;
 	c->l2_hit_cycles += dl2;
 	c->llc_hit_cycles += dl3;
 	c->memory_cycles += dmem;
+	c->tlb_cycles += dtlb;
 	c->icache_cycles += ic;
 	c->mispredict_cycles += bad;
-	c->cycles += core + dl2 + dl3 + dmem + ic + bad;
+	c->cycles += core + dl2 + dl3 + dmem + dtlb + ic + bad;
 	/* Slots: the steady state's, then each penalty's cycles where they belong. */
-	c->slots_total += st_total + w * (dl2 + dl3 + dmem + ic + bad + fe_extra);
-	c->slots_filled += st_filled + w * (dl2 + dl3 + dmem + bad);
+	c->slots_total += st_total + w * (dl2 + dl3 + dmem + dtlb + ic + bad + fe_extra);
+	c->slots_filled += st_filled + w * (dl2 + dl3 + dmem + dtlb + bad);
 	c->slots_issued += st_issued + w * bad;
 	c->slots_retired += st_retired;
 }
@@ -385,6 +429,10 @@ static int parse_cache(const char *line, struct ipcc_mb_caches *c)
 		k = &c->l2;
 	else if (!strcmp(name, "ll"))
 		k = &c->llc;
+	else if (!strcmp(name, "dtlb"))
+		k = &c->dtlb;
+	else if (!strcmp(name, "stlb"))
+		k = &c->stlb;
 	if (!k)
 		return -1;
 	k->size = size, k->assoc = assoc, k->line = ln;
@@ -394,10 +442,11 @@ static int parse_cache(const char *line, struct ipcc_mb_caches *c)
 /* A segment's events, in the tool's order (execs are read before). */
 static int read_counts(const char *p, struct seg_counts *c)
 {
-	uint64_t *v[] = { &c->l1d,	 &c->l2,	&c->llc,      &c->l1i,	     &c->l2i,
-			  &c->llci,	 &c->cond,	&c->taken,    &c->cond_miss, &c->ind,
-			  &c->ind_miss,	 &c->ret,	&c->ret_miss, &c->stall_l2,  &c->stall_llc,
-			  &c->stall_mem, &c->rep_iters, &c->rep_runs };
+	uint64_t *v[] = { &c->l1d,	  &c->l2,	 &c->llc,      &c->l1i,	      &c->l2i,
+			  &c->llci,	  &c->cond,	 &c->taken,    &c->cond_miss, &c->ind,
+			  &c->ind_miss,	  &c->ret,	 &c->ret_miss, &c->stall_l2,  &c->stall_llc,
+			  &c->stall_mem,  &c->rep_iters, &c->rep_runs, &c->dtlb,      &c->walk,
+			  &c->stall_stlb, &c->stall_walk };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		char *end;
@@ -552,7 +601,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	while (!ret && (n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(line, "ipcc-vg 4\n"))
+			if (strcmp(line, "ipcc-vg 5\n"))
 				ret = err_set(IPCC_EINVAL, "%s: not a file of ipcc's Valgrind tool",
 					      path);
 			header = true;

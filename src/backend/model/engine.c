@@ -153,10 +153,22 @@ int ipcc_mb_engine(struct ipcc_mb_engine *e)
 	return 0;
 }
 
+void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
+{
+	const uint64_t page = 4096;
+
+	c->dtlb = c->stlb = (struct ipcc_mb_cache){ 0, 0, 0 };
+	if (!p->dtlb_entries || !p->stlb_entries)
+		return;
+	c->dtlb = (struct ipcc_mb_cache){ p->dtlb_entries * page, p->dtlb_entries, page };
+	c->stlb = (struct ipcc_mb_cache){ p->stlb_entries * page,
+					  p->stlb_entries % 16 ? p->stlb_entries : 16, page };
+}
+
 int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c, unsigned window,
 		 const char *outdir, char *const *cmd, char ***argv)
 {
-	enum { NOPT = 6 };
+	enum { NOPT = 8 };
 	char opt[NOPT][640];
 	size_t ncmd = 0, bytes = 0, n = 0;
 	const char *fixed[] = { e->valgrind, "--tool=ipcc", "-q", "--trace-children=yes",
@@ -173,16 +185,23 @@ int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c,
 	GEOMETRY(2, "l1i", c->l1i);
 	GEOMETRY(3, "l2", c->l2);
 	GEOMETRY(4, "ll", c->llc);
-#undef GEOMETRY
 	snprintf(opt[5], sizeof(opt[5]), "--ipcc-window=%u", window);
+	size_t nopt = 6;
+
+	if (c->dtlb.size && c->stlb.size) {
+		GEOMETRY(6, "dtlb", c->dtlb);
+		GEOMETRY(7, "stlb", c->stlb);
+		nopt = 8;
+	}
+#undef GEOMETRY
 	for (size_t i = 0; i < nfixed; i++)
 		bytes += strlen(fixed[i]) + 1;
-	for (size_t i = 0; i < NOPT; i++)
+	for (size_t i = 0; i < nopt; i++)
 		bytes += strlen(opt[i]) + 1;
 	for (size_t i = 0; i < ncmd; i++)
 		bytes += strlen(cmd[i]) + 1;
 
-	size_t slots = nfixed + NOPT + ncmd + 1;
+	size_t slots = nfixed + nopt + ncmd + 1;
 	char **v = malloc(slots * sizeof(char *) + bytes), *p;
 
 	if (!v)
@@ -191,7 +210,7 @@ int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c,
 #define PUT(s) (v[n++] = strcpy(p, s), p += strlen(s) + 1)
 	for (size_t i = 0; i < nfixed; i++)
 		PUT(fixed[i]);
-	for (size_t i = 0; i < NOPT; i++)
+	for (size_t i = 0; i < nopt; i++)
 		PUT(opt[i]);
 	for (size_t i = 0; i < ncmd; i++)
 		PUT(cmd[i]);

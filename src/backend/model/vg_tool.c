@@ -12,6 +12,8 @@
  * - data-cache misses at L1d, L2 and LLC, from an LRU model of this machine's caches
  *   (private L1d, L1i and L2 per thread, one shared LLC), with a next-line stream
  *   prefetcher into L2 and LLC;
+ * - data-TLB misses, where ipcc names the TLBs (--ipcc-dtlb, --ipcc-stlb): 4 KiB pages
+ *   through an LRU first level and second level per thread; a miss of both is a page walk;
  * - instruction-cache misses, one fetch per cache line the segment's bytes span, with a
  *   tagged next-line prefetcher;
  * - conditional branches, taken, and mispredicted by a tournament predictor (bimodal,
@@ -65,6 +67,8 @@ static const HChar *clo_l1d = "49152,12,64";
 static const HChar *clo_l1i = "32768,8,64";
 static const HChar *clo_l2 = "1048576,16,64";
 static const HChar *clo_ll = "33554432,16,64";
+static const HChar *clo_dtlb = NULL; /* none: no TLB is modelled */
+static const HChar *clo_stlb = NULL;
 static Bool clo_prefetch = True;
 static Long clo_window = 512; /* the out-of-order window, in instructions; 0: no overlap */
 
@@ -75,6 +79,8 @@ static Bool opt_process(const HChar *arg)
 	} else if VG_STR_CLO (arg, "--ipcc-l1i", clo_l1i) {
 	} else if VG_STR_CLO (arg, "--ipcc-l2", clo_l2) {
 	} else if VG_STR_CLO (arg, "--ipcc-ll", clo_ll) {
+	} else if VG_STR_CLO (arg, "--ipcc-dtlb", clo_dtlb) {
+	} else if VG_STR_CLO (arg, "--ipcc-stlb", clo_stlb) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-prefetch", clo_prefetch) {
 	} else if VG_BINT_CLO (arg, "--ipcc-window", clo_window, 0, 1 << 20) {
 	} else
@@ -90,6 +96,8 @@ static void opt_usage(void)
 	 "    --ipcc-l1i=SIZE,ASSOC,LINE  L1 instruction cache [32768,8,64]\n"
 	 "    --ipcc-l2=SIZE,ASSOC,LINE   L2 cache [1048576,16,64]\n"
 	 "    --ipcc-ll=SIZE,ASSOC,LINE   last-level cache [33554432,16,64]\n"
+	 "    --ipcc-dtlb=SIZE,ASSOC,4096 first-level data TLB, SIZE = entries x 4096 [none]\n"
+	 "    --ipcc-stlb=SIZE,ASSOC,4096 second-level TLB [none]\n"
 	 "    --ipcc-prefetch=yes|no     model the L2 stream prefetcher [yes]\n"
 	 "    --ipcc-window=N            out-of-order window in instructions, 0: none [512]\n");
 }
@@ -201,6 +209,8 @@ typedef struct {
 	ULong l1d, l2, ll, l1i, l2i, lli; /* misses */
 	ULong cond, taken, cond_miss, ind, ind_miss, ret, ret_miss;
 	ULong stall_l2, stall_llc, stall_mem; /* load misses that stall: see miss_stalls() */
+	ULong dtlb, walk;		      /* first-level TLB misses; of them, page walks */
+	ULong stall_stlb, stall_walk;	      /* ... of loads that stall */
 	ULong rep_iters; /* a rep movs/stos segment: its iterations (execs counts its starts) */
 	ULong rep_runs;	 /* ... and the runs of it that started at the end of another segment */
 } Counts;
@@ -260,14 +270,15 @@ typedef struct {
 	const struct Seg *last_seg; /* the segment entered last */
 	ULong insns;		    /* instructions entered so far */
 	/* The open miss epoch (see miss_stalls()). */
-	ULong epoch_end; /* it closes when insns reaches this */
-	UInt epoch_level;
+	ULong epoch_end;  /* it closes when insns reaches this */
+	UInt epoch_level; /* where its first miss was served (0: a TLB miss alone) */
 	/* Dependences between misses (see Prov): */
 	UShort miss_regs; /* registers holding a value computed from a miss of this epoch */
 	UShort pending;	  /* ... that this superblock's misses reach by its end */
 	ULong sb_missed;  /* this superblock's accesses that missed (bit: Access.index) */
 	Counts *cnt;	  /* where the segment running now counts: set on its entry */
 	Cache l1d, l1i, l2;
+	Cache dtlb, stlb; /* when tlb_on: lines of 4 KiB, pages */
 	UChar bimodal[1 << BIMODAL_BITS], gshare[1 << GSHARE_BITS], chooser[1 << CHOOSER_BITS];
 	UInt history; /* the last branches' outcomes, newest in bit 0 */
 	Addr btb[1 << BTB_BITS];
@@ -279,7 +290,8 @@ typedef struct {
 	UInt stream_next;
 } Thread;
 
-static Cache geom_l1d, geom_l1i, geom_l2, geom_ll;
+static Cache geom_l1d, geom_l1i, geom_l2, geom_ll, geom_dtlb, geom_stlb;
+static Bool tlb_on;
 static Cache ll; /* shared by every thread */
 static Thread *threads[MAX_THREADS];
 static Thread *cur;
@@ -296,6 +308,10 @@ static void thread_start(ThreadId tid, ULong blocks)
 		cache_alloc(&t->l1d, &geom_l1d);
 		cache_alloc(&t->l1i, &geom_l1i);
 		cache_alloc(&t->l2, &geom_l2);
+		if (tlb_on) {
+			cache_alloc(&t->dtlb, &geom_dtlb);
+			cache_alloc(&t->stlb, &geom_stlb);
+		}
 		for (UInt i = 0; i < (1u << BIMODAL_BITS); i++)
 			t->bimodal[i] = 1;
 		for (UInt i = 0; i < (1u << GSHARE_BITS); i++)
@@ -538,6 +554,18 @@ static UInt data_line(Addr line)
 	return level;
 }
 
+/* One page's translation: 0 when the first-level TLB holds it, 1 the second, 2 a walk. */
+static UInt data_page(Addr page)
+{
+	if (cache_ref(&cur->dtlb, page))
+		return 0;
+	cur->cnt->dtlb++;
+	if (cache_ref(&cur->stlb, page))
+		return 1;
+	cur->cnt->walk++;
+	return 2;
+}
+
 /*
  * Memory-level parallelism, after the epoch model of Chou, Fahs and Abraham (ISCA 2004): an
  * out-of-order core keeps working past a load that misses, and the misses it meets within
@@ -548,23 +576,32 @@ static UInt data_line(Addr line)
  * whose address is computed from an earlier miss's value of this epoch (Prov: through the
  * superblock's temporaries and registers, and from one superblock to the next through the
  * registers). A store's miss never stalls: the store buffer holds it. ipcc charges each
- * stalling miss its level's latency (account.c).
+ * stalling miss its level's latency (account.c). A first-level TLB miss (tlb 1: the second
+ * level holds the page, 2: a walk) stalls on the same terms but for the distance (its cost
+ * is a few cycles, or a walk that the core overlaps as it does a miss), and wherever its
+ * load's line stalls: the line is fetched after the translation.
  */
-static void miss_stalls(UInt level, Bool store, Bool dep)
+static void miss_stalls(UInt level, UInt tlb, Bool store, Bool dep)
 {
 	Thread *t = cur;
 	Bool open = t->insns < t->epoch_end;
+	Bool line = level && (!open || dep || level > t->epoch_level);
+	Bool page = tlb && (!open || dep || line);
 
-	if (store || level == 0)
+	if (store || (!line && !page))
 		return;
-	if (open && !dep && level <= t->epoch_level)
-		return;
+	if (!line)
+		level = 0;
 	if (level == 1)
 		t->cnt->stall_l2++;
 	else if (level == 2)
 		t->cnt->stall_llc++;
-	else
+	else if (level == 3)
 		t->cnt->stall_mem++;
+	if (page && tlb == 1)
+		t->cnt->stall_stlb++;
+	else if (page && tlb == 2)
+		t->cnt->stall_walk++;
 	if (!open) {
 		/* The misses before have been served: nothing depends on them any more. */
 		t->miss_regs = t->pending = 0;
@@ -572,7 +609,8 @@ static void miss_stalls(UInt level, Bool store, Bool dep)
 	}
 	if (!open || dep)
 		t->epoch_end = t->insns + (ULong)clo_window;
-	t->epoch_level = level;
+	if (line || !open)
+		t->epoch_level = level;
 }
 
 static VG_REGPARM(3) void on_access(Addr addr, SizeT size, HWord desc)
@@ -580,17 +618,27 @@ static VG_REGPARM(3) void on_access(Addr addr, SizeT size, HWord desc)
 	const Access *x = (const Access *)desc;
 	Thread *t = cur;
 	Addr a = addr >> geom_l1d.shift, b = (addr + (size ? size : 1) - 1) >> geom_l1d.shift;
-	UInt level = data_line(a);
+	UInt level = data_line(a), tlb = 0;
 
 	if (b != a) {
 		UInt l2 = data_line(b);
 
 		level = l2 > level ? l2 : level;
 	}
-	if (level && !x->store) {
+	if (tlb_on) {
+		Addr pa = addr >> 12, pb = (addr + (size ? size : 1) - 1) >> 12;
+
+		tlb = data_page(pa);
+		if (pb != pa) {
+			UInt t2 = data_page(pb);
+
+			tlb = t2 > tlb ? t2 : tlb;
+		}
+	}
+	if ((level || tlb) && !x->store) {
 		Bool dep = (x->dep_loads & t->sb_missed) || (x->dep_regs & t->miss_regs);
 
-		miss_stalls(level, x->store, dep);
+		miss_stalls(level, tlb, x->store, dep);
 		if (x->index < 64)
 			t->sb_missed |= 1ull << x->index;
 		t->pending |= x->out_regs;
@@ -1216,6 +1264,16 @@ static void post_clo_init(void)
 	    geom_l1i.line != geom_l2.line)
 		VG_(fmsg_bad_option)("--ipcc-l2", "every cache must have the same line size\n");
 	cache_alloc(&ll, &geom_ll);
+	if (clo_dtlb || clo_stlb) {
+		if (!clo_dtlb || !clo_stlb)
+			VG_(fmsg_bad_option)
+		("--ipcc-dtlb", "--ipcc-dtlb and --ipcc-stlb go together\n");
+		cache_geometry(&geom_dtlb, "--ipcc-dtlb", clo_dtlb);
+		cache_geometry(&geom_stlb, "--ipcc-stlb", clo_stlb);
+		if (geom_dtlb.line != 4096 || geom_stlb.line != 4096)
+			VG_(fmsg_bad_option)("--ipcc-dtlb", "a TLB's line is a 4096-byte page\n");
+		tlb_on = True;
+	}
 }
 
 static void hex(VgFile *f, const UChar *p, UInt n)
@@ -1245,6 +1303,8 @@ static void counts_add(Counts *t, const Counts *c)
 	t->ind += c->ind, t->ind_miss += c->ind_miss;
 	t->ret += c->ret, t->ret_miss += c->ret_miss;
 	t->stall_l2 += c->stall_l2, t->stall_llc += c->stall_llc, t->stall_mem += c->stall_mem;
+	t->dtlb += c->dtlb, t->walk += c->walk;
+	t->stall_stlb += c->stall_stlb, t->stall_walk += c->stall_walk;
 	t->rep_iters += c->rep_iters, t->rep_runs += c->rep_runs;
 }
 
@@ -1254,10 +1314,10 @@ static void counts_write(VgFile *f, const Counts *c)
 	VG_(fprintf)
 	(f,
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-	 "%llu",
+	 "%llu %llu %llu %llu %llu",
 	 c->l1d, c->l2, c->ll, c->l1i, c->l2i, c->lli, c->cond, c->taken, c->cond_miss, c->ind,
 	 c->ind_miss, c->ret, c->ret_miss, c->stall_l2, c->stall_llc, c->stall_mem, c->rep_iters,
-	 c->rep_runs);
+	 c->rep_runs, c->dtlb, c->walk, c->stall_stlb, c->stall_walk);
 }
 
 static void fini(Int exitcode)
@@ -1270,7 +1330,7 @@ static void fini(Int exitcode)
 		VG_(umsg)("ipcc: cannot write '%s'\n", path);
 		return;
 	}
-	VG_(fprintf)(f, "ipcc-vg 4\n");
+	VG_(fprintf)(f, "ipcc-vg 5\n");
 	VG_(fprintf)
 	(f, "pid %d\nppid %d\nexit %d\nthreads %u\n", VG_(getpid)(), VG_(getppid)(), exitcode,
 	 nthreads);
@@ -1279,6 +1339,10 @@ static void fini(Int exitcode)
 	cache_line(f, "l1i", &geom_l1i);
 	cache_line(f, "l2", &geom_l2);
 	cache_line(f, "ll", &geom_ll);
+	if (tlb_on) {
+		cache_line(f, "dtlb", &geom_dtlb);
+		cache_line(f, "stlb", &geom_stlb);
+	}
 	VG_(fprintf)(f, "prefetch %s\n", clo_prefetch ? "yes" : "no");
 	VG_(fprintf)(f, "window %lld\n", clo_window);
 	/* Oldest first, so that a parent's line comes before its children's. */
