@@ -220,6 +220,13 @@ struct ipcc_model_profile {
 	 */
 	unsigned dtlb_entries, stlb_entries, stlb_latency, walk_latency;
 	/*
+	 * Bandwidths, bytes a cycle: between L1 and L2 (each line L1 fills and each written line
+	 * it evicts), and of non-temporal stores (movnt*: to memory, past the caches). The
+	 * model backend gives a segment at least the cycles its lines or its streaming stores
+	 * take at these rates; 0 when missing: no limit.
+	 */
+	unsigned l2_bytes_per_cycle, nt_bytes_per_cycle;
+	/*
 	 * Taken branches the front end follows per cycle (fetch stops at a taken one): 0 when
 	 * missing, no limit. The model backend gives each segment at least its taken branches'
 	 * cycles, the extra as front-end stall; the pipeline simulation (ipcc sim, blocks,
@@ -261,7 +268,8 @@ struct ipcc_model_error {
  * complex_load_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, agu_ports, indexed_store_alu,
  * mul_high_latency, l2_latency, llc_latency,
- * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, taken_per_cycle, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
+ * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
+ * nt_bytes_per_cycle, taken_per_cycle, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle):
  * unsigned decimals,
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which

@@ -45,6 +45,7 @@ struct seg_counts {
 	uint64_t stall_l2, stall_llc, stall_mem; /* load misses that stall (vg_tool.c) */
 	uint64_t rep_iters, rep_runs; /* a rep movs/stos: iterations, runs begun before */
 	uint64_t dtlb, walk, stall_stlb, stall_walk; /* data TLB misses, walks; stalling */
+	uint64_t wb;				     /* written lines L1d evicted */
 };
 
 /* One segment of one process, as the tool wrote it. */
@@ -80,6 +81,7 @@ struct steady {
 	unsigned branches; /* jumps, calls and returns among its instructions */
 	unsigned always;   /* of them, those always taken (jmp, call, ret) */
 	bool self_loop;	   /* its last instruction jumps to its first: a loop of one segment */
+	unsigned nt_bytes; /* bytes its non-temporal stores (movnt*) write a pass */
 	double resolve;	   /* cycles from its last instruction's allocation to its completion,
 			    * in one pass from a start with every input ready */
 	unsigned rep_size; /* a rep movs/stos alone: its element's bytes; 0: not one */
@@ -124,7 +126,7 @@ static int lift(csh cs, const struct seg *s, char **text, struct steady *st)
 	size_t len = 0, cap = 256, off = 0;
 	int ret;
 
-	st->branches = st->always = 0;
+	st->branches = st->always = st->nt_bytes = 0;
 	st->self_loop = false;
 	*text = malloc(cap);
 	if (!*text)
@@ -145,6 +147,12 @@ static int lift(csh cs, const struct seg *s, char **text, struct steady *st)
 
 		if (jump || cs_insn_group(cs, in, CS_GRP_RET))
 			st->branches++;
+		/* A non-temporal store: the bytes it writes (movnti, movntps, vmovntdq, ...; not
+		 * movntdqa, a load). */
+		if ((!strncmp(in->mnemonic, "movnt", 5) || !strncmp(in->mnemonic, "vmovnt", 6)) &&
+		    !strstr(in->mnemonic, "ntdqa") && in->detail->x86.op_count &&
+		    in->detail->x86.operands[0].type == X86_OP_MEM)
+			st->nt_bytes += in->detail->x86.operands[0].size;
 		/* A conditional branch ends its segment: the others are always taken. */
 		if ((jump && !last) || (jump && in->id == X86_INS_JMP) ||
 		    cs_insn_group(cs, in, CS_GRP_CALL) || cs_insn_group(cs, in, CS_GRP_RET))
@@ -343,6 +351,28 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	 * calls), and a loop of one segment a cycle each time it jumps back to its start; the
 	 * extra is front-end stall.
 	 */
+	/*
+	 * Bandwidth: the lines L1 fills and the written lines it evicts cross to L2 at
+	 * l2_bytes_per_cycle, non-temporal stores leave for memory at nt_bytes_per_cycle; a
+	 * segment takes at least their cycles, the extra on the misses' account (L2's, or
+	 * memory's), as back-end stall. (A rep movs or stos has its own figures above.)
+	 */
+	double paid = core + dl2 + dl3 + dmem + dtlb;
+
+	if (p->l2_bytes_per_cycle && !st->rep_size) {
+		double bw = (double)(s->l1d + s->wb) * 64 / p->l2_bytes_per_cycle;
+
+		if (bw > paid) {
+			dl2 += bw - paid;
+			paid = bw;
+		}
+	}
+	if (p->nt_bytes_per_cycle && st->nt_bytes) {
+		double bw = e * st->nt_bytes / p->nt_bytes_per_cycle;
+
+		if (bw > paid)
+			dmem += bw - paid;
+	}
 	if (p->taken_per_cycle) {
 		double floor =
 		    ((double)s->execs * st->always + (double)s->taken) / p->taken_per_cycle;
@@ -442,11 +472,12 @@ static int parse_cache(const char *line, struct ipcc_mb_caches *c)
 /* A segment's events, in the tool's order (execs are read before). */
 static int read_counts(const char *p, struct seg_counts *c)
 {
-	uint64_t *v[] = { &c->l1d,	  &c->l2,	 &c->llc,      &c->l1i,	      &c->l2i,
-			  &c->llci,	  &c->cond,	 &c->taken,    &c->cond_miss, &c->ind,
-			  &c->ind_miss,	  &c->ret,	 &c->ret_miss, &c->stall_l2,  &c->stall_llc,
-			  &c->stall_mem,  &c->rep_iters, &c->rep_runs, &c->dtlb,      &c->walk,
-			  &c->stall_stlb, &c->stall_walk };
+	uint64_t *v[] = { &c->l1d,	  &c->l2,	  &c->llc,	 &c->l1i,
+			  &c->l2i,	  &c->llci,	  &c->cond,	 &c->taken,
+			  &c->cond_miss,  &c->ind,	  &c->ind_miss,	 &c->ret,
+			  &c->ret_miss,	  &c->stall_l2,	  &c->stall_llc, &c->stall_mem,
+			  &c->rep_iters,  &c->rep_runs,	  &c->dtlb,	 &c->walk,
+			  &c->stall_stlb, &c->stall_walk, &c->wb };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		char *end;
@@ -601,7 +632,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	while (!ret && (n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(line, "ipcc-vg 5\n"))
+			if (strcmp(line, "ipcc-vg 6\n"))
 				ret = err_set(IPCC_EINVAL, "%s: not a file of ipcc's Valgrind tool",
 					      path);
 			header = true;

@@ -11,7 +11,7 @@
  * instructions that read or write memory gives loads and stores. Each segment keeps, too:
  * - data-cache misses at L1d, L2 and LLC, from an LRU model of this machine's caches
  *   (private L1d, L1i and L2 per thread, one shared LLC), with a next-line stream
- *   prefetcher into L2 and LLC;
+ *   prefetcher into L2 and LLC; and the written lines L1d evicts (its write-backs to L2);
  * - data-TLB misses, where ipcc names the TLBs (--ipcc-dtlb, --ipcc-stlb): 4 KiB pages
  *   through an LRU first level and second level per thread; a miss of both is a page walk;
  * - instruction-cache misses, one fetch per cache line the segment's bytes span, with a
@@ -112,6 +112,8 @@ typedef struct {
 	ULong size;
 	UInt assoc, line, shift, sets;
 	Addr *tag; /* sets x assoc line numbers, most recently used first */
+	UChar
+	    *dirty; /* beside tag, where written lines are tracked (L1d): stored to since filled */
 } Cache;
 
 static void cache_geometry(Cache *c, const HChar *name, const HChar *spec)
@@ -131,6 +133,7 @@ static void cache_geometry(Cache *c, const HChar *name, const HChar *spec)
 	for (c->shift = 0; (1u << c->shift) < c->line; c->shift++)
 		;
 	c->tag = NULL;
+	c->dirty = NULL;
 }
 
 static void cache_alloc(Cache *c, const Cache *geometry)
@@ -157,6 +160,35 @@ static Bool cache_ref(Cache *c, Addr line)
 	for (; i > 0; i--)
 		s[i] = s[i - 1];
 	s[0] = line;
+	return hit;
+}
+
+/*
+ * L1d's access: as cache_ref, and a store marks its line written; *wb says whether the
+ * line it evicted had been written (L1 writes it back to L2).
+ */
+static Bool cache_ref_write(Cache *c, Addr line, Bool store, Bool *wb)
+{
+	SizeT base = (SizeT)(line % c->sets) * c->assoc;
+	Addr *s = c->tag + base;
+	UChar *d = c->dirty + base;
+	UInt i;
+
+	for (i = 0; i < c->assoc && s[i] != line; i++)
+		;
+	Bool hit = i < c->assoc;
+
+	if (!hit)
+		i = c->assoc - 1; /* a miss: the least recent makes way */
+	*wb = !hit && s[i] != ~(Addr)0 && d[i];
+	UChar was = hit ? d[i] : 0;
+
+	for (; i > 0; i--) {
+		s[i] = s[i - 1];
+		d[i] = d[i - 1];
+	}
+	s[0] = line;
+	d[0] = was | (store ? 1 : 0);
 	return hit;
 }
 
@@ -210,6 +242,7 @@ typedef struct {
 	ULong cond, taken, cond_miss, ind, ind_miss, ret, ret_miss;
 	ULong stall_l2, stall_llc, stall_mem; /* load misses that stall: see miss_stalls() */
 	ULong dtlb, walk;		      /* first-level TLB misses; of them, page walks */
+	ULong wb;			      /* written lines L1d evicted (to L2) */
 	ULong stall_stlb, stall_walk;	      /* ... of loads that stall */
 	ULong rep_iters; /* a rep movs/stos segment: its iterations (execs counts its starts) */
 	ULong rep_runs;	 /* ... and the runs of it that started at the end of another segment */
@@ -306,6 +339,7 @@ static void thread_start(ThreadId tid, ULong blocks)
 		Thread *t = VG_(calloc)("ipcc.thread", 1, sizeof(Thread));
 
 		cache_alloc(&t->l1d, &geom_l1d);
+		t->l1d.dirty = VG_(calloc)("ipcc.dirty", (SizeT)t->l1d.sets * t->l1d.assoc, 1);
 		cache_alloc(&t->l1i, &geom_l1i);
 		cache_alloc(&t->l2, &geom_l2);
 		if (tlb_on) {
@@ -522,12 +556,15 @@ static void prefetch(Addr line)
 }
 
 /* One line's access: 0 when it hits L1, else where it was served (1 L2, 2 LLC, 3 memory). */
-static UInt data_line(Addr line)
+static UInt data_line(Addr line, Bool store)
 {
 	UInt level = 1;
+	Bool wb;
 
-	if (cache_ref(&cur->l1d, line))
+	if (cache_ref_write(&cur->l1d, line, store, &wb))
 		return 0;
+	if (wb)
+		cur->cnt->wb++;
 	cur->cnt->l1d++;
 	/* A page's first touch: the kernel has just filled it through L2 and the LLC. */
 	UInt per_page = 4096 >> geom_l1d.shift;
@@ -618,10 +655,10 @@ static VG_REGPARM(3) void on_access(Addr addr, SizeT size, HWord desc)
 	const Access *x = (const Access *)desc;
 	Thread *t = cur;
 	Addr a = addr >> geom_l1d.shift, b = (addr + (size ? size : 1) - 1) >> geom_l1d.shift;
-	UInt level = data_line(a), tlb = 0;
+	UInt level = data_line(a, x->store), tlb = 0;
 
 	if (b != a) {
-		UInt l2 = data_line(b);
+		UInt l2 = data_line(b, x->store);
 
 		level = l2 > level ? l2 : level;
 	}
@@ -1303,7 +1340,7 @@ static void counts_add(Counts *t, const Counts *c)
 	t->ind += c->ind, t->ind_miss += c->ind_miss;
 	t->ret += c->ret, t->ret_miss += c->ret_miss;
 	t->stall_l2 += c->stall_l2, t->stall_llc += c->stall_llc, t->stall_mem += c->stall_mem;
-	t->dtlb += c->dtlb, t->walk += c->walk;
+	t->dtlb += c->dtlb, t->walk += c->walk, t->wb += c->wb;
 	t->stall_stlb += c->stall_stlb, t->stall_walk += c->stall_walk;
 	t->rep_iters += c->rep_iters, t->rep_runs += c->rep_runs;
 }
@@ -1314,10 +1351,10 @@ static void counts_write(VgFile *f, const Counts *c)
 	VG_(fprintf)
 	(f,
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-	 "%llu %llu %llu %llu %llu",
+	 "%llu %llu %llu %llu %llu %llu",
 	 c->l1d, c->l2, c->ll, c->l1i, c->l2i, c->lli, c->cond, c->taken, c->cond_miss, c->ind,
 	 c->ind_miss, c->ret, c->ret_miss, c->stall_l2, c->stall_llc, c->stall_mem, c->rep_iters,
-	 c->rep_runs, c->dtlb, c->walk, c->stall_stlb, c->stall_walk);
+	 c->rep_runs, c->dtlb, c->walk, c->stall_stlb, c->stall_walk, c->wb);
 }
 
 static void fini(Int exitcode)
@@ -1330,7 +1367,7 @@ static void fini(Int exitcode)
 		VG_(umsg)("ipcc: cannot write '%s'\n", path);
 		return;
 	}
-	VG_(fprintf)(f, "ipcc-vg 5\n");
+	VG_(fprintf)(f, "ipcc-vg 6\n");
 	VG_(fprintf)
 	(f, "pid %d\nppid %d\nexit %d\nthreads %u\n", VG_(getpid)(), VG_(getppid)(), exitcode,
 	 nthreads);
