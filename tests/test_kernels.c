@@ -299,6 +299,7 @@ TEST(fitted_profile_takes_what_the_kernels_measure)
 	CHECK(fit.recovery >= 5 && fit.recovery <= 200);
 	CHECK(fit.fold_imm == 0 || fit.fold_imm >= 2);
 	CHECK(fit.taken_per_cycle >= 1 && fit.taken_per_cycle <= 2);
+	CHECK(fit.indirect_call_cycles >= 1 && fit.indirect_call_cycles <= 40);
 	/*
 	 * The hierarchy, each level on top of the one before (a Granite Rapids-class guest:
 	 * L2 16, a second-level TLB hit 7 more, a walk 46 more, the LLC 119): where zen3's

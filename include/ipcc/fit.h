@@ -21,7 +21,7 @@ struct ipcc_fit_row {
 	char note[160]; /* how it was read, or why it was not */
 };
 
-#define IPCC_FIT_ROWS 22
+#define IPCC_FIT_ROWS 23
 
 /*
  * Fit a pipeline-model profile to this machine: start from `base`, measure with the
@@ -29,7 +29,8 @@ struct ipcc_fit_row {
  * load-to-use latency (chain.load), imul latency (chain.mul), a lock add (atomic.lock_add),
  * mispredict recovery (branch.random's penalty), immediate folding (chain.add_imm: folding
  * when 1.5 or more adds a cycle), the ALU count (skid.mov_imm: independent movs a cycle),
- * taken branches a cycle (branch.always: two different ones an iteration), the memory
+ * taken branches a cycle (branch.always: two different ones an iteration), an indirect
+ * call's cycles (call.pointer), the memory
  * hierarchy's latencies (l2, stlb, walk, llc: chases over lines and pages), the bandwidth
  * between L1 and L2 and of streaming stores (the triads over half of L2), the store ports (the triad's stores a cycle, up), and from basic blocks timed as ipcc
  * bench --block times them (the value with which the model runs each as measured:

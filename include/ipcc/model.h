@@ -234,6 +234,15 @@ struct ipcc_model_profile {
 	 */
 	unsigned taken_per_cycle;
 	/*
+	 * Cycles between two indirect calls (call through a register or memory): the front end
+	 * follows one that often at most, though it predicts it (ipcc bench call.pointer: 4.0
+	 * cycles for such a call, its return and the loop's branch, where a direct call and
+	 * its return take 1.0; the figure is that less what the return and the branch take at
+	 * taken_per_cycle). The model backend gives a segment at least its indirect calls'
+	 * cycles; 0 when missing: no limit.
+	 */
+	unsigned indirect_call_cycles;
+	/*
 	 * rep movs and rep stos (the fast-string microcode): a run of at most 128 bytes costs
 	 * rep_short_cycles, a longer one rep_cycles + its bytes / rep_bytes_per_cycle, and each
 	 * line it misses in L1 64 / rep_l2_bytes_per_cycle more where L2 serves it, 64 /
@@ -269,7 +278,7 @@ struct ipcc_model_error {
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, agu_ports, indexed_store_alu,
  * mul_high_latency, l2_latency, llc_latency,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
- * nt_bytes_per_cycle, taken_per_cycle, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
+ * nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle):
  * unsigned decimals,
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which

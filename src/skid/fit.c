@@ -34,6 +34,7 @@ enum derive {
 	D_PORTS,	 /* ops per cycle, up: more than N a cycle (by 0.15) needs N + 1 units */
 	D_EXCESS,	 /* cycles per op less the two rows before it measured, rounded */
 	D_MINUS,	 /* cycles per op less the fitted figure of the key at `minus` */
+	D_CALL,		 /* call.pointer's cycles less its return's and branch's taken cycles */
 	D_BLOCK		 /* a basic block (`kernel` is its hex) timed as ipcc bench --block times
 			    it: the value, 0 to `ops`, with which the model runs it as measured */
 };
@@ -93,6 +94,13 @@ static const struct {
 	 */
 	{ "taken_per_cycle", "branch.always", D_WIDTH, 2,
 	  offsetof(struct ipcc_model_profile, taken_per_cycle) },
+	/*
+	 * call rdx; ret; the loop's branch: the cycles an indirect call takes the front end,
+	 * less the return's and the branch's at taken_per_cycle (here 4.0 - 2 / 2; Emerald
+	 * Rapids 4.0 - 2 / 1)
+	 */
+	{ "indirect_call_cycles", "call.pointer", D_CALL, 1,
+	  offsetof(struct ipcc_model_profile, indirect_call_cycles) },
 	/*
 	 * The triad from the L1 (12 KiB in all): 4 stores of 16 bytes an iteration. Its loads
 	 * may bind first: 1.28 stores a cycle on Golden Cove proves two store ports, which
@@ -413,6 +421,13 @@ int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_pr
 			    (unsigned long long)(fit_size(i, out, l2, &(const char *){ 0 }) >> 10));
 			break;
 		}
+		case D_CALL:
+			r->measured = p.cycles_best;
+			r->unit = "cycles";
+			v = r->measured - 2.0 / (out->taken_per_cycle ? out->taken_per_cycle : 1);
+			snprintf(r->note, sizeof(r->note),
+				 "less the return's and the loop branch's taken cycles");
+			break;
 		case D_RECOVERY:
 			r->measured = p.value;
 			r->unit = "cycles";

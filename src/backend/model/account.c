@@ -18,8 +18,9 @@
  * - a mispredicted branch costs the cycles it waits for its inputs and runs (from a start
  *   with every input ready) and then `recovery`; their slots were issued and not retired:
  *   wasted speculation;
- * - fetch follows taken_per_cycle taken branches a cycle, one branch once a cycle: a
- *   segment's taken branches set a floor under its cycles (front-end stall).
+ * - fetch follows taken_per_cycle taken branches a cycle, one branch once a cycle, and an
+ *   indirect call every indirect_call_cycles: a segment's taken branches and indirect calls
+ *   set a floor under its cycles (front-end stall).
  * docs/internals/model-backend.md gives the figures this leaves out and what that costs in
  * accuracy.
  */
@@ -78,13 +79,14 @@ static int hexval(int c)
 struct steady {
 	double cycles; /* per pass */
 	double total, filled, issued, retired;
-	unsigned branches; /* jumps, calls and returns among its instructions */
-	unsigned always;   /* of them, those always taken (jmp, call, ret) */
-	bool self_loop;	   /* its last instruction jumps to its first: a loop of one segment */
-	unsigned nt_bytes; /* bytes its non-temporal stores (movnt*) write a pass */
-	double resolve;	   /* cycles from its last instruction's allocation to its completion,
+	unsigned branches;  /* jumps, calls and returns among its instructions */
+	unsigned always;    /* of them, those always taken (jmp, call, ret) */
+	bool self_loop;	    /* its last instruction jumps to its first: a loop of one segment */
+	unsigned nt_bytes;  /* bytes its non-temporal stores (movnt*) write a pass */
+	unsigned ind_calls; /* calls through a register or memory */
+	double resolve;	    /* cycles from its last instruction's allocation to its completion,
 			    * in one pass from a start with every input ready */
-	unsigned rep_size; /* a rep movs/stos alone: its element's bytes; 0: not one */
+	unsigned rep_size;  /* a rep movs/stos alone: its element's bytes; 0: not one */
 	unsigned approximated;
 	bool unmodelled;
 };
@@ -126,7 +128,7 @@ static int lift(csh cs, const struct seg *s, char **text, struct steady *st)
 	size_t len = 0, cap = 256, off = 0;
 	int ret;
 
-	st->branches = st->always = st->nt_bytes = 0;
+	st->branches = st->always = st->nt_bytes = st->ind_calls = 0;
 	st->self_loop = false;
 	*text = malloc(cap);
 	if (!*text)
@@ -147,6 +149,8 @@ static int lift(csh cs, const struct seg *s, char **text, struct steady *st)
 
 		if (jump || cs_insn_group(cs, in, CS_GRP_RET))
 			st->branches++;
+		if (cs_insn_group(cs, in, CS_GRP_CALL) && !direct)
+			st->ind_calls++;
 		/* A non-temporal store: the bytes it writes (movnti, movntps, vmovntdq, ...; not
 		 * movntdqa, a load). */
 		if ((!strncmp(in->mnemonic, "movnt", 5) || !strncmp(in->mnemonic, "vmovnt", 6)) &&
@@ -373,20 +377,23 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 		if (bw > paid)
 			dmem += bw - paid;
 	}
-	if (p->taken_per_cycle) {
-		double floor =
-		    ((double)s->execs * st->always + (double)s->taken) / p->taken_per_cycle;
+	double floor = 0;
 
+	if (p->taken_per_cycle) {
+		floor = ((double)s->execs * st->always + (double)s->taken) / p->taken_per_cycle;
 		if (st->self_loop) {
 			double back = st->always ? (double)s->execs : (double)s->taken;
 
 			floor = back > floor ? back : floor;
 		}
+	}
+	/* An indirect call indirect_call_cycles after the one before, at the soonest. */
+	double ind = (double)s->execs * st->ind_calls * p->indirect_call_cycles;
 
-		if (floor > core) {
-			fe_extra = floor - core;
-			core = floor;
-		}
+	floor = ind > floor ? ind : floor;
+	if (floor > core) {
+		fe_extra = floor - core;
+		core = floor;
 	}
 	/*
 	 * An instruction fetch that hits L2 is hidden: the decoupled front end prefetches along
