@@ -5,8 +5,9 @@ with the cachegrind formula and callgrind's speed, on real programs no one here 
 a fixed input made here (seeded, so every run makes the same bytes).
 
 Per program:
-- measured: user-mode cycles, the least user time of 5 native runs (ipcc stat, time backend)
-  times the core frequency ipcc measures; also elapsed x core frequency, which counts the
+- measured: user-mode cycles, the fewest of 9 native runs in three rounds spaced by the
+  tools' runs (ipcc stat, time backend: user time times the core frequency ipcc measures
+  around the run), and the rounds' spread; also elapsed x core frequency, which counts the
   kernel's time too (page faults, system calls) that no Valgrind tool sees;
 - ipcc: the model backend's cycles (ipcc stat --backend model), and its error;
 - the cachegrind formula (iai-callgrind's, "L1 hits + 5 x LL hits + 35 x RAM hits") from
@@ -88,6 +89,19 @@ def stat_json(ipcc, args, extra):
             return json.load(f), wall
 
 
+def native_round(ipcc, args, runs=3):
+    """Runs of the command alone (ipcc stat, time backend): per run, user-mode and elapsed
+    cycles (each at the core frequency ipcc measured around that run), wall time, and the
+    user and elapsed ns and kHz themselves."""
+    out = []
+    for _ in range(runs):
+        j, wall = stat_json(ipcc, args, ["--backend", "time"])
+        user, elapsed = [v["median"] if isinstance(v, dict) else v for v in (j["user_ns"], j["elapsed_ns"])]
+        khz = j["core_khz"]
+        out.append((user * khz / 1e6, elapsed * khz / 1e6, wall, user, elapsed, khz))
+    return out
+
+
 def cachegrind(args):
     t0 = time.monotonic()
     p = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--trace-children=yes",
@@ -145,26 +159,32 @@ def main():
             if not shutil.which(args[0]):
                 print(f"{name}: {args[0]} is not installed; left out")
                 continue
-            native = []
-            for _ in range(5):
-                j, wall = stat_json(ipcc, args, ["--backend", "time"])
-                med = [v["median"] if isinstance(v, dict) else v for v in (j["user_ns"], j["elapsed_ns"])]
-                native.append((med[0], med[1], j["core_khz"], wall))
-            user_ns = min(n[0] for n in native)
-            elapsed_ns = min(n[1] for n in native)
-            khz = max(n[2] for n in native)
-            native_wall = min(n[3] for n in native)
-            measured = user_ns * khz / 1e6
-            measured_elapsed = elapsed_ns * khz / 1e6
+            # Native runs in three rounds spaced by the tools' runs (tens of seconds apart):
+            # the host's neighbours slow a memory-bound program by up to 1.5x for minutes
+            # at a time, and a disturbance only adds time, so the fewest cycles of all is
+            # the figure; the rounds' spread is reported.
+            rounds = [native_round(ipcc, args)]
             m1, wall_model = stat_json(ipcc, args, model)
             m2, _ = stat_json(ipcc, args, model)
             same = m1["counters"] == m2["counters"] and m1["model"]["counts"] == m2["model"]["counts"]
-            cycles = m1["counters"]["cycles"]
+            rounds.append(native_round(ipcc, args))
             cg, cg_insns, cg_wall = cachegrind(args)
             cl_wall = callgrind_wall(args)
+            rounds.append(native_round(ipcc, args))
+            native = [n for r in rounds for n in r]
+            measured = min(n[0] for n in native)
+            measured_elapsed = min(n[1] for n in native)
+            best = [min(n[0] for n in r) for r in rounds]
+            spread = max(best) / min(best) - 1
+            user_ns = min(n[3] for n in native)
+            elapsed_ns = min(n[4] for n in native)
+            khz = max(n[5] for n in native)
+            native_wall = min(n[2] for n in native)
+            cycles = m1["counters"]["cycles"]
             row = dict(program=name, command=" ".join(args), measured_cycles=measured,
                        measured_cycles_elapsed=measured_elapsed, user_ns=user_ns,
-                       elapsed_ns=elapsed_ns, core_khz=khz, ipcc_cycles=cycles,
+                       elapsed_ns=elapsed_ns, core_khz=khz, native_spread=spread,
+                       ipcc_cycles=cycles,
                        ipcc_instructions=m1["counters"]["instructions"],
                        cachegrind_instructions=cg_insns, cachegrind_formula=cg,
                        ipcc_error=(cycles - measured) / measured,
@@ -175,7 +195,8 @@ def main():
                        split={k: m1["breakdown"][k] for k in ("frontend", "backend", "speculation", "retiring")}
                        if m1.get("breakdown") else None)
             rows.append(row)
-            print(f"{name:8} measured {measured / 1e6:9.1f} Mcycles (user; elapsed {measured_elapsed / 1e6:9.1f})"
+            print(f"{name:8} measured {measured / 1e6:9.1f} Mcycles (user, rounds {100 * spread:4.1f}% apart;"
+                  f" elapsed {measured_elapsed / 1e6:9.1f})"
                   f"  ipcc {cycles / 1e6:9.1f} ({100 * row['ipcc_error']:+6.1f}%)"
                   f"  formula {cg / 1e6:9.1f} ({100 * row['formula_error']:+7.1f}%)"
                   f"  slowdown ipcc {wall_model / native_wall:5.1f}x callgrind {cl_wall / native_wall:5.1f}x"

@@ -212,8 +212,8 @@ struct ipcc_model_profile {
 	 */
 	unsigned l2_latency, llc_latency, dram_latency;
 	/*
-	 * The data TLBs of 4 KiB pages: dtlb_entries in the first level (modelled fully
-	 * associative), stlb_entries in the second (16-way); a load that misses the first and
+	 * The data TLBs of 4 KiB pages: dtlb_entries in the first level (modelled 6-way, or 8-
+	 * or 4-way), stlb_entries in the second (16-way); a load that misses the first and
 	 * hits the second costs stlb_latency cycles more, one that misses both walk_latency
 	 * more (the page walk, its page-table entries in the caches). Used by the model
 	 * backend; dtlb_entries 0 when missing: no TLB is modelled.

@@ -40,8 +40,9 @@ struct ipcc_mb_caches {
 int ipcc_mb_caches(struct ipcc_mb_caches *c);
 
 /*
- * The data TLBs the profile names into c: the first level fully associative, the second
- * 16-way (fully where its entries are no multiple of 16); none where p has no dtlb_entries.
+ * The data TLBs the profile names into c: the first level 6-way (8- or 4-way where its
+ * entries are no multiple of 6, else fully associative), the second 16-way (fully where its
+ * entries are no multiple of 16); none where p has no dtlb_entries.
  */
 void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p);
 

@@ -160,7 +160,14 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 	c->dtlb = c->stlb = (struct ipcc_mb_cache){ 0, 0, 0 };
 	if (!p->dtlb_entries || !p->stlb_entries)
 		return;
-	c->dtlb = (struct ipcc_mb_cache){ p->dtlb_entries * page, p->dtlb_entries, page };
+	/*
+	 * The first level 6-way where its entries allow (Golden Cove's is), else 8- or 4-way:
+	 * a fully associative LRU of 96 entries, searched on every access, made the tool a
+	 * third slower.
+	 */
+	unsigned n = p->dtlb_entries, ways = n % 6 == 0 ? 6 : n % 8 == 0 ? 8 : n % 4 == 0 ? 4 : n;
+
+	c->dtlb = (struct ipcc_mb_cache){ n * page, ways, page };
 	c->stlb = (struct ipcc_mb_cache){ p->stlb_entries * page,
 					  p->stlb_entries % 16 ? p->stlb_entries : 16, page };
 }

@@ -174,6 +174,11 @@ static Bool cache_ref_write(Cache *c, Addr line, Bool store, Bool *wb)
 	UChar *d = c->dirty + base;
 	UInt i;
 
+	*wb = False;
+	if (s[0] == line) {
+		d[0] |= store ? 1 : 0;
+		return True;
+	}
 	for (i = 0; i < c->assoc && s[i] != line; i++)
 		;
 	Bool hit = i < c->assoc;
@@ -312,6 +317,7 @@ typedef struct {
 	Counts *cnt;	  /* where the segment running now counts: set on its entry */
 	Cache l1d, l1i, l2;
 	Cache dtlb, stlb; /* when tlb_on: lines of 4 KiB, pages */
+	Addr last_page;	  /* the page translated last: the first level's most recent */
 	UChar bimodal[1 << BIMODAL_BITS], gshare[1 << GSHARE_BITS], chooser[1 << CHOOSER_BITS];
 	UInt history; /* the last branches' outcomes, newest in bit 0 */
 	Addr btb[1 << BTB_BITS];
@@ -594,6 +600,9 @@ static UInt data_line(Addr line, Bool store)
 /* One page's translation: 0 when the first-level TLB holds it, 1 the second, 2 a walk. */
 static UInt data_page(Addr page)
 {
+	if (page == cur->last_page)
+		return 0;
+	cur->last_page = page;
 	if (cache_ref(&cur->dtlb, page))
 		return 0;
 	cur->cnt->dtlb++;
