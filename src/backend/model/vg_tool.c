@@ -112,8 +112,6 @@ typedef struct {
 	ULong size;
 	UInt assoc, line, shift, sets;
 	Addr *tag; /* sets x assoc line numbers, most recently used first */
-	UChar
-	    *dirty; /* beside tag, where written lines are tracked (L1d): stored to since filled */
 } Cache;
 
 static void cache_geometry(Cache *c, const HChar *name, const HChar *spec)
@@ -133,7 +131,6 @@ static void cache_geometry(Cache *c, const HChar *name, const HChar *spec)
 	for (c->shift = 0; (1u << c->shift) < c->line; c->shift++)
 		;
 	c->tag = NULL;
-	c->dirty = NULL;
 }
 
 static void cache_alloc(Cache *c, const Cache *geometry)
@@ -164,36 +161,36 @@ static Bool cache_ref(Cache *c, Addr line)
 }
 
 /*
- * L1d's access: as cache_ref, and a store marks its line written; *wb says whether the
- * line it evicted had been written (L1 writes it back to L2).
+ * L1d's access: as cache_ref, and a store marks its line written (WRITTEN, the tag's top
+ * bit: a line number never has it); *wb says whether the line it evicted had been written
+ * (L1 writes it back to L2).
  */
+#define WRITTEN ((Addr)1 << 63)
+
 static Bool cache_ref_write(Cache *c, Addr line, Bool store, Bool *wb)
 {
-	SizeT base = (SizeT)(line % c->sets) * c->assoc;
-	Addr *s = c->tag + base;
-	UChar *d = c->dirty + base;
+	Addr *s = c->tag + (SizeT)(line % c->sets) * c->assoc, mark = store ? WRITTEN : 0;
 	UInt i;
 
 	*wb = False;
-	if (s[0] == line) {
-		d[0] |= store ? 1 : 0;
+	if ((s[0] & ~WRITTEN) == line) {
+		s[0] |= mark;
 		return True;
 	}
-	for (i = 0; i < c->assoc && s[i] != line; i++)
+	for (i = 1; i < c->assoc && (s[i] & ~WRITTEN) != line; i++)
 		;
 	Bool hit = i < c->assoc;
 
 	if (!hit)
 		i = c->assoc - 1; /* a miss: the least recent makes way */
-	*wb = !hit && s[i] != ~(Addr)0 && d[i];
-	UChar was = hit ? d[i] : 0;
+	Addr old = s[i];
 
-	for (; i > 0; i--) {
+	*wb = !hit && old != ~(Addr)0 && (old & WRITTEN);
+	if (hit)
+		mark |= old & WRITTEN;
+	for (; i > 0; i--)
 		s[i] = s[i - 1];
-		d[i] = d[i - 1];
-	}
-	s[0] = line;
-	d[0] = was | (store ? 1 : 0);
+	s[0] = line | mark;
 	return hit;
 }
 
@@ -304,9 +301,9 @@ typedef struct {
 
 typedef struct {
 	Bool ready;
-	Path *regions;		    /* the regions open on this thread (NULL: none) */
-	const struct Seg *last_seg; /* the segment entered last */
-	ULong insns;		    /* instructions entered so far */
+	Path *regions;	      /* the regions open on this thread (NULL: none) */
+	struct Seg *last_seg; /* the segment entered last */
+	ULong insns;	      /* instructions entered so far */
 	/* The open miss epoch (see miss_stalls()). */
 	ULong epoch_end;  /* it closes when insns reaches this */
 	UInt epoch_level; /* where its first miss was served (0: a TLB miss alone) */
@@ -345,7 +342,6 @@ static void thread_start(ThreadId tid, ULong blocks)
 		Thread *t = VG_(calloc)("ipcc.thread", 1, sizeof(Thread));
 
 		cache_alloc(&t->l1d, &geom_l1d);
-		t->l1d.dirty = VG_(calloc)("ipcc.dirty", (SizeT)t->l1d.sets * t->l1d.assoc, 1);
 		cache_alloc(&t->l1i, &geom_l1i);
 		cache_alloc(&t->l2, &geom_l2);
 		if (tlb_on) {
@@ -378,6 +374,10 @@ typedef struct Seg {
 	Bool rep;		   /* one rep movs or rep stos: VEX runs each iteration apart */
 	Counts c;		   /* outside every region */
 	struct SegRegion *regions; /* under each region path it ran under */
+	/* The segments entered next after it, the most frequent first (see edge()). */
+	struct Seg *succ[2];
+	ULong succ_n[2];
+	UInt id; /* in the file: 1, 2, ... in the order written; 0: not written */
 } Seg;
 
 typedef struct SegRegion {
@@ -499,6 +499,32 @@ static Counts *seg_counts(Seg *s)
 	return &r->c;
 }
 
+/*
+ * Segment l was followed by s: count it among l's two successors. A third takes the lesser
+ * one's place once that one's count has run down (each other successor takes one off), so
+ * that a segment's most frequent successor holds its first place.
+ */
+static void edge(Seg *l, Seg *s)
+{
+	if (l->succ[0] == s) {
+		l->succ_n[0]++;
+	} else if (l->succ[1] == s) {
+		if (++l->succ_n[1] > l->succ_n[0]) {
+			Seg *t = l->succ[0];
+			ULong n = l->succ_n[0];
+
+			l->succ[0] = s, l->succ_n[0] = l->succ_n[1];
+			l->succ[1] = t, l->succ_n[1] = n;
+		}
+	} else if (!l->succ[0]) {
+		l->succ[0] = s, l->succ_n[0] = 1;
+	} else if (!l->succ[1] || l->succ_n[1] == 0) {
+		l->succ[1] = s, l->succ_n[1] = 1;
+	} else {
+		l->succ_n[1]--;
+	}
+}
+
 static VG_REGPARM(1) void on_enter(Seg *s)
 {
 	/*
@@ -506,7 +532,7 @@ static VG_REGPARM(1) void on_enter(Seg *s)
 	 * instruction retires once (as a PMU counts it), its iterations are counted apart.
 	 */
 	if (s->rep && cur->last_seg) {
-		const Seg *l = cur->last_seg;
+		Seg *l = cur->last_seg;
 
 		if (l == s) {
 			cur->cnt->rep_iters++;
@@ -521,6 +547,8 @@ static VG_REGPARM(1) void on_enter(Seg *s)
 			return;
 		}
 	}
+	if (cur->last_seg)
+		edge(cur->last_seg, s);
 	cur->last_seg = s;
 	cur->cnt = seg_counts(s);
 	cur->cnt->execs++;
@@ -674,7 +702,7 @@ static VG_REGPARM(3) void on_access(Addr addr, SizeT size, HWord desc)
 	if (tlb_on) {
 		Addr pa = addr >> 12, pb = (addr + (size ? size : 1) - 1) >> 12;
 
-		tlb = data_page(pa);
+		tlb = pa == t->last_page ? 0 : data_page(pa);
 		if (pb != pa) {
 			UInt t2 = data_page(pb);
 
@@ -1376,7 +1404,7 @@ static void fini(Int exitcode)
 		VG_(umsg)("ipcc: cannot write '%s'\n", path);
 		return;
 	}
-	VG_(fprintf)(f, "ipcc-vg 6\n");
+	VG_(fprintf)(f, "ipcc-vg 7\n");
 	VG_(fprintf)
 	(f, "pid %d\nppid %d\nexit %d\nthreads %u\n", VG_(getpid)(), VG_(getppid)(), exitcode,
 	 nthreads);
@@ -1402,12 +1430,22 @@ static void fini(Int exitcode)
 				(f, "region %u %u %llu\t%s\n", p->id, p->parent ? p->parent->id : 0,
 				 p->calls, p->name);
 			}
+	/* The ids the successor lines name: the segments written, in order. */
+	UInt next_id = 0;
+
 	for (Seg *s = seg_all; s; s = s->all_next) {
 		Counts t = s->c;
 
 		for (SegRegion *r = s->regions; r; r = r->next)
 			counts_add(&t, &r->c);
-		if (!t.execs && !t.rep_runs)
+		s->id = t.execs || t.rep_runs ? ++next_id : 0;
+	}
+	for (Seg *s = seg_all; s; s = s->all_next) {
+		Counts t = s->c;
+
+		for (SegRegion *r = s->regions; r; r = r->next)
+			counts_add(&t, &r->c);
+		if (!s->id)
 			continue;
 		VG_(fprintf)(f, "S %llu %u %u %u ", t.execs, s->ninsns, s->loads, s->stores);
 		counts_write(f, &t);
@@ -1417,6 +1455,9 @@ static void fini(Int exitcode)
 			hex(f, s->bytes + off, s->len[i]);
 			VG_(fprintf)(f, "\n");
 		}
+		VG_(fprintf)
+		(f, "N %u %llu %u %llu\n", s->succ[0] ? s->succ[0]->id : 0, s->succ_n[0],
+		 s->succ[1] ? s->succ[1]->id : 0, s->succ_n[1]);
 		for (SegRegion *r = s->regions; r; r = r->next)
 			if (r->c.execs || r->c.rep_runs) {
 				VG_(fprintf)(f, "R %u %llu ", r->path->id, r->c.execs);
