@@ -5,9 +5,9 @@ with the cachegrind formula and callgrind's speed, on real programs no one here 
 a fixed input made here (seeded, so every run makes the same bytes).
 
 Per program:
-- measured: user-mode cycles, the fewest of 9 native runs in three rounds spaced by the
-  tools' runs (ipcc stat, time backend: user time times the core frequency ipcc measures
-  around the run), and the rounds' spread; also elapsed x core frequency, which counts the
+- measured: user-mode cycles (ipcc stat, time backend: user time times the core frequency
+  ipcc measures around the run) in three rounds of three native runs spaced by the tools'
+  runs: the median run of the fastest round, and the rounds' spread; also elapsed x core frequency, which counts the
   kernel's time too (page faults, system calls) that no Valgrind tool sees;
 - ipcc: the model backend's cycles (ipcc stat --backend model), and its error;
 - the cachegrind formula (iai-callgrind's, "L1 hits + 5 x LL hits + 35 x RAM hits") from
@@ -20,6 +20,7 @@ that, running each twice). Prints a table and, with --json FILE, writes every fi
 """
 import json
 import os
+from statistics import median
 import random
 import re
 import shutil
@@ -161,8 +162,8 @@ def main():
                 continue
             # Native runs in three rounds spaced by the tools' runs (tens of seconds apart):
             # the host's neighbours slow a memory-bound program by up to 1.5x for minutes
-            # at a time, and a disturbance only adds time, so the fewest cycles of all is
-            # the figure; the rounds' spread is reported.
+            # at a time, and a disturbance only adds time, so the fastest round is the
+            # figure; the rounds' spread is reported.
             rounds = [native_round(ipcc, args)]
             m1, wall_model = stat_json(ipcc, args, model)
             m2, _ = stat_json(ipcc, args, model)
@@ -171,10 +172,14 @@ def main():
             cg, cg_insns, cg_wall = cachegrind(args)
             cl_wall = callgrind_wall(args)
             rounds.append(native_round(ipcc, args))
+            # Within a round, the median run: the kernel samples user time at its tick, so a
+            # short program's split between user and system time errs both ways (python3's
+            # user time went from 32 to 56 ms between runs of one round), and the fewest
+            # would pick the runs that erred low.
             native = [n for r in rounds for n in r]
-            measured = min(n[0] for n in native)
-            measured_elapsed = min(n[1] for n in native)
-            best = [min(n[0] for n in r) for r in rounds]
+            best = [median([n[0] for n in r]) for r in rounds]
+            measured = min(best)
+            measured_elapsed = min(median([n[1] for n in r]) for r in rounds)
             spread = max(best) / min(best) - 1
             user_ns = min(n[3] for n in native)
             elapsed_ns = min(n[4] for n in native)
