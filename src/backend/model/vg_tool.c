@@ -11,7 +11,8 @@
  * instructions that read or write memory gives loads and stores. Each segment keeps, too:
  * - data-cache misses at L1d, L2 and LLC, from an LRU model of this machine's caches
  *   (private L1d, L1i and L2 per thread, one shared LLC), with a next-line stream
- *   prefetcher into L2 and LLC; and the written lines L1d evicts (its write-backs to L2);
+ *   prefetcher into L2 and LLC and a spatial one (a line that misses L2 brings its
+ *   128-byte pair's other line); and the written lines L1d evicts (its write-backs to L2);
  * - data-TLB misses, where ipcc names the TLBs (--ipcc-dtlb, --ipcc-stlb): 4 KiB pages
  *   through an LRU first level and second level per thread; a miss of both is a page walk;
  * - instruction-cache misses, one fetch per cache line the segment's bytes span, with a
@@ -618,6 +619,16 @@ static UInt data_line(Addr line, Bool store)
 		if (!cache_ref(&ll, line)) {
 			cur->cnt->ll++;
 			level = 3;
+		}
+		/*
+		 * The spatial prefetcher: a line that misses L2 brings the other line of its
+		 * 128-byte pair into L2 (uncounted). A random chase over a 64 MiB buffer's pairs,
+		 * each pair's two lines in turn, measured 340-350 cycles a load here where one line
+		 * a pair measured 630: the second line of a pair is all but a hit.
+		 */
+		if (clo_prefetch) {
+			cache_ref(&ll, line ^ 1);
+			cache_ref(&cur->l2, line ^ 1);
 		}
 	}
 	if (clo_prefetch)
