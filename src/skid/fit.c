@@ -309,12 +309,13 @@ static uint64_t fit_size(int i, const struct ipcc_model_profile *p, uint64_t l2,
 		return 3 * (uint64_t)p->stlb_entries * page;
 	case SZ_L2_HALF:
 		if (!l2)
-			*why = "L2's size unknown";
+			*why = "L2's size unknown (sysfs gives no cache geometry)";
 		return l2 / 2;
 	case SZ_L2_TWICE:
 		/* Within the second TLB's reach, so that no walk adds to the LLC's figure. */
 		if (!l2 || !p->stlb_entries || 2 * l2 / page > p->stlb_entries)
-			*why = "L2's size unknown, or its pages beyond the second-level TLB";
+			*why = "L2's size unknown (no sysfs geometry), or its pages beyond the "
+			       "second-level TLB";
 		return 2 * l2;
 	}
 	return 0;
@@ -324,7 +325,10 @@ int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_pr
 		     struct ipcc_fit_row rows[IPCC_FIT_ROWS])
 {
 	struct ipcc_mb_caches caches;
-	uint64_t l2 = ipcc_mb_caches(&caches) == 0 ? caches.l2.size : 0;
+	/* L2's size where sysfs gives it, not the typical one taken where it gives none. */
+	uint64_t l2 = ipcc_mb_caches(&caches) == 0 && !strncmp(caches.source, "sysfs", 5)
+			  ? caches.l2.size
+			  : 0;
 	struct ipcc_bench_opts o = { .repeat = 9 };
 	struct ipcc_bench_point best[IPCC_FIT_ROWS];
 	bool got[IPCC_FIT_ROWS] = { false };

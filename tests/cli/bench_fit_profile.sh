@@ -29,6 +29,14 @@ grep -q '^name = zen3-fit$' "$tmp/fit.profile" || fail "profile: $(cat "$tmp/fit
 "$ipcc" sim --profile "$tmp/fit.profile" "$sim" >"$tmp/sim" 2>&1 || fail "sim: $(cat "$tmp/sim")"
 grep -q 'profile zen3-fit' "$tmp/sim" || fail "sim did not use the fitted profile: $(head -2 "$tmp/sim")"
 
+# Without sysfs's cache geometry the rows sized by L2 say so and keep the base's figures
+# (zen3 has no L2 bandwidth: 0), rather than measure at a guessed L2.
+mkdir "$tmp/nosysfs"
+IPCC_SYSFS_CPU="$tmp/nosysfs" "$ipcc" bench --fit-profile zen3 -o "$tmp/ns.profile" >"$tmp/ns" 2>&1 ||
+    fail "no sysfs: $(cat "$tmp/ns")"
+grep -q "^l2_bytes_per_cycle .*not measured: L2's size unknown" "$tmp/ns" || fail "no sysfs: $(cat "$tmp/ns")"
+grep -q '^l2_bytes_per_cycle = 0$' "$tmp/ns.profile" || fail "no sysfs: $(cat "$tmp/ns.profile")"
+
 "$ipcc" bench -o "$tmp/x" 2>/dev/null; [ $? = 2 ] || fail "-o without --fit-profile is not bad usage"
 "$ipcc" bench --fit-profile no-such-profile 2>/dev/null; [ $? = 2 ] || fail "an unknown base is not bad usage"
 "$ipcc" bench --fit-profile zen3 chain.add 2>/dev/null; [ $? = 2 ] || fail "kernels beside --fit-profile"

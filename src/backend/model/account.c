@@ -20,7 +20,10 @@
  *   wasted speculation;
  * - fetch follows taken_per_cycle taken branches a cycle, one branch once a cycle, and an
  *   indirect call every indirect_call_cycles: a segment's taken branches and indirect calls
- *   set a floor under its cycles (front-end stall).
+ *   set a floor under its cycles (front-end stall); so do its lines between L1 and L2 at
+ *   l2_bytes_per_cycle and its streaming stores at nt_bytes_per_cycle (back-end stall).
+ * Where a segment lies on a hot loop of segments (the tool's successor counts), the steady
+ * state is the loop's, modelled whole, and the segment takes its share (trace_steady()).
  * docs/internals/model-backend.md gives the figures this leaves out and what that costs in
  * accuracy.
  */
