@@ -276,7 +276,7 @@ TEST(fitted_profile_takes_what_the_kernels_measure)
 		    !strcmp(rows[i].param, "mul_latency") ||
 		    !strcmp(rows[i].param, "lock_latency") ||
 		    !strcmp(rows[i].param, "fadd_latency") ||
-		    !strcmp(rows[i].param, "fmul_latency") || !strcmp(rows[i].param, "alu_ports"))
+		    !strcmp(rows[i].param, "fmul_latency"))
 			CHECK_EQ(int, (int)rows[i].fitted, (int)lround(rows[i].measured));
 		if (!strcmp(rows[i].param, "fold_imm"))
 			CHECK_EQ(int, (int)rows[i].fitted,

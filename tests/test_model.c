@@ -1781,6 +1781,49 @@ TEST(bound_names_a_floating_point_chain)
 	return TEST_OK;
 }
 
+/*
+ * shift_ports and mul_ports: subsets of the ALU ports. Four independent shifts and the
+ * loop's fused dec/jnz (a branch, on a shift port too) take 5/2 cycles on two shift ports
+ * (2.48 measured on a Granite Rapids-class core), four imul 4 on one multiply port (4.00);
+ * adds still spread over every ALU port, and without the keys shifts do too.
+ */
+TEST(shifts_branches_and_multiplies_share_their_ports)
+{
+	static const char shifts[] = "top:\nshl rax, 5\nshl rbx, 5\nsar rcx, 5\nror rdx, 5\n"
+				     "dec r15\njnz top\n";
+	static const char muls[] = "top:\nimul rax, rsi\nimul rbx, rsi\npopcnt rcx, rsi\n"
+				   "lzcnt rdx, rsi\ndec r15\njnz top\n";
+	static const char adds[] = "top:\nadd rax, rsi\nadd rbx, rsi\nadd rcx, rsi\n"
+				   "add rdx, rsi\ndec r15\njnz top\n";
+	struct ipcc_model_profile p;
+
+	ipcc_model_profile("goldencove", &p);
+	CHECK_EQ(int, (int)p.shift_ports, 2);
+	CHECK_EQ(int, (int)p.mul_ports, 1);
+	CHECK_CMP(dbl, fabs(cycles_per_iteration(shifts, &p) - 2.5), <, 0.02);
+	CHECK_CMP(dbl, fabs(cycles_per_iteration(muls, &p) - 4.0), <, 0.02);
+	CHECK_CMP(dbl, fabs(cycles_per_iteration(adds, &p) - 1.0), <, 0.02);
+	p.shift_ports = p.mul_ports = 0;
+	CHECK_CMP(dbl, fabs(cycles_per_iteration(shifts, &p) - 1.0), <, 0.02);
+	CHECK_CMP(dbl, cycles_per_iteration(muls, &p), <, 3.1); /* the 3-cycle chains */
+	return TEST_OK;
+}
+
+/* bsf and bsr keep their destination where the source is zero: a chain through it. */
+TEST(bit_scans_read_their_destination)
+{
+	struct ipcc_model_profile p;
+
+	ipcc_model_profile("goldencove", &p);
+	CHECK_CMP(dbl, fabs(cycles_per_iteration("top:\nbsf rax, rsi\ndec r15\njnz top\n", &p) - 3),
+		  <, 0.02);
+	CHECK_CMP(dbl, fabs(cycles_per_iteration("top:\nbsr rax, rsi\ndec r15\njnz top\n", &p) - 3),
+		  <, 0.02);
+	CHECK_CMP(dbl, cycles_per_iteration("top:\ntzcnt rax, rsi\ndec r15\njnz top\n", &p), <,
+		  1.1);
+	return TEST_OK;
+}
+
 TEST(bound_of_independent_adds_is_the_front_end_or_alu_ports)
 {
 	static const char *const regs[] = { "rax", "rbx", "rdx", "rsi", "rdi", "rbp", "r8",
@@ -1954,6 +1997,7 @@ TEST(bound_chain_is_the_run_pace_without_other_limits)
 		p.width = p.retire = 64;
 		p.rob = 0;
 		p.alu_ports = p.load_ports = p.store_ports = p.vector_ports = 0;
+		p.shift_ports = p.mul_ports = 0;
 		CHECK_EQ(int, ipcc_model_parse(text, &p, &prog, &err), 0);
 		CHECK_EQ(int, ipcc_model_bound(prog, &p, &b), 0);
 		CHECK_EQ(int, ipcc_model_run(prog, &p, &o, &res), 0);

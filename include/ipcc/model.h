@@ -186,6 +186,15 @@ struct ipcc_model_profile {
 	 */
 	unsigned agu_ports;
 	/*
+	 * Of the ALU ports, how many shift and branch (Intel's ports 0 and 6: shifts and
+	 * rotates, setcc, cmovcc, adc/sbb, bt*, cdq/cqo, and every jcc, a fused pair's too),
+	 * and how many have the three-cycle unit (port 1: imul, mul, popcnt, lzcnt, tzcnt,
+	 * bsf, bsr, pdep, pext, shld, shrd, crc32). Measured on a Granite Rapids-class core:
+	 * four independent shl rax, 5 and the loop's dec/jnz 2.48 cycles an iteration, four
+	 * imul 4.00. 0: not modelled, any ALU port.
+	 */
+	unsigned shift_ports, mul_ports;
+	/*
 	 * A load that a store before it overlaps but cannot forward to (not all its bytes, or
 	 * another virtual page of one physical page, as in ipcc bench --block's harness)
 	 * waits until it is the oldest, then takes this many cycles (Golden Cove: 16); 0: not
@@ -275,7 +284,8 @@ struct ipcc_model_error {
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
  * memory_renaming, rename_rmw_imm_only, divider_cycles, vector_load_latency,
  * complex_load_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
- * pair_wide_stores, forward_fail_latency, forward_wide_latency, agu_ports, indexed_store_alu,
+ * pair_wide_stores, forward_fail_latency, forward_wide_latency, agu_ports, shift_ports,
+ * mul_ports, indexed_store_alu,
  * mul_high_latency, l2_latency, llc_latency,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
  * nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
@@ -417,6 +427,8 @@ enum ipcc_model_limit {
 	IPCC_LIMIT_VECTOR,
 	IPCC_LIMIT_COMMIT,     /* stores reaching the cache, where the profile pairs stores */
 	IPCC_LIMIT_AGU,	       /* loads' and stores' addresses, where the profile shares them */
+	IPCC_LIMIT_SHIFT,      /* shifts, setcc, cmovcc, branches: the profile's shift_ports */
+	IPCC_LIMIT_MUL,	       /* multiplies and bit counts: the profile's mul_ports */
 	IPCC_LIMIT_MISPREDICT, /* sum over branches of their rate x the profile's recovery */
 	IPCC_LIMITS
 };
@@ -425,7 +437,9 @@ struct ipcc_model_bound {
 	double limit[IPCC_LIMITS];   /* cycles per iteration each limit alone imposes */
 	enum ipcc_model_limit bound; /* the largest (ties: the earlier in the enum) */
 	const char *name;	     /* "dependency chain", "front end", "retire", "ALU ports",
-				      * "load ports", "store ports", "vector ports", "mispredicts" */
+				      * "load ports", "store ports", "vector ports", "store commits",
+				      * "address generation", "shift and branch ports",
+				      * "multiply ports", "mispredicts" */
 	unsigned chain[64];	     /* static indices, in program order, of the instructions on
 				      * the loop-carried chain that sets limit[IPCC_LIMIT_CHAIN]
 				      * (the first 64 of a longer one) */

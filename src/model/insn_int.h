@@ -74,6 +74,14 @@ bool model_insn_lookup(const char *m, struct op_def *d, const char **base);
 /* The table's own row named m, or NULL (no families). */
 const struct op_def *model_insn_row(const char *m);
 
+/*
+ * The ALU unit a mnemonic needs beyond any ALU port (the profile's shift_ports and
+ * mul_ports say how many ports have it): U_SHIFT for shifts, rotates, setcc, cmovcc, jcc,
+ * adc/sbb, bt*, cdq/cqo/cwd, lahf/sahf; U_MUL for multiplies and bit counts; else U_ANY.
+ */
+enum unit { U_ANY, U_SHIFT, U_MUL };
+enum unit model_insn_unit(const char *m);
+
 /* Whether s is a condition code (o, no, b, ... g), as in jcc, cmovcc and setcc. */
 bool model_insn_is_cond(const char *s);
 

@@ -53,7 +53,7 @@ struct minsn {
 	uint32_t taken;	     /* of its dynamic instances, millionths taken (placement only) */
 	unsigned skip;	     /* a jump to a later label: the instructions a taken one skips */
 	bool fold;	     /* add/sub reg, imm: folded where the profile folds immediates */
-	uint8_t ports;	     /* the execution-port classes it issues to (PORT_* bits) */
+	uint16_t ports;	     /* the execution-port classes it issues to (PORT_* bits) */
 	bool zero;	     /* a zero idiom: no inputs, no latency, no port */
 	bool eliminated;     /* a move eliminated at rename: no latency, no port */
 	bool divides;	     /* div or idiv: holds the divider (profile's divider_cycles) */
@@ -171,8 +171,23 @@ static inline bool model_taken(const struct minsn *in, uint64_t k)
 /*
  * PORT_COMMIT: a store reaching the cache, where the profile pairs stores (pair_stores);
  * PORT_AGU: an address for a load or a store, where the profile shares them (agu_ports).
+ * PORT_SHIFT, PORT_MUL: the ALU ports that also shift and branch, and those with the
+ * three-cycle unit (multiplies, bit counts), where the profile names them (shift_ports,
+ * mul_ports): such an instruction takes an ALU port and one of these. They are subsets of
+ * the ALU ports, and counting each class alone is exact for subsets that nest or are
+ * apart (Intel's ports 0 and 6, and port 1).
  */
-enum { PORT_ALU, PORT_LOAD, PORT_STORE, PORT_VEC, PORT_COMMIT, PORT_AGU, PORT_CLASSES };
+enum {
+	PORT_ALU,
+	PORT_LOAD,
+	PORT_STORE,
+	PORT_VEC,
+	PORT_COMMIT,
+	PORT_AGU,
+	PORT_SHIFT,
+	PORT_MUL,
+	PORT_CLASSES
+};
 
 struct ipcc_model_program {
 	struct minsn *insn;

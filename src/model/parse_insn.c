@@ -522,8 +522,15 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		/* Ports: one of each class the instruction uses (see model_int.h). */
 		bool mem = load || store;
 
-		if (def.port == PT_ALU || (def.port == PT_MOVE_ALU && !mem))
+		if (def.port == PT_ALU || (def.port == PT_MOVE_ALU && !mem)) {
+			const enum unit u = model_insn_unit(m);
+
 			in.ports |= 1u << PORT_ALU;
+			if (u == U_SHIFT && p->shift_ports)
+				in.ports |= 1u << PORT_SHIFT;
+			if (u == U_MUL && p->mul_ports)
+				in.ports |= 1u << PORT_MUL;
+		}
 		if (def.port == PT_VEC || (def.port == PT_MOVE_VEC && !mem))
 			in.ports |= 1u << PORT_VEC;
 		if (in.zero || in.eliminated) { /* at rename */
@@ -606,10 +613,12 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		    ((p->fuse_alu_jcc && pr->alu_fusable) ||
 		     (p->fuse_cmp_jcc && pr->cmp_fusable)) &&
 		    !strstr(prev, "[")) {
-			/* one micro-op: the branch resolves with its pair */
+			/* one micro-op: the branch resolves with its pair, on a branch port */
 			in.uops = 0;
 			in.ports = 0;
 			in.latency = 0;
+			if (p->shift_ports)
+				ps->prog->insn[ps->prog->n - 1].ports |= 1u << PORT_SHIFT;
 		}
 	}
 	/* The comment's overrides win, over fusion too. */

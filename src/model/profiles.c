@@ -33,6 +33,13 @@
 	}
 
 /*
+ * Intel's integer ports from Skylake on (the optimization manual): shifts and branches on
+ * ports 0 and 6, the three-cycle unit (imul, bit counts) on port 1; measured on a Granite
+ * Rapids-class core (goldencove's keys).
+ */
+#define INTEL_UNITS(mem) mem, .shift_ports = 2, .mul_ports = 1
+
+/*
  * Where a load that misses L1 is served, in core cycles: L2, the last-level cache, memory
  * (the model backend's cache models charge them; see docs/internals/model-backend.md).
  * Published figures for the core and a typical memory at its usual clock, except where a
@@ -76,10 +83,10 @@ static const struct ipcc_model_profile builtin[] = {
 	/* name W R ROB load recovery alu+jcc cmp+jcc ALU load store vector fold placement
 	 * sample_retire */
 	PROFILE("skylake", 4, 4, 224, 5, 16, true, true, 4, 2, 1, 3, 0, NEXT, 0, LOCK_INTEL,
-		MEMORY(12, 42, 250, 64, 1536)),
+		INTEL_UNITS(MEMORY(12, 42, 250, 64, 1536))),
 	/* Ice Lake: a faster integer divider */
 	PROFILE("icelake", 5, 8, 352, 5, 16, true, true, 4, 2, 2, 3, 0, NEXT, 0, LOCK_INTEL,
-		MEMORY(13, 45, 300, 64, 2048), { "div", 15, 4 }, { "idiv", 15, 4 }),
+		INTEL_UNITS(MEMORY(13, 45, 300, 64, 2048)), { "div", 15, 4 }, { "idiv", 15, 4 }),
 	PROFILE("zen3", 6, 8, 256, 4, 13, false, true, 4, 3, 2, 4, 0, NEXT, 0, LOCK_ZEN,
 		MEMORY(12, 46, 350, 64, 2048), ZEN34_COSTS, { "divsd", 13, 1 }, { "divpd", 13, 1 }),
 	/*
@@ -331,6 +338,14 @@ static const struct ipcc_model_profile builtin[] = {
 	  /* ipcc bench empty (dec; jnz): 1.00 cycles an iteration, one taken branch a cycle */
 	  .taken_per_cycle = 1,
 	  /*
+	   * Measured on a Granite Rapids-class guest, four independent instances and the loop's
+	   * dec/jnz: shl, shr, ror reg, imm, shlx, rorx, sete, cmove, cqo 2.48-2.62 cycles
+	   * (five on two ports); andn, blsr, neg 1.33, cmp 1.00; imul, popcnt, lzcnt, tzcnt
+	   * 4.00 (one port); two vucomisd 1.97.
+	   */
+	  .shift_ports = 2,
+	  .mul_ports = 1,
+	  /*
 	   * ipcc bench call.pointer (call rdx; ret; the loop's branch): 4.00 cycles on Emerald
 	   * Rapids and on a Granite Rapids-class core, where a direct call and its return take
 	   * 1.00, an indirect jmp 1.0, and a call through memory 4.0; less the return's and
@@ -428,7 +443,7 @@ static const struct key {
 	 * complex_load_latency: 0; lea3_latency, lea_scale_latency: 0, the table's;
 	 * pair_stores: false; pair_store_bytes: 0, 32; pair_wide_stores: false;
 	 * forward_fail_latency, forward_wide_latency: 0, not modelled;
-	 * agu_ports: 0, none shared; indexed_store_alu: false; mul_high_latency: 0, as rax's;
+	 * agu_ports: 0, none shared; shift_ports, mul_ports: 0, any ALU port; indexed_store_alu: false; mul_high_latency: 0, as rax's;
 	 * l2_latency, llc_latency, dram_latency: 0, a miss costs
 	 * nothing (the model backend says so); dtlb_entries: 0, no TLB modelled (stlb_entries,
 	 * stlb_latency, walk_latency: 0, none); l2_bytes_per_cycle, nt_bytes_per_cycle: 0, no
@@ -455,6 +470,8 @@ static const struct key {
 	KEY(forward_fail_latency, K_UNSIGNED, 0, 100000),
 	KEY(forward_wide_latency, K_UNSIGNED, 0, 100000),
 	KEY(agu_ports, K_UNSIGNED, 0, 64),
+	KEY(shift_ports, K_UNSIGNED, 0, 64),
+	KEY(mul_ports, K_UNSIGNED, 0, 64),
 	KEY(indexed_store_alu, K_BOOL, 0, 0),
 	KEY(mul_high_latency, K_UNSIGNED, 0, 1000),
 	KEY(l2_latency, K_UNSIGNED, 0, 100000),
@@ -883,6 +900,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->pair_wide_stores == b->pair_wide_stores &&
 	       a->forward_fail_latency == b->forward_fail_latency &&
 	       a->forward_wide_latency == b->forward_wide_latency && a->agu_ports == b->agu_ports &&
+	       a->shift_ports == b->shift_ports && a->mul_ports == b->mul_ports &&
 	       a->indexed_store_alu == b->indexed_store_alu &&
 	       a->mul_high_latency == b->mul_high_latency && a->l2_latency == b->l2_latency &&
 	       a->llc_latency == b->llc_latency && a->dram_latency == b->dram_latency &&

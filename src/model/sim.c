@@ -85,7 +85,7 @@ static int64_t allocate(struct alloc *a, const int64_t *ring, uint64_t g, unsign
  */
 struct ports {
 	unsigned limit[PORT_CLASSES]; /* 0: unlimited */
-	uint8_t want;		      /* classes with a limit */
+	uint16_t want;		      /* classes with a limit */
 	size_t size;		      /* a power of two */
 	int64_t *tag;
 	uint8_t (*used)[PORT_CLASSES];
@@ -175,14 +175,15 @@ static int64_t ports_next_free(struct ports *pt, int k, int64_t t)
 
 /* The first cycle >= t with a free port of every class in `need`, taken; -1: no memory. */
 /* The port classes `in` issues to: a store not paired also reaches the cache alone. */
-static uint8_t store_ports(const struct ipcc_model_profile *p, const struct minsn *in, bool *paired)
+static uint16_t store_ports(const struct ipcc_model_profile *p, const struct minsn *in,
+			    bool *paired)
 {
 	if (!p->pair_stores || !(in->mem & MEM_STORE) || model_store_pairs(in, paired))
 		return in->ports;
-	return (uint8_t)(in->ports | 1u << PORT_COMMIT);
+	return (uint16_t)(in->ports | 1u << PORT_COMMIT);
 }
 
-static int64_t ports_issue(struct ports *pt, uint8_t need, int64_t t, int64_t floor)
+static int64_t ports_issue(struct ports *pt, uint16_t need, int64_t t, int64_t floor)
 {
 	ptrdiff_t j;
 	bool moved = true;
@@ -258,7 +259,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	struct snapshot from = { 0 }, to;
 	struct dataflow *df; /* registers, recent stores */
 	struct ports pt = { .limit = { p->alu_ports, p->load_ports, p->store_ports, p->vector_ports,
-				       p->pair_stores, p->agu_ports } };
+				       p->pair_stores, p->agu_ports, p->shift_ports,
+				       p->mul_ports } };
 	bool paired = false; /* the last store reached the cache with the one before it */
 	int64_t *ring = NULL;
 	double *landed = NULL; /* weight of samples landing on each static instruction */
@@ -287,7 +289,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			       (unsigned long long)(iters * n));
 	for (int k = 0; k < PORT_CLASSES; k++)
 		if (pt.limit[k])
-			pt.want |= (uint8_t)(1u << k);
+			pt.want |= (uint16_t)(1u << k);
 	df = calloc(1, sizeof(*df));
 	if (df)
 		df_init(df, p);

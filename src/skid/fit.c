@@ -65,9 +65,6 @@ static const struct {
 	{ "fp_bypass", "chain.fmuladd", D_EXCESS, 4,
 	  offsetof(struct ipcc_model_profile, fp_bypass) },
 	{ "fold_imm", "chain.add_imm", D_FOLD, 8, offsetof(struct ipcc_model_profile, fold_imm) },
-	/* 80 independent movs, sub and jne: every one an ALU micro-op but the fused branch. */
-	{ "alu_ports", "skid.mov_imm", D_WIDTH, 81,
-	  offsetof(struct ipcc_model_profile, alu_ports) },
 	/*
 	 * The memory hierarchy as the model backend charges it (load to use, each on top of
 	 * the one before): L2 from a line chase within the first TLB's reach; a first-level
@@ -133,6 +130,26 @@ static const struct {
 	  offsetof(struct ipcc_model_profile, forward_fail_latency) },
 	{ "forward_wide_latency", "8906488b06", D_BLOCK, 60,
 	  offsetof(struct ipcc_model_profile, forward_wide_latency) },
+	/*
+	 * Four independent shl reg, 5 and the loop's dec/jnz (a branch): 2.48 cycles on a
+	 * Granite Rapids-class core, five on two ports. Four imul rax..rdx, rsi (3-cycle
+	 * chains): 4.00, one port. 0 where every ALU port does them.
+	 */
+	{ "shift_ports", "48c1e00548c1e30548c1e10548c1e205", D_BLOCK, 4,
+	  offsetof(struct ipcc_model_profile, shift_ports) },
+	{ "mul_ports", "480fafc6480fafde480fafce480fafd6", D_BLOCK, 4,
+	  offsetof(struct ipcc_model_profile, mul_ports) },
+	/*
+	 * Twenty independent movzx r32, r12w and the loop's branch: 21 ALU micro-ops, 4.23
+	 * cycles on a Granite Rapids-class core (five ports; six movzx or six cmp 1.40). So
+	 * many that the ports, not the allocation width, set the pace with or without the
+	 * base's fusion of dec/jnz. Not mov reg, imm: 80 of them ran at 5.7 a cycle there,
+	 * more than its ALUs do any other op.
+	 */
+	{ "alu_ports",
+	  "410fb7c4410fb7dc410fb7cc410fb7d4410fb7f4410fb7fc450fb7c4450fb7cc450fb7d4450fb7dc"
+	  "410fb7c4410fb7dc410fb7cc410fb7d4410fb7f4410fb7fc450fb7c4450fb7cc450fb7d4450fb7dc",
+	  D_BLOCK, 8, offsetof(struct ipcc_model_profile, alu_ports) },
 };
 
 /*

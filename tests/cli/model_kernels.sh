@@ -102,12 +102,13 @@ done <"$tmp/list"
 [ $bad = 0 ] || exit 1
 # The taken-branch limit: goldencove's front end follows one taken branch a cycle, so the
 # empty loop (dec; jnz: one fused micro-op) costs 1.00 cycle an iteration, as ipcc bench
-# measures on Emerald Rapids; the same profile without the limit gives it 1/6 of the slots'
-# cycles and a little more (the model's rounding of a pass); with two taken branches a cycle
+# measures on Emerald Rapids; the same profile without the limit (nor its two branch
+# ports) gives it 1/6 of the slots' cycles and a little more (the model's rounding of a
+# pass); with two taken branches a cycle
 # (a Granite Rapids-class core: ipcc bench --fit-profile), still 1.00: one branch once a
 # cycle.
 if [ $# = 0 ]; then
-    printf 'base = goldencove\ntaken_per_cycle = 0\n' >"$tmp/nolimit.profile"
+    printf 'base = goldencove\ntaken_per_cycle = 0\nshift_ports = 0\n' >"$tmp/nolimit.profile"
     printf 'base = goldencove\ntaken_per_cycle = 2\n' >"$tmp/two.profile"
     for p in goldencove "$tmp/nolimit.profile" "$tmp/two.profile"; do
         for i in $n $((2 * n)); do

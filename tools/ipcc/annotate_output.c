@@ -104,8 +104,18 @@ void annotate_model_json(const struct annotate_opts *o, const struct ipcc_explai
 		json_object_set_new(j, "bound", json_string(e->bound_text));
 		{
 			static const char *const keys[IPCC_LIMITS] = {
-				"chain",      "front_end",   "retire",	     "alu_ports",
-				"load_ports", "store_ports", "vector_ports", "mispredicts"
+				[IPCC_LIMIT_CHAIN] = "chain",
+				[IPCC_LIMIT_FRONTEND] = "front_end",
+				[IPCC_LIMIT_RETIRE] = "retire",
+				[IPCC_LIMIT_ALU] = "alu_ports",
+				[IPCC_LIMIT_LOAD] = "load_ports",
+				[IPCC_LIMIT_STORE] = "store_ports",
+				[IPCC_LIMIT_VECTOR] = "vector_ports",
+				[IPCC_LIMIT_COMMIT] = "store_commits",
+				[IPCC_LIMIT_AGU] = "address_generation",
+				[IPCC_LIMIT_SHIFT] = "shift_ports",
+				[IPCC_LIMIT_MUL] = "mul_ports",
+				[IPCC_LIMIT_MISPREDICT] = "mispredicts",
 			};
 			json_t *lim = json_object(), *chain = json_array();
 
