@@ -232,6 +232,13 @@ static void model_segment(csh cs, const struct seg *s, const struct ipcc_model_p
 	memset(st, 0, sizeof(*st));
 	st->rep_size = s->ninsns == 1 ? rep_move_size(s->bytes, s->nbytes) : 0;
 	iters = iters < 16 ? 16 : iters > 400 ? 400 : iters;
+	/*
+	 * A segment the program ran fewer times than that: as many passes as it ran, 16 at
+	 * least (most of a large program's segments run a few times, at start-up; they weigh
+	 * little, and modelling each for thousands of instructions was a third of the time).
+	 */
+	if (s->c.execs < iters)
+		iters = s->c.execs < 16 ? 16 : s->c.execs;
 	if (lift(cs, s, &text, st) ||
 	    ipcc_model_parse_mode(text, p, IPCC_MODEL_LENIENT, &prog, &err) ||
 	    ipcc_model_run(prog, p,

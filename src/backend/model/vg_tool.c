@@ -112,8 +112,15 @@ static void opt_debug_usage(void)
 typedef struct {
 	ULong size;
 	UInt assoc, line, shift, sets;
+	Addr mask; /* sets - 1 where sets is a power of two (no division); else 0 */
 	Addr *tag; /* sets x assoc line numbers, most recently used first */
 } Cache;
+
+/* The first of line's set's tags. */
+static inline Addr *cache_set(const Cache *c, Addr line)
+{
+	return c->tag + (SizeT)(c->mask ? line & c->mask : line % c->sets) * c->assoc;
+}
 
 static void cache_geometry(Cache *c, const HChar *name, const HChar *spec)
 {
@@ -129,6 +136,7 @@ static void cache_geometry(Cache *c, const HChar *name, const HChar *spec)
 	    c->size % ((ULong)c->assoc * c->line))
 		VG_(fmsg_bad_option)(name, "expected SIZE,ASSOC,LINE, got '%s'\n", spec);
 	c->sets = (UInt)(c->size / ((ULong)c->assoc * c->line));
+	c->mask = (c->sets & (c->sets - 1)) == 0 && c->sets > 1 ? c->sets - 1 : 0;
 	for (c->shift = 0; (1u << c->shift) < c->line; c->shift++)
 		;
 	c->tag = NULL;
@@ -145,7 +153,7 @@ static void cache_alloc(Cache *c, const Cache *geometry)
 /* Look up a line and make it the most recent of its set: True on a hit. */
 static Bool cache_ref(Cache *c, Addr line)
 {
-	Addr *s = c->tag + (SizeT)(line % c->sets) * c->assoc;
+	Addr *s = cache_set(c, line);
 	UInt i;
 
 	if (s[0] == line)
@@ -170,7 +178,7 @@ static Bool cache_ref(Cache *c, Addr line)
 
 static Bool cache_ref_write(Cache *c, Addr line, Bool store, Bool *wb)
 {
-	Addr *s = c->tag + (SizeT)(line % c->sets) * c->assoc, mark = store ? WRITTEN : 0;
+	Addr *s = cache_set(c, line), mark = store ? WRITTEN : 0;
 	UInt i;
 
 	*wb = False;
