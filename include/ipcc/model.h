@@ -195,6 +195,19 @@ struct ipcc_model_profile {
 	 */
 	unsigned shift_ports, mul_ports;
 	/*
+	 * Of the vector ports, how many multiply (FP multiplies and FMA, compares, min/max,
+	 * vector shifts and integer multiplies: Intel's ports 0 and 1), how many add (FP adds
+	 * and subtracts, the two-port shuffles: Golden Cove's 1 and 5), how many move to
+	 * general registers and flags (movd r32, xmm, movmsk*, ucomis*, cvt*2si, ptest: port
+	 * 0, one of the multiplying ones) and how many do the other shuffles and moves from
+	 * general registers (unpck*ps/pd, palignr, pack*, permutes, broadcasts, inserts,
+	 * movd xmm, r32, cvtsi2s*: port 5, one of the adding ones). Measured on a Granite
+	 * Rapids-class core: four independent of each 2.00 (vmulps, vaddps, vpshufb ...), 4.00
+	 * (vmovmskpd, vunpcklps, vpermilps ...); two vmulsd and two vaddsd 1.33, with two
+	 * vpslld instead of the vmulsd 1.33, instead of the vaddsd 1.92. 0: not modelled.
+	 */
+	unsigned vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports;
+	/*
 	 * A load that a store before it overlaps but cannot forward to (not all its bytes, or
 	 * another virtual page of one physical page, as in ipcc bench --block's harness)
 	 * waits until it is the oldest, then takes this many cycles (Golden Cove: 16); 0: not
@@ -285,7 +298,8 @@ struct ipcc_model_error {
  * memory_renaming, rename_rmw_imm_only, divider_cycles, vector_load_latency,
  * complex_load_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, agu_ports, shift_ports,
- * mul_ports, indexed_store_alu,
+ * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,
+ * indexed_store_alu,
  * mul_high_latency, l2_latency, llc_latency,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
  * nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
@@ -429,6 +443,10 @@ enum ipcc_model_limit {
 	IPCC_LIMIT_AGU,	       /* loads' and stores' addresses, where the profile shares them */
 	IPCC_LIMIT_SHIFT,      /* shifts, setcc, cmovcc, branches: the profile's shift_ports */
 	IPCC_LIMIT_MUL,	       /* multiplies and bit counts: the profile's mul_ports */
+	IPCC_LIMIT_VMUL,       /* vec_mul_ports: FP multiplies, compares, vector shifts */
+	IPCC_LIMIT_VADD,       /* vec_add_ports: FP adds, two-port shuffles */
+	IPCC_LIMIT_VOUT,       /* vec_out_ports: to general registers and flags */
+	IPCC_LIMIT_VSHUF,      /* vec_shuffle_ports: one-port shuffles, from registers */
 	IPCC_LIMIT_MISPREDICT, /* sum over branches of their rate x the profile's recovery */
 	IPCC_LIMITS
 };
@@ -439,7 +457,9 @@ struct ipcc_model_bound {
 	const char *name;	     /* "dependency chain", "front end", "retire", "ALU ports",
 				      * "load ports", "store ports", "vector ports", "store commits",
 				      * "address generation", "shift and branch ports",
-				      * "multiply ports", "mispredicts" */
+				      * "multiply ports", "vector multiply ports", "vector add
+				      * ports", "vector-to-register port", "shuffle port",
+				      * "mispredicts" */
 	unsigned chain[64];	     /* static indices, in program order, of the instructions on
 				      * the loop-carried chain that sets limit[IPCC_LIMIT_CHAIN]
 				      * (the first 64 of a longer one) */

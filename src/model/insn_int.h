@@ -82,6 +82,16 @@ const struct op_def *model_insn_row(const char *m);
 enum unit { U_ANY, U_SHIFT, U_MUL };
 enum unit model_insn_unit(const char *m);
 
+/*
+ * The vector unit row `base` needs beyond any vector port (the profile's vec_*_ports):
+ * V_MUL (multiplies, compares, min/max, shifts), V_ADD (FP adds, two-port shuffles), V_OUT
+ * (to general registers or flags: `to_gpr`, or ucomis*, comis*, ptest), V_SHUF (one-port
+ * shuffles; from general registers: `from_gpr`), else V_ANY. `mem`: a memory operand (a
+ * broadcast or insert from memory is the load's; a shuffle from memory still shuffles).
+ */
+enum vunit { V_ANY, V_MUL, V_ADD, V_OUT, V_SHUF };
+enum vunit model_insn_vunit(const char *base, bool to_gpr, bool from_gpr, bool mem);
+
 /* Whether s is a condition code (o, no, b, ... g), as in jcc, cmovcc and setcc. */
 bool model_insn_is_cond(const char *s);
 

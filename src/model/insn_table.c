@@ -571,6 +571,75 @@ enum unit model_insn_unit(const char *m)
 	return U_ANY;
 }
 
+static bool in_list(const char *m, const char *const *list)
+{
+	for (int i = 0; list[i]; i++)
+		if (!strcmp(m, list[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Which is which, from four independent instances (and the loop's branch) each, on a
+ * Granite Rapids-class core: 2.00 cycles for the two-port rows, 4.00 for the one-port ones
+ * (include/ipcc/model.h, vec_mul_ports).
+ */
+enum vunit model_insn_vunit(const char *b, bool to_gpr, bool from_gpr, bool mem)
+{
+	static const char *const mul[] = {
+		"mulps",   "mulpd",   "mulss",	  "mulsd",    "minps",	   "minpd",   "minss",
+		"minsd",   "maxps",   "maxpd",	  "maxss",    "maxsd",	   "cmpps",   "cmppd",
+		"cmpss",   "cmpsd",   "roundps",  "roundpd",  "roundss",   "roundsd", "pmullw",
+		"pmulhw",  "pmulhuw", "pmulld",	  "pmuludq",  "pmuldq",	   "pmaddwd", "pmaddubsw",
+		"pcmpeqb", "pcmpeqw", "pcmpeqd",  "pcmpeqq",  "pcmpgtb",   "pcmpgtw", "pcmpgtd",
+		"pminsb",  "pminsw",  "pminsd",	  "pminub",   "pminuw",	   "pminud",  "pmaxsb",
+		"pmaxsw",  "pmaxsd",  "pmaxub",	  "pmaxuw",   "pmaxud",	   "pavgb",   "pavgw",
+		"pabsb",   "pabsw",   "pabsd",	  "psllw",    "pslld",	   "psllq",   "psrlw",
+		"psrld",   "psrlq",   "psraw",	  "psrad",    "vpsllvd",   "vpsllvq", "vpsrlvd",
+		"vpsrlvq", "vpsravd", "cvtdq2ps", "cvtps2dq", "cvttps2dq", "rcpps",   "rsqrtps",
+		"rcpss",   "rsqrtss", NULL
+	};
+	static const char *const add[] = {
+		"addps",     "addpd",	   "addss",	"addsd",     "subps",	  "subpd",
+		"subss",     "subsd",	   "addsubps",	"addsubpd",  "pshufd",	  "pshufb",
+		"shufps",    "shufpd",	   "pshuflw",	"pshufhw",   "punpcklbw", "punpcklwd",
+		"punpckldq", "punpcklqdq", "punpckhbw", "punpckhwd", "punpckhdq", "punpckhqdq",
+		"pslldq",    "psrldq",	   "pmovzxbw",	"pmovzxbd",  "pmovzxwd",  "pmovzxdq",
+		"pmovsxbw",  "pmovsxbd",   "pmovsxwd",	"pmovsxdq",  NULL
+	};
+	static const char *const shuf[] = { "unpcklps", "unpckhps", "unpcklpd",	  "unpckhpd",
+					    "palignr",	"packsswb", "packssdw",	  "packuswb",
+					    "packusdw", "psadbw",   "vpermilps",  "vpermilpd",
+					    "movhlps",	"movlhps",  "vpermd",	  "vpermps",
+					    "vpermq",	"vpermpd",  "vperm2f128", "vperm2i128",
+					    "insertps", "cvtss2sd", "cvtsd2ss",	  NULL };
+	/* from a register only: from memory, the load does it */
+	static const char *const shuf_reg[] = { "vbroadcastss",	 "vbroadcastsd",  "vpbroadcastb",
+						"vpbroadcastw",	 "vpbroadcastd",  "vpbroadcastq",
+						"vinsertf128",	 "vinserti128",	  "vextractf128",
+						"vextracti128",	 "vinsertf32x4",  "vinserti32x4",
+						"vinsertf64x2",	 "vinserti64x2",  "vinsertf32x8",
+						"vinserti32x8",	 "vinsertf64x4",  "vinserti64x4",
+						"vextractf32x4", "vextracti32x4", "vextractf64x2",
+						"vextracti64x2", "vextractf32x8", "vextracti32x8",
+						"vextractf64x4", "vextracti64x4", NULL };
+	static const char *const out[] = {
+		"ucomiss", "ucomisd", "comiss", "comisd", "ptest", NULL
+	};
+
+	if (to_gpr || in_list(b, out))
+		return V_OUT;
+	if (from_gpr)
+		return V_SHUF;
+	if (in_list(b, mul) || !strncmp(b, "vfm", 3) || !strncmp(b, "vfnm", 4))
+		return V_MUL;
+	if (in_list(b, add))
+		return V_ADD;
+	if (in_list(b, shuf) || (!mem && in_list(b, shuf_reg)))
+		return V_SHUF;
+	return V_ANY;
+}
+
 /* Prefixes that change nothing the model sees (lock is handled on its own). */
 bool model_insn_is_prefix(const char *w)
 {

@@ -176,6 +176,14 @@ static inline bool model_taken(const struct minsn *in, uint64_t k)
  * mul_ports): such an instruction takes an ALU port and one of these. They are subsets of
  * the ALU ports, and counting each class alone is exact for subsets that nest or are
  * apart (Intel's ports 0 and 6, and port 1).
+ * PORT_VMUL, PORT_VADD, PORT_VOUT, PORT_VSHUF: of the vector ports, those with the FP
+ * multipliers (multiplies, FMA, compares, min/max, vector shifts: Intel's 0 and 1), with
+ * the FP adders and the two-port shuffles (Golden Cove's 1 and 5), the one that moves to
+ * general registers and flags (port 0: movd r32, xmm, movmsk, ucomis, cvt*2si), and the
+ * one-port shuffles and moves from general registers (port 5); where the profile names
+ * them (vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports). An instruction of
+ * PORT_VOUT counts in PORT_VMUL too, one of PORT_VSHUF in PORT_VADD: with the vector
+ * class, these counts are exact for Golden Cove's ports 0, 1 and 5.
  */
 enum {
 	PORT_ALU,
@@ -186,6 +194,10 @@ enum {
 	PORT_AGU,
 	PORT_SHIFT,
 	PORT_MUL,
+	PORT_VMUL,
+	PORT_VADD,
+	PORT_VOUT,
+	PORT_VSHUF,
 	PORT_CLASSES
 };
 

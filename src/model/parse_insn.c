@@ -531,8 +531,28 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 			if (u == U_MUL && p->mul_ports)
 				in.ports |= 1u << PORT_MUL;
 		}
-		if (def.port == PT_VEC || (def.port == PT_MOVE_VEC && !mem))
+		if (def.port == PT_VEC || (def.port == PT_MOVE_VEC && !mem)) {
+			bool to_gpr = false, from_gpr = false;
+
+			for (int i = 0; i < n; i++)
+				if (o[i].kind == O_REG && o[i].reg < REG_VEC0) {
+					to_gpr |= i == 0;
+					from_gpr |= i > 0 && o[0].kind == O_REG &&
+						    o[0].reg >= REG_VEC0 && o[0].reg < REG_FLAGS;
+				}
+			const enum vunit v = model_insn_vunit(base, to_gpr, from_gpr, mem);
+
 			in.ports |= 1u << PORT_VEC;
+			/* the out port is one of the multiplying ones, the shuffle one an adder */
+			if (v == V_OUT && p->vec_out_ports)
+				in.ports |= 1u << PORT_VOUT;
+			if ((v == V_OUT || v == V_MUL) && p->vec_mul_ports)
+				in.ports |= 1u << PORT_VMUL;
+			if (v == V_SHUF && p->vec_shuffle_ports)
+				in.ports |= 1u << PORT_VSHUF;
+			if ((v == V_SHUF || v == V_ADD) && p->vec_add_ports)
+				in.ports |= 1u << PORT_VADD;
+		}
 		if (in.zero || in.eliminated) { /* at rename */
 			in.ports = 0;
 			in.latency = 0;

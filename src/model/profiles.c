@@ -346,6 +346,18 @@ static const struct ipcc_model_profile builtin[] = {
 	  .shift_ports = 2,
 	  .mul_ports = 1,
 	  /*
+	   * The same, vector: vmulps, vaddps, vminsd, vpmullw, vpcmpgtd, vpsllq, vpshufb,
+	   * vshufps, vpunpcklbw, vpmovzxbw 2.00 (two ports); vmovmskpd, vmovd eax, xmm,
+	   * vucomisd, vmovq xmm, rax, vunpcklps, vpalignr, vpacksswb, vpermilps, vpermd,
+	   * vbroadcastss 4.00 (one); vpaddd, vandps, vpblendd 1.33 (three). Two and two:
+	   * vmulsd and vaddsd 1.33, vpslld and vmulsd 1.92, vpshufd and vaddsd 1.97,
+	   * vucomisd and vmulsd 1.99 (ports 0 and 1; 1 and 5; 0; 5).
+	   */
+	  .vec_mul_ports = 2,
+	  .vec_add_ports = 2,
+	  .vec_out_ports = 1,
+	  .vec_shuffle_ports = 1,
+	  /*
 	   * ipcc bench call.pointer (call rdx; ret; the loop's branch): 4.00 cycles on Emerald
 	   * Rapids and on a Granite Rapids-class core, where a direct call and its return take
 	   * 1.00, an indirect jmp 1.0, and a call through memory 4.0; less the return's and
@@ -443,7 +455,8 @@ static const struct key {
 	 * complex_load_latency: 0; lea3_latency, lea_scale_latency: 0, the table's;
 	 * pair_stores: false; pair_store_bytes: 0, 32; pair_wide_stores: false;
 	 * forward_fail_latency, forward_wide_latency: 0, not modelled;
-	 * agu_ports: 0, none shared; shift_ports, mul_ports: 0, any ALU port; indexed_store_alu: false; mul_high_latency: 0, as rax's;
+	 * agu_ports: 0, none shared; shift_ports, mul_ports, vec_mul_ports, vec_add_ports,
+	 * vec_out_ports, vec_shuffle_ports: 0, any port of the class; indexed_store_alu: false; mul_high_latency: 0, as rax's;
 	 * l2_latency, llc_latency, dram_latency: 0, a miss costs
 	 * nothing (the model backend says so); dtlb_entries: 0, no TLB modelled (stlb_entries,
 	 * stlb_latency, walk_latency: 0, none); l2_bytes_per_cycle, nt_bytes_per_cycle: 0, no
@@ -472,6 +485,10 @@ static const struct key {
 	KEY(agu_ports, K_UNSIGNED, 0, 64),
 	KEY(shift_ports, K_UNSIGNED, 0, 64),
 	KEY(mul_ports, K_UNSIGNED, 0, 64),
+	KEY(vec_mul_ports, K_UNSIGNED, 0, 64),
+	KEY(vec_add_ports, K_UNSIGNED, 0, 64),
+	KEY(vec_out_ports, K_UNSIGNED, 0, 64),
+	KEY(vec_shuffle_ports, K_UNSIGNED, 0, 64),
 	KEY(indexed_store_alu, K_BOOL, 0, 0),
 	KEY(mul_high_latency, K_UNSIGNED, 0, 1000),
 	KEY(l2_latency, K_UNSIGNED, 0, 100000),
@@ -901,6 +918,9 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->forward_fail_latency == b->forward_fail_latency &&
 	       a->forward_wide_latency == b->forward_wide_latency && a->agu_ports == b->agu_ports &&
 	       a->shift_ports == b->shift_ports && a->mul_ports == b->mul_ports &&
+	       a->vec_mul_ports == b->vec_mul_ports && a->vec_add_ports == b->vec_add_ports &&
+	       a->vec_out_ports == b->vec_out_ports &&
+	       a->vec_shuffle_ports == b->vec_shuffle_ports &&
 	       a->indexed_store_alu == b->indexed_store_alu &&
 	       a->mul_high_latency == b->mul_high_latency && a->l2_latency == b->l2_latency &&
 	       a->llc_latency == b->llc_latency && a->dram_latency == b->dram_latency &&

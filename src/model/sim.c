@@ -259,8 +259,9 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	struct snapshot from = { 0 }, to;
 	struct dataflow *df; /* registers, recent stores */
 	struct ports pt = { .limit = { p->alu_ports, p->load_ports, p->store_ports, p->vector_ports,
-				       p->pair_stores, p->agu_ports, p->shift_ports,
-				       p->mul_ports } };
+				       p->pair_stores, p->agu_ports, p->shift_ports, p->mul_ports,
+				       p->vec_mul_ports, p->vec_add_ports, p->vec_out_ports,
+				       p->vec_shuffle_ports } };
 	bool paired = false; /* the last store reached the cache with the one before it */
 	int64_t *ring = NULL;
 	double *landed = NULL; /* weight of samples landing on each static instruction */

@@ -115,6 +115,10 @@ void annotate_model_json(const struct annotate_opts *o, const struct ipcc_explai
 				[IPCC_LIMIT_AGU] = "address_generation",
 				[IPCC_LIMIT_SHIFT] = "shift_ports",
 				[IPCC_LIMIT_MUL] = "mul_ports",
+				[IPCC_LIMIT_VMUL] = "vec_mul_ports",
+				[IPCC_LIMIT_VADD] = "vec_add_ports",
+				[IPCC_LIMIT_VOUT] = "vec_out_ports",
+				[IPCC_LIMIT_VSHUF] = "vec_shuffle_ports",
 				[IPCC_LIMIT_MISPREDICT] = "mispredicts",
 			};
 			json_t *lim = json_object(), *chain = json_array();
