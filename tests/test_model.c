@@ -1857,6 +1857,18 @@ TEST(vector_units_share_their_ports)
 	return TEST_OK;
 }
 
+/* xchg with a memory operand is locked without the prefix; with registers it is not. */
+TEST(xchg_with_memory_is_locked)
+{
+	struct ipcc_model_profile p;
+
+	ipcc_model_profile("goldencove", &p);
+	CHECK_CMP(dbl, cycles_per_iteration("top:\nxchg [rax], rbx\ndec r15\njnz top\n", &p), >=,
+		  (double)p.lock_latency);
+	CHECK_CMP(dbl, cycles_per_iteration("top:\nxchg rcx, rbx\ndec r15\njnz top\n", &p), <, 5);
+	return TEST_OK;
+}
+
 /* bsf and bsr keep their destination where the source is zero: a chain through it. */
 TEST(bit_scans_read_their_destination)
 {
