@@ -296,7 +296,7 @@ static void print_text(const struct sim_opts *o, const struct ipcc_model_program
 	const struct ipcc_model_summary *s = &res->summary;
 	const struct ipcc_model_row *rows = o->run.trace ? res->trace : res->rows;
 	uint64_t nrows = o->run.trace ? res->ntrace : res->nrows;
-	char rob[16], b[4][16], fold[32], placed[48] = "";
+	char rob[16], b[4][16], fold[32], placed[48] = "", alu_units[48] = "", vec_units[64] = "";
 
 	snprintf(rob, sizeof(rob), p->rob ? "%u" : "none", p->rob);
 	snprintf(fold, sizeof(fold), "%u a cycle", p->fold_imm);
@@ -305,10 +305,19 @@ static void print_text(const struct sim_opts *o, const struct ipcc_model_program
 			 p->sample_retire);
 	printf("ipcc sim: %s, profile %s (width %u, retire %u, ROB %s, load %u, recovery %u)\n",
 	       o->file, p->name, p->width, p->retire, rob, p->load_latency, p->recovery);
-	printf("ports: ALU %s, load %s, store %s, vector %s; immediate folding %s; samples land "
-	       "on %s%s\n",
-	       ports(p->alu_ports, b[0]), ports(p->load_ports, b[1]), ports(p->store_ports, b[2]),
-	       ports(p->vector_ports, b[3]), p->fold_imm > 1 ? fold : "off",
+	/* the subsets of the ALU and vector ports, where the profile names them */
+	if (p->shift_ports || p->mul_ports)
+		snprintf(alu_units, sizeof(alu_units), " (shift %u, multiply %u)", p->shift_ports,
+			 p->mul_ports);
+	if (p->vec_mul_ports || p->vec_add_ports || p->vec_out_ports || p->vec_shuffle_ports)
+		snprintf(vec_units, sizeof(vec_units), " (multiply %u, add %u, out %u, shuffle %u)",
+			 p->vec_mul_ports, p->vec_add_ports, p->vec_out_ports,
+			 p->vec_shuffle_ports);
+	printf("ports: ALU %s%s, load %s, store %s, vector %s%s; immediate folding %s; samples "
+	       "land on %s%s\n",
+	       ports(p->alu_ports, b[0]), alu_units, ports(p->load_ports, b[1]),
+	       ports(p->store_ports, b[2]), ports(p->vector_ports, b[3]), vec_units,
+	       p->fold_imm > 1 ? fold : "off",
 	       p->placement == IPCC_MODEL_PLACE_OLDEST ? "the selected instruction"
 						       : "the instruction after a selected one",
 	       placed);
@@ -407,13 +416,18 @@ static void print_json(const struct sim_opts *o, const struct ipcc_model_program
 
 	json_object_set_new(
 	    root, "profile",
-	    json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:b,s:b,s:i,s:i,s:i,s:i,s:i,s:i,s:s,s:s}", "name",
-		      p->name, "width", (int)p->width, "retire", (int)p->retire, "rob", (int)p->rob,
-		      "load_latency", (int)p->load_latency, "recovery", (int)p->recovery,
-		      "fuse_alu_jcc", p->fuse_alu_jcc, "fuse_cmp_jcc", p->fuse_cmp_jcc, "alu_ports",
-		      (int)p->alu_ports, "load_ports", (int)p->load_ports, "store_ports",
-		      (int)p->store_ports, "vector_ports", (int)p->vector_ports, "fold_imm",
-		      (int)p->fold_imm, "sample_retire", (int)p->sample_retire, "placement",
+	    json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:b,s:b,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:"
+		      "i,s:i,s:s,s:s}",
+		      "name", p->name, "width", (int)p->width, "retire", (int)p->retire, "rob",
+		      (int)p->rob, "load_latency", (int)p->load_latency, "recovery",
+		      (int)p->recovery, "fuse_alu_jcc", p->fuse_alu_jcc, "fuse_cmp_jcc",
+		      p->fuse_cmp_jcc, "alu_ports", (int)p->alu_ports, "load_ports",
+		      (int)p->load_ports, "store_ports", (int)p->store_ports, "vector_ports",
+		      (int)p->vector_ports, "shift_ports", (int)p->shift_ports, "mul_ports",
+		      (int)p->mul_ports, "vec_mul_ports", (int)p->vec_mul_ports, "vec_add_ports",
+		      (int)p->vec_add_ports, "vec_out_ports", (int)p->vec_out_ports,
+		      "vec_shuffle_ports", (int)p->vec_shuffle_ports, "fold_imm", (int)p->fold_imm,
+		      "sample_retire", (int)p->sample_retire, "placement",
 		      p->placement == IPCC_MODEL_PLACE_OLDEST ? "oldest" : "next", "latencies",
 		      p->latencies));
 	for (uint64_t i = 0; i < n; i++) {
