@@ -1857,6 +1857,27 @@ TEST(vector_units_share_their_ports)
 	return TEST_OK;
 }
 
+/*
+ * rename_base_only: a load of what a store to [base + disp] wrote is renamed (no cycle),
+ * one with an index in its address waits for the store's data at the load's latency.
+ */
+TEST(memory_renaming_takes_base_and_displacement_only_where_the_profile_says)
+{
+	static const char base[] = "top:\nmov rdx, [r12 + 8]\nmov [r12 + 8], rdx\ndec r15\n"
+				   "jnz top\n";
+	static const char indexed[] = "top:\nmov rdx, [r12 + rax*8]\nmov [r12 + rax*8], rdx\n"
+				      "dec r15\njnz top\n";
+	struct ipcc_model_profile p;
+
+	ipcc_model_profile("goldencove", &p);
+	CHECK(p.rename_base_only);
+	CHECK_CMP(dbl, cycles_per_iteration(base, &p), <, 1.1);
+	CHECK_CMP(dbl, cycles_per_iteration(indexed, &p), >=, (double)p.load_latency);
+	p.rename_base_only = false;
+	CHECK_CMP(dbl, cycles_per_iteration(indexed, &p), <, 1.1);
+	return TEST_OK;
+}
+
 /* xchg with a memory operand is locked without the prefix; with registers it is not. */
 TEST(xchg_with_memory_is_locked)
 {

@@ -151,6 +151,12 @@ struct ipcc_model_profile {
 	 */
 	bool rename_rmw_imm_only;
 	/*
+	 * Where memory is renamed: only addresses of a base and a displacement (a Granite
+	 * Rapids-class core: mov rdx, [r12 + 8]; mov [r15 + 8], rdx on one address 1.00 cycle
+	 * a loop, mov rdx, [r12 + rax*8]; mov [r15 + rax*8], rdx 4.99, mov [r12 + rax] alike).
+	 */
+	bool rename_base_only;
+	/*
 	 * The cycles the integer divider is busy with one div or idiv: it is not pipelined, so
 	 * the next division issues that many cycles later at the soonest. 0 when missing:
 	 * pipelined (one a cycle). Measured on Zen 5: 7 for a 64-bit div, 6 for 32 bits.
@@ -295,7 +301,7 @@ struct ipcc_model_error {
  * recovery, fuse_alu_jcc, fuse_cmp_jcc, alu_ports, load_ports, store_ports, vector_ports,
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
- * memory_renaming, rename_rmw_imm_only, divider_cycles, vector_load_latency,
+ * memory_renaming, rename_rmw_imm_only, rename_base_only, divider_cycles, vector_load_latency,
  * complex_load_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, agu_ports, shift_ports,
  * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,

@@ -287,6 +287,9 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		if (ps->p->rename_rmw_imm_only && f == F_ALU && o[0].kind == O_MEM && n == 2 &&
 		    o[1].kind == O_REG)
 			in->renamable = false;
+		/* [base + index*s + disp]: not renamed where the profile renames base + disp only */
+		if (ps->p->rename_base_only && in->key.index >= 0)
+			in->renamable = false;
 	}
 	/*
 	 * A store of at most 8 bytes: of general registers, flags or an immediate, or of a

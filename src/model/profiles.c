@@ -304,6 +304,12 @@ static const struct ipcc_model_profile builtin[] = {
 	   */
 	  .memory_renaming = true,
 	  .rename_rmw_imm_only = true,
+	  /*
+	   * Measured on a Granite Rapids-class guest: mov rdx, [r12 + 8]; mov [r15 + 8], rdx
+	   * (one address in the harness) 1.00 cycle, but mov rdx, [r12 + rax*8]; mov [r15 +
+	   * rax*8], rdx 4.99, [r12 + rax] alike: an index keeps the store's forwarding latency.
+	   */
+	  .rename_base_only = true,
 	  /* independent 64-bit divs 10.01 cycles apart, idiv alike (32 bits: 6.00) */
 	  .divider_cycles = 10,
 	  /*
@@ -450,7 +456,7 @@ static const struct key {
 	/*
 	 * Optional (0 when missing): the latencies table's own figure; fp_bypass: none;
 	 * partial_rename: false, parts merge; move_elimination, memory_renaming,
-	 * rename_rmw_imm_only: false;
+	 * rename_rmw_imm_only, rename_base_only: false;
 	 * divider_cycles: 0, pipelined; vector_load_latency: 0, load_latency;
 	 * complex_load_latency: 0; lea3_latency, lea_scale_latency: 0, the table's;
 	 * pair_stores: false; pair_store_bytes: 0, 32; pair_wide_stores: false;
@@ -472,6 +478,7 @@ static const struct key {
 	KEY(move_elimination, K_BOOL, 0, 0),
 	KEY(memory_renaming, K_BOOL, 0, 0),
 	KEY(rename_rmw_imm_only, K_BOOL, 0, 0),
+	KEY(rename_base_only, K_BOOL, 0, 0),
 	KEY(divider_cycles, K_UNSIGNED, 0, 1000),
 	KEY(vector_load_latency, K_UNSIGNED, 0, 100000),
 	KEY(complex_load_latency, K_UNSIGNED, 0, 1000),
@@ -909,6 +916,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->move_elimination == b->move_elimination &&
 	       a->memory_renaming == b->memory_renaming &&
 	       a->rename_rmw_imm_only == b->rename_rmw_imm_only &&
+	       a->rename_base_only == b->rename_base_only &&
 	       a->divider_cycles == b->divider_cycles &&
 	       a->vector_load_latency == b->vector_load_latency &&
 	       a->complex_load_latency == b->complex_load_latency &&
