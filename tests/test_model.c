@@ -1873,8 +1873,48 @@ TEST(memory_renaming_takes_base_and_displacement_only_where_the_profile_says)
 	CHECK(p.rename_base_only);
 	CHECK_CMP(dbl, cycles_per_iteration(base, &p), <, 1.1);
 	CHECK_CMP(dbl, cycles_per_iteration(indexed, &p), >=, (double)p.load_latency);
+	/* an imul load-op is renamed too: its own 3 cycles a pass */
+	CHECK_CMP(dbl,
+		  fabs(cycles_per_iteration("top:\nimul r14, [rsi - 8]\nmov [rsi - 8], r14\n"
+					    "dec r15\njnz top\n",
+					    &p) -
+		       3),
+		  <, 0.05);
+	/* rename_no_word: a word, or movsxd, waits for the store's data */
+	CHECK(p.rename_no_word);
+	CHECK_CMP(dbl,
+		  cycles_per_iteration("top:\nmovzx r14d, word ptr [rsi - 8]\nmov word ptr "
+				       "[rsi - 8], r14w\ndec r15\njnz top\n",
+				       &p),
+		  >=, (double)p.load_latency);
+	CHECK_CMP(dbl,
+		  cycles_per_iteration("top:\nmovsxd r14, dword ptr [rsi - 8]\nmov dword ptr "
+				       "[rsi - 8], r14d\ndec r15\njnz top\n",
+				       &p),
+		  >=, (double)p.load_latency);
+	CHECK_CMP(dbl,
+		  cycles_per_iteration("top:\nmovzx r14d, byte ptr [rsi - 8]\nmov byte ptr "
+				       "[rsi - 8], r14b\ndec r15\njnz top\n",
+				       &p),
+		  <, 1.1);
 	p.rename_base_only = false;
 	CHECK_CMP(dbl, cycles_per_iteration(indexed, &p), <, 1.1);
+	return TEST_OK;
+}
+
+/* mul r: rdx, the high half, comes mul_high_latency after its inputs; rax at mul's own. */
+TEST(one_operand_multiply_gives_rdx_later_than_rax)
+{
+	struct ipcc_model_profile p;
+
+	ipcc_model_profile("goldencove", &p);
+	CHECK_EQ(int, (int)p.mul_high_latency, 4);
+	CHECK_CMP(dbl, fabs(cycles_per_iteration("top:\nmul r9\ndec r15\njnz top\n", &p) - 3), <,
+		  0.05);
+	CHECK_CMP(
+	    dbl,
+	    fabs(cycles_per_iteration("top:\nmul r9\nmov rax, rdx\ndec r15\njnz top\n", &p) - 4), <,
+	    0.05);
 	return TEST_OK;
 }
 

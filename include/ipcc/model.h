@@ -157,6 +157,12 @@ struct ipcc_model_profile {
 	 */
 	bool rename_base_only;
 	/*
+	 * Where memory is renamed: not 16-bit accesses, nor sign-extending loads (there: mov
+	 * r14w, [m]; add r14w, 1; mov [m], r14w 8.07 cycles, movzx r14d, word ptr [m] 4.96,
+	 * add word ptr [m], 1 7.33, movsxd 6.10; the same in bytes or dwords 1.00-1.99).
+	 */
+	bool rename_no_word;
+	/*
 	 * The cycles the integer divider is busy with one div or idiv: it is not pipelined, so
 	 * the next division issues that many cycles later at the soonest. 0 when missing:
 	 * pipelined (one a cycle). Measured on Zen 5: 7 for a 64-bit div, 6 for 32 bits.
@@ -301,7 +307,8 @@ struct ipcc_model_error {
  * recovery, fuse_alu_jcc, fuse_cmp_jcc, alu_ports, load_ports, store_ports, vector_ports,
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
- * memory_renaming, rename_rmw_imm_only, rename_base_only, divider_cycles, vector_load_latency,
+ * memory_renaming, rename_rmw_imm_only, rename_base_only, rename_no_word,
+ * divider_cycles, vector_load_latency,
  * complex_load_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, agu_ports, shift_ports,
  * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,

@@ -72,6 +72,8 @@ struct minsn {
 	uint64_t addr_regs;    /* with mem: the registers of its address (key's, before %harness) */
 	uint64_t slow_regs;    /* inputs needed slow_extra cycles earlier (lea3's base) */
 	unsigned slow_extra;
+	unsigned
+	    rdx_extra;	 /* cycles more to rdx than to its other outputs (mul r: the high half) */
 	uint64_t data;	 /* a plain store: the registers whose value it stores */
 	struct mkey key; /* with mem: the address */
 };
@@ -366,7 +368,7 @@ static inline void df_complete(struct dataflow *d, const struct minsn *in, int64
 	for (uint64_t m = in->writes; m; m &= m - 1) {
 		int r = __builtin_ctzll(m);
 
-		d->done[r] = c;
+		d->done[r] = c + (r == 2 ? (int64_t)in->rdx_extra : 0); /* rdx */
 		d->who[r] = g;
 		d->fpu[r] = in->fpu;
 		if (!in->fold)

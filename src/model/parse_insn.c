@@ -282,13 +282,21 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		for (int i = 0; i < n; i++)
 			if (o[i].kind == O_REG && o[i].reg >= REG_VEC0)
 				gpr_only = false;
-		in->renamable = gpr_only && (f == F_MOV || f == F_ALU || f == F_UNARY);
+		/* imul r, [m] too: 2.96 cycles chained through a store on a Granite Rapids-class
+		 * core, imul's own 3 */
+		in->renamable =
+		    gpr_only && (f == F_MOV || f == F_ALU || f == F_UNARY || f == F_IMUL);
 		/* add [m], r: not renamed where the profile renames only an immediate's */
 		if (ps->p->rename_rmw_imm_only && f == F_ALU && o[0].kind == O_MEM && n == 2 &&
 		    o[1].kind == O_REG)
 			in->renamable = false;
 		/* [base + index*s + disp]: not renamed where the profile renames base + disp only */
 		if (ps->p->rename_base_only && in->key.index >= 0)
+			in->renamable = false;
+		/* 16-bit accesses and movsxd: not renamed where the profile says so */
+		if (ps->p->rename_no_word &&
+		    (ptr_size(mat) == 2 || !strcmp(m, "movsxd") ||
+		     (n >= 1 && o[0].kind == O_REG && o[0].partial && ptr_size(mat) != 1)))
 			in->renamable = false;
 	}
 	/*
@@ -620,10 +628,17 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		in.slow_regs = 0;
 		in.slow_extra = 0;
 	}
-	/* one-operand mul and imul: the profile's figure for rdx, which most of their users read */
+	/*
+	 * one-operand mul and imul: the profile's figure for rdx, the high half; rax has the
+	 * operation's (a Granite Rapids-class core: mul r9; add r11, 4 chained through rax
+	 * 3.00, imul rcx; mov rax, rdx 4.00)
+	 */
 	if (known && !in.approx && p->mul_high_latency && n == 1 &&
-	    (def.form == F_IMUL || !strcmp(base, "mul")))
-		in.latency = p->mul_high_latency;
+	    (def.form == F_IMUL || !strcmp(base, "mul"))) {
+		unsigned op = in.latency - (load ? in.load_latency : 0);
+
+		in.rdx_extra = p->mul_high_latency > op ? p->mul_high_latency - op : 0;
+	}
 	in.divides = known && !in.approx && (!strcmp(m, "div") || !strcmp(m, "idiv"));
 	if (lock) {
 		in.latency = p->lock_latency;

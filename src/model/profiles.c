@@ -310,6 +310,12 @@ static const struct ipcc_model_profile builtin[] = {
 	   * rax*8], rdx 4.99, [r12 + rax] alike: an index keeps the store's forwarding latency.
 	   */
 	  .rename_base_only = true,
+	  /*
+	   * And 16-bit ones not at all, nor movsxd: mov r14w, [m]; add r14w, 1; mov [m], r14w
+	   * 8.07, movzx r14d, word ptr [m] and a word store 4.96, add word ptr [m], 1 7.33,
+	   * movsxd and a dword store 6.10, where bytes and dwords take 1.00-1.99.
+	   */
+	  .rename_no_word = true,
 	  /* independent 64-bit divs 10.01 cycles apart, idiv alike (32 bits: 6.00) */
 	  .divider_cycles = 10,
 	  /*
@@ -456,7 +462,7 @@ static const struct key {
 	/*
 	 * Optional (0 when missing): the latencies table's own figure; fp_bypass: none;
 	 * partial_rename: false, parts merge; move_elimination, memory_renaming,
-	 * rename_rmw_imm_only, rename_base_only: false;
+	 * rename_rmw_imm_only, rename_base_only, rename_no_word: false;
 	 * divider_cycles: 0, pipelined; vector_load_latency: 0, load_latency;
 	 * complex_load_latency: 0; lea3_latency, lea_scale_latency: 0, the table's;
 	 * pair_stores: false; pair_store_bytes: 0, 32; pair_wide_stores: false;
@@ -479,6 +485,7 @@ static const struct key {
 	KEY(memory_renaming, K_BOOL, 0, 0),
 	KEY(rename_rmw_imm_only, K_BOOL, 0, 0),
 	KEY(rename_base_only, K_BOOL, 0, 0),
+	KEY(rename_no_word, K_BOOL, 0, 0),
 	KEY(divider_cycles, K_UNSIGNED, 0, 1000),
 	KEY(vector_load_latency, K_UNSIGNED, 0, 100000),
 	KEY(complex_load_latency, K_UNSIGNED, 0, 1000),
@@ -917,7 +924,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->memory_renaming == b->memory_renaming &&
 	       a->rename_rmw_imm_only == b->rename_rmw_imm_only &&
 	       a->rename_base_only == b->rename_base_only &&
-	       a->divider_cycles == b->divider_cycles &&
+	       a->rename_no_word == b->rename_no_word && a->divider_cycles == b->divider_cycles &&
 	       a->vector_load_latency == b->vector_load_latency &&
 	       a->complex_load_latency == b->complex_load_latency &&
 	       a->lea3_latency == b->lea3_latency && a->lea_scale_latency == b->lea_scale_latency &&
