@@ -432,7 +432,7 @@ static int chain_hz(void (*chain)(uint64_t), unsigned latency, double *hz, doubl
 static int corefreq_chain(struct ipcc_freq *out, bool check)
 {
 	uint64_t start = raw_ns();
-	double hz, ppm, check_hz, check_ppm;
+	double hz, ppm, check_hz = 0, check_ppm = 0; /* set by chain_hz when it succeeds */
 	int ret = chain_hz(clock_arch_add_chain, 1, &out->hz, &out->ppm);
 
 	if (ret)

@@ -30,11 +30,13 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "error_int.h"
 #include "ipcc/error.h"
@@ -219,6 +221,31 @@ static unsigned rep_move_size(const unsigned char *p, size_t len)
 	return 0;
 }
 
+/* Adds the comma-separated names in `more` to `names`, each once; "..." where they overflow. */
+static void add_names(char *names, size_t names_len, const char *more)
+{
+	char buf[256], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", more);
+	for (char *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		char key[64], have[300];
+		size_t used = strlen(names);
+
+		snprintf(key, sizeof(key), " %s,", tok);
+		snprintf(have, sizeof(have), " %s,", names);
+		if (strstr(have, key))
+			continue;
+		if (used + strlen(tok) + 6 >= names_len) {
+			if (!strstr(names, "..."))
+				strcat(names, used ? ", ..." : "...");
+			break;
+		}
+		if (used)
+			strcat(names, ", ");
+		strcat(names, tok);
+	}
+}
+
 static void model_segment(csh cs, const struct seg *s, const struct ipcc_model_profile *p,
 			  struct steady *st, char *names, size_t names_len)
 {
@@ -288,26 +315,7 @@ static void model_segment(csh cs, const struct seg *s, const struct ipcc_model_p
 			char more[256];
 
 			ipcc_model_program_approximated(prog, more, sizeof(more));
-			/* Keep each name once. */
-			for (char *tok = strtok(more, ", "); tok; tok = strtok(NULL, ", ")) {
-				char key[64];
-
-				snprintf(key, sizeof(key), " %s,", tok);
-				char have[300];
-
-				snprintf(have, sizeof(have), " %s,", names);
-				if (strstr(have, key))
-					continue;
-				used = strlen(names);
-				if (used + strlen(tok) + 6 >= names_len) {
-					if (!strstr(names, "..."))
-						strcat(names, used ? ", ..." : "...");
-					break;
-				}
-				if (used)
-					strcat(names, ", ");
-				strcat(names, tok);
-			}
+			add_names(names, names_len, more);
 		}
 	}
 	ipcc_model_result_release(&res);
@@ -816,6 +824,92 @@ static void trace_steady(csh cs, const struct ipcc_model_profile *p, struct trac
 	}
 }
 
+/* ---- every segment's steady state, in parallel ------------------------------------------ */
+
+#define PREMODEL_MAX_THREADS 8
+
+struct premodel_part {
+	const struct ipcc_model_profile *p;
+	const struct traces *tr;
+	struct steady *st;
+	char **names; /* each segment's approximated mnemonics (NULL: none) */
+	size_t first, step;
+	int failed; /* no disassembler, or out of memory */
+};
+
+static void *premodel_part(void *arg)
+{
+	struct premodel_part *m = arg;
+	csh cs;
+
+	if (disasm_open(&cs)) {
+		m->failed = 1;
+		return NULL;
+	}
+	for (size_t i = m->first; i < m->tr->n && !m->failed; i += m->step) {
+		char names[256] = "";
+
+		model_segment(cs, &m->tr->t[i].s, m->p, &m->st[i], names, sizeof(names));
+		if (*names && !(m->names[i] = strdup(names)))
+			m->failed = 1;
+	}
+	cs_close(&cs);
+	return NULL;
+}
+
+/*
+ * Every segment's steady state, before the file is read for its counts. The segments are
+ * independent and the tool has ended, so one thread a CPU (up to 8) models every n-th one
+ * with a disassembler of its own; the approximated mnemonics are added in the file's order,
+ * so the result is the same on any number of CPUs. NULL where that cannot be done (out of
+ * memory, no disassembler): each segment is then modelled as it is read.
+ */
+static struct steady *premodel(const struct ipcc_model_profile *p, const struct traces *tr,
+			       char *names, size_t names_len)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t nt = cpus < 1			  ? 1
+		    : cpus > PREMODEL_MAX_THREADS ? PREMODEL_MAX_THREADS
+						  : (size_t)cpus;
+	struct steady *st = calloc(tr->n, sizeof(*st));
+	char **seg_names = calloc(tr->n, sizeof(*seg_names));
+	struct premodel_part part[PREMODEL_MAX_THREADS];
+	pthread_t th[PREMODEL_MAX_THREADS];
+	bool started[PREMODEL_MAX_THREADS] = { false };
+	int failed = !st || !seg_names;
+
+	if (nt > tr->n)
+		nt = tr->n ? tr->n : 1;
+	for (size_t t = 0; t < nt && !failed; t++) {
+		part[t] = (struct premodel_part){ p, tr, st, seg_names, t, nt, 0 };
+		/* the others in threads; where one cannot start, its part runs here below */
+		if (t > 0)
+			started[t] = pthread_create(&th[t], NULL, premodel_part, &part[t]) == 0;
+	}
+	if (!failed) {
+		premodel_part(&part[0]);
+		for (size_t t = 1; t < nt; t++) {
+			if (started[t])
+				pthread_join(th[t], NULL);
+			else
+				premodel_part(&part[t]);
+		}
+		for (size_t t = 0; t < nt; t++)
+			failed |= part[t].failed;
+	}
+	for (size_t i = 0; seg_names && i < tr->n; i++) {
+		if (!failed && seg_names[i])
+			add_names(names, names_len, seg_names[i]);
+		free(seg_names[i]);
+	}
+	free(seg_names);
+	if (failed) {
+		free(st);
+		return NULL;
+	}
+	return st;
+}
+
 static int account_file(const char *path, csh cs, const struct ipcc_model_profile *p,
 			struct ipcc_mb_result *r, size_t *fncap)
 {
@@ -834,6 +928,9 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	if (!f)
 		return err_sys("cannot read '%s'", path);
 	ret = traces_read(path, &tr);
+	struct steady *pre =
+	    !ret && tr.n ? premodel(p, &tr, r->approximated_names, sizeof(r->approximated_names))
+			 : NULL;
 	while (!ret && (n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (lineno == 1) {
@@ -877,8 +974,11 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 			else if (ret)
 				ret = err_set(IPCC_EINVAL, "%s:%d: a bad segment", path, lineno);
 			if (!ret) {
-				model_segment(cs, &s, p, &st, r->approximated_names,
-					      sizeof(r->approximated_names));
+				if (pre && id < tr.n)
+					st = pre[id];
+				else
+					model_segment(cs, &s, p, &st, r->approximated_names,
+						      sizeof(r->approximated_names));
 				trace_steady(cs, p, &tr, ++id, &st);
 				r->segments++;
 				r->unmodelled += st.unmodelled;
@@ -896,6 +996,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 		}
 	}
 	seg_free(&s);
+	free(pre);
 	traces_free(&tr);
 	free(ps.p);
 	free(line);
