@@ -1918,6 +1918,27 @@ TEST(one_operand_multiply_gives_rdx_later_than_rax)
 	return TEST_OK;
 }
 
+/*
+ * fold_no_port: a folded add reg, imm is done at rename and takes no ALU port. Eight
+ * independent add reg, 1 and the loop's branch: 9 ALU micro-ops on goldencove's five
+ * ports, 1.80 cycles, where two of three adds fold away and the six-wide allocation binds
+ * (1.50).
+ */
+TEST(folded_adds_take_no_port_where_the_profile_folds_at_rename)
+{
+	static const char text[] = "top:\nadd rax, 1\nadd rbx, 1\nadd rdx, 1\nadd rsi, 1\n"
+				   "add rdi, 1\nadd r8, 1\nadd r9, 1\nadd r10, 1\ndec r15\n"
+				   "jnz top\n";
+	struct ipcc_model_profile p;
+
+	ipcc_model_profile("goldencove", &p);
+	CHECK(p.fold_no_port);
+	CHECK_CMP(dbl, fabs(cycles_per_iteration(text, &p) - 1.5), <, 0.02);
+	p.fold_no_port = false;
+	CHECK_CMP(dbl, fabs(cycles_per_iteration(text, &p) - 1.8), <, 0.02);
+	return TEST_OK;
+}
+
 /* xchg with a memory operand is locked without the prefix; with registers it is not. */
 TEST(xchg_with_memory_is_locked)
 {
@@ -1965,14 +1986,19 @@ TEST(bound_of_independent_adds_is_the_front_end_or_alu_ports)
 		CHECK_EQ(int, bound_of(text, &p, &b, &cpi), 0);
 		/* 16 adds and dec: one micro-op and one ALU port each; jnz too unless fused */
 		uops = alu = 17 + (p.fuse_alu_jcc ? 0 : 1);
+		/* where folding is at rename, one of F folded add reg, 1 takes a port */
+		if (p.fold_no_port && p.fold_imm > 1)
+			alu -= 14 - 14.0 / p.fold_imm;
 		CHECK(b.bound == IPCC_LIMIT_FRONTEND || b.bound == IPCC_LIMIT_ALU);
 		if (b.bound == IPCC_LIMIT_FRONTEND)
 			CHECK_CMP(dbl, b.limit[b.bound], ==, uops / p.width);
-		else
-			CHECK_CMP(dbl, b.limit[b.bound], ==, alu / p.alu_ports);
+		else /* (a sum of fractions: to the rounding) */
+			CHECK_CMP(dbl, fabs(b.limit[b.bound] - alu / p.alu_ports), <, 1e-9);
 		CHECK_CMP(dbl, b.limit[IPCC_LIMIT_FRONTEND], ==, uops / p.width);
 		CHECK_CMP(dbl, b.limit[IPCC_LIMIT_RETIRE], ==, uops / p.retire);
-		CHECK_CMP(dbl, b.limit[IPCC_LIMIT_ALU], ==, p.alu_ports ? alu / p.alu_ports : 0);
+		CHECK_CMP(dbl,
+			  fabs(b.limit[IPCC_LIMIT_ALU] - (p.alu_ports ? alu / p.alu_ports : 0)), <,
+			  1e-9);
 		CHECK_CMP(dbl, b.limit[IPCC_LIMIT_LOAD], ==, 0);
 		/* the longest chain: rax's two adds (one folded where the profile folds) */
 		CHECK_CMP(dbl, b.limit[IPCC_LIMIT_CHAIN], <=, 2);

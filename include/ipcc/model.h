@@ -163,6 +163,14 @@ struct ipcc_model_profile {
 	 */
 	bool rename_no_word;
 	/*
+	 * With fold_imm: whether a folded add/sub reg, imm (one of those with no latency) takes
+	 * no ALU port either, done at rename. Measured on a Granite Rapids-class core: four
+	 * independent inc or lea reg, [reg+1] chains and the loop's branch 1.00 cycle, where
+	 * add reg, r12 takes 1.32; 80 mov reg, imm 5.7 a cycle on five ALUs; chain.add_imm 5.2
+	 * adds a cycle. false when missing: folded, it still takes an ALU port.
+	 */
+	bool fold_no_port;
+	/*
 	 * The cycles the integer divider is busy with one div or idiv: it is not pipelined, so
 	 * the next division issues that many cycles later at the soonest. 0 when missing:
 	 * pipelined (one a cycle). Measured on Zen 5: 7 for a 64-bit div, 6 for 32 bits.
@@ -308,7 +316,7 @@ struct ipcc_model_error {
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
  * memory_renaming, rename_rmw_imm_only, rename_base_only, rename_no_word,
- * divider_cycles, vector_load_latency,
+ * fold_no_port, divider_cycles, vector_load_latency,
  * complex_load_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, agu_ports, shift_ports,
  * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,

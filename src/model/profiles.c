@@ -316,6 +316,12 @@ static const struct ipcc_model_profile builtin[] = {
 	   * movsxd and a dword store 6.10, where bytes and dwords take 1.00-1.99.
 	   */
 	  .rename_no_word = true,
+	  /*
+	   * A folded add reg, imm takes no ALU port (a Granite Rapids-class guest): four inc
+	   * or lea reg, [reg + 1] chains and the loop's branch 1.00 cycle, four add reg, r12
+	   * chains 1.32; 80 mov reg, imm 5.7 a cycle on five ALUs.
+	   */
+	  .fold_no_port = true,
 	  /* independent 64-bit divs 10.01 cycles apart, idiv alike (32 bits: 6.00) */
 	  .divider_cycles = 10,
 	  /*
@@ -462,7 +468,7 @@ static const struct key {
 	/*
 	 * Optional (0 when missing): the latencies table's own figure; fp_bypass: none;
 	 * partial_rename: false, parts merge; move_elimination, memory_renaming,
-	 * rename_rmw_imm_only, rename_base_only, rename_no_word: false;
+	 * rename_rmw_imm_only, rename_base_only, rename_no_word, fold_no_port: false;
 	 * divider_cycles: 0, pipelined; vector_load_latency: 0, load_latency;
 	 * complex_load_latency: 0; lea3_latency, lea_scale_latency: 0, the table's;
 	 * pair_stores: false; pair_store_bytes: 0, 32; pair_wide_stores: false;
@@ -486,6 +492,7 @@ static const struct key {
 	KEY(rename_rmw_imm_only, K_BOOL, 0, 0),
 	KEY(rename_base_only, K_BOOL, 0, 0),
 	KEY(rename_no_word, K_BOOL, 0, 0),
+	KEY(fold_no_port, K_BOOL, 0, 0),
 	KEY(divider_cycles, K_UNSIGNED, 0, 1000),
 	KEY(vector_load_latency, K_UNSIGNED, 0, 100000),
 	KEY(complex_load_latency, K_UNSIGNED, 0, 1000),
@@ -924,7 +931,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->memory_renaming == b->memory_renaming &&
 	       a->rename_rmw_imm_only == b->rename_rmw_imm_only &&
 	       a->rename_base_only == b->rename_base_only &&
-	       a->rename_no_word == b->rename_no_word && a->divider_cycles == b->divider_cycles &&
+	       a->rename_no_word == b->rename_no_word && a->fold_no_port == b->fold_no_port &&
+	       a->divider_cycles == b->divider_cycles &&
 	       a->vector_load_latency == b->vector_load_latency &&
 	       a->complex_load_latency == b->complex_load_latency &&
 	       a->lea3_latency == b->lea3_latency && a->lea_scale_latency == b->lea_scale_latency &&

@@ -337,6 +337,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			const struct minsn *in = &prog->insn[k];
 			const unsigned u = in->uops;
 			int64_t s, q, x, c, r;
+			unsigned lat;
 
 			/* scheduled: in order, W micro-ops a cycle, when the front end offers it,
 			 * one cycle after instruction g - B retired */
@@ -351,14 +352,18 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			/* a division waits for the divider, which it then holds */
 			if (in->divides && p->divider_cycles)
 				q = max64(q, div_free);
-			/* issued: the first cycle from q with a free port of each class */
-			x = ports_issue(&pt, store_ports(p, in, &paired), q, al.cur);
+			/* immediate folding: of F add/sub reg, imm in a row, one has latency */
+			lat = df_latency(df, in, p->fold_imm);
+			/* issued: the first cycle from q with a free port of each class (a
+			 * folded add none, where the profile folds at rename) */
+			x = in->fold && lat == 0 && p->fold_no_port
+				? q
+				: ports_issue(&pt, store_ports(p, in, &paired), q, al.cur);
 			if (x < 0)
 				goto oom;
 			if (in->divides && p->divider_cycles)
 				div_free = x + p->divider_cycles;
-			/* immediate folding: of F add/sub reg, imm in a row, one has latency */
-			c = x + df_latency(df, in, p->fold_imm);
+			c = x + lat;
 			df_complete(df, in, s, c, g + 1);
 
 			/* retired: in order, R micro-ops a cycle */
