@@ -26,7 +26,9 @@ static const char left_out[] =
     "cache "
     "misses is estimated (an epoch over the reorder buffer: a load's miss within it, "
     "independent of an earlier one, costs nothing) and a store's miss costs nothing; the "
-    "segments' steady states are modelled as loops; Valgrind presents its own CPU (no AVX-512), so "
+    "segments' steady states are modelled as loops; the allocator's binding of micro-ops to "
+    "ports (the model gives each any free port of its class); Valgrind presents its own CPU (no "
+    "AVX-512), so "
     "libraries may take other code paths than on this machine";
 
 /* Per-function rows shown in text: those above this share of the cycles. */
