@@ -79,6 +79,9 @@ const struct op_def *model_insn_row(const char *m);
  * mul_ports say how many ports have it): U_SHIFT for shifts, rotates, setcc, cmovcc, jcc,
  * adc/sbb, bt*, cdq/cqo/cwd, lahf/sahf; U_MUL for multiplies and bit counts; else U_ANY.
  */
+/* Whether m is one of the NULL-terminated names in list. */
+bool model_insn_in_list(const char *m, const char *const *list);
+
 enum unit { U_ANY, U_SHIFT, U_MUL };
 enum unit model_insn_unit(const char *m);
 

@@ -549,6 +549,14 @@ int model_insn_default(const char *mnemonic, unsigned *latency, unsigned *uops)
 	return 0;
 }
 
+bool model_insn_in_list(const char *m, const char *const *list)
+{
+	for (int i = 0; list[i]; i++)
+		if (!strcmp(m, list[i]))
+			return true;
+	return false;
+}
+
 enum unit model_insn_unit(const char *m)
 {
 	static const char *const shift[] = { "shl",  "sal",  "shr",  "sar",  "rol",  "ror", "rcl",
@@ -562,21 +570,11 @@ enum unit model_insn_unit(const char *m)
 	    (!strncmp(m, "cmov", 4) && model_insn_is_cond(m + 4)) ||
 	    (!strncmp(m, "set", 3) && model_insn_is_cond(m + 3)))
 		return U_SHIFT;
-	for (int i = 0; shift[i]; i++)
-		if (!strcmp(m, shift[i]))
-			return U_SHIFT;
-	for (int i = 0; mul[i]; i++)
-		if (!strcmp(m, mul[i]))
-			return U_MUL;
+	if (model_insn_in_list(m, shift))
+		return U_SHIFT;
+	if (model_insn_in_list(m, mul))
+		return U_MUL;
 	return U_ANY;
-}
-
-static bool in_list(const char *m, const char *const *list)
-{
-	for (int i = 0; list[i]; i++)
-		if (!strcmp(m, list[i]))
-			return true;
-	return false;
 }
 
 /*
@@ -627,15 +625,15 @@ enum vunit model_insn_vunit(const char *b, bool to_gpr, bool from_gpr, bool mem)
 		"ucomiss", "ucomisd", "comiss", "comisd", "ptest", NULL
 	};
 
-	if (to_gpr || in_list(b, out))
+	if (to_gpr || model_insn_in_list(b, out))
 		return V_OUT;
 	if (from_gpr)
 		return V_SHUF;
-	if (in_list(b, mul) || !strncmp(b, "vfm", 3) || !strncmp(b, "vfnm", 4))
+	if (model_insn_in_list(b, mul) || !strncmp(b, "vfm", 3) || !strncmp(b, "vfnm", 4))
 		return V_MUL;
-	if (in_list(b, add))
+	if (model_insn_in_list(b, add))
 		return V_ADD;
-	if (in_list(b, shuf) || (!mem && in_list(b, shuf_reg)))
+	if (model_insn_in_list(b, shuf) || (!mem && model_insn_in_list(b, shuf_reg)))
 		return V_SHUF;
 	return V_ANY;
 }

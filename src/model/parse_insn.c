@@ -436,12 +436,10 @@ static uint8_t fp_unit(const char *base)
 	/* the table's own AVX rows (vaddpd, vmulpd) are their SSE forms' units too */
 	if (base[0] == 'v')
 		base++;
-	for (int i = 0; adds[i]; i++)
-		if (!strcmp(base, adds[i]))
-			return FPU_ADD;
-	for (int i = 0; muls[i]; i++)
-		if (!strcmp(base, muls[i]))
-			return FPU_MUL;
+	if (model_insn_in_list(base, adds))
+		return FPU_ADD;
+	if (model_insn_in_list(base, muls))
+		return FPU_MUL;
 	return 0;
 }
 
