@@ -171,6 +171,31 @@ struct ipcc_model_profile {
 	 */
 	bool fold_no_port;
 	/*
+	 * With fold_imm, what more the renamer folds and how far (measured alike on Emerald
+	 * Rapids and a Granite Rapids-class core, ipcc bench --block loops):
+	 * fold_lea: inc, dec and lea reg, [base + disp] (no index) too, as add reg, imm (lea
+	 * rax, [r8 - 1]; and r8, rax 1.00 cycle a loop). false when missing.
+	 * fold_bits: only into 64-bit registers (add r8d, 1 is not), and the offset a register
+	 * carries stays within this many signed bits: an add that would carry it out executes
+	 * (11 there: lea rax, [r8 + 1023] folds, [r8 + 1024] not; six add r8, 1000 3.14 cycles,
+	 * alternating -1000 and 1000 1.17). 0 when missing: any size, any immediate.
+	 * fold_materialize: the cycles a folded value takes to reach what cannot add the offset
+	 * itself: shifts, rotates, bt, bswap and moves into vector registers (2 there: add r8, 1;
+	 * shl r8, 1 3.00; add r8, 1; imul r8, r8 3.00). 0 when missing.
+	 * A folded add's flags come a cycle after its value, on every profile (add r8, 1; adc
+	 * r8, r9 2.00 there).
+	 */
+	bool fold_lea;
+	unsigned fold_bits;
+	unsigned fold_materialize;
+	/*
+	 * Cycles more the flags of and, or, xor, test and andn take to reach a setcc or cmovcc
+	 * (any condition) than an add's do; adc and sbb wait for none (measured alike on Emerald
+	 * Rapids and a Granite Rapids-class core: and r8, r9; setne r8b 3.00 cycles a loop, add
+	 * r8, r9; setne r8b 2.00, and r8, r9; adc r8, r10 2.00). 0 when missing.
+	 */
+	unsigned logic_flags_late;
+	/*
 	 * The cycles the integer divider is busy with one div or idiv: it is not pipelined, so
 	 * the next division issues that many cycles later at the soonest. 0 when missing:
 	 * pipelined (one a cycle). Measured on Zen 5: 7 for a 64-bit div, 6 for 32 bits.

@@ -224,11 +224,14 @@ int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_mo
 		uops += in->uops;
 		fe += in->fe_stall;
 		for (int j = 0; j < PORT_CLASSES; j++)
-			use[j] +=
-			    (in->ports >> j & 1) *
-			    /* of F folded adds in a row, one takes a port */
-			    (in->fold && p->fold_no_port && p->fold_imm > 1 ? 1.0 / p->fold_imm
-									    : 1.0);
+			use[j] += (in->ports >> j & 1) *
+				  /*
+			     * of F folded adds in a row, one takes a port; where lea folds too,
+			     * a chain can start again each iteration, and none need take one
+			     */
+				  (in->fold && p->fold_no_port && p->fold_imm > 1
+				       ? (p->fold_lea ? 0.0 : 1.0 / p->fold_imm)
+				       : 1.0);
 		mispredict += (double)in->mispredict / MISPREDICT_ALL * p->recovery;
 	}
 	/* stores reaching the cache: the pairs of two iterations, after one to settle */

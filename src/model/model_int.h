@@ -53,6 +53,11 @@ struct minsn {
 	uint32_t taken;	     /* of its dynamic instances, millionths taken (placement only) */
 	unsigned skip;	     /* a jump to a later label: the instructions a taken one skips */
 	bool fold;	     /* add/sub reg, imm: folded where the profile folds immediates */
+	int8_t fold_src;     /* with fold: the register whose value it offsets (lea's base) */
+	int32_t fold_off;    /* with fold: the offset it adds */
+	bool no_absorb;	     /* waits for its inputs' folded offsets to be added (a shift) */
+	bool logic_flags;    /* writes the flags as and, or, xor, test do */
+	bool cond;	     /* setcc, cmovcc: reads the flags as a condition */
 	uint16_t ports;	     /* the execution-port classes it issues to (PORT_* bits) */
 	bool zero;	     /* a zero idiom: no inputs, no latency, no port */
 	bool eliminated;     /* a move eliminated at rename: no latency, no port */
@@ -236,6 +241,13 @@ struct dataflow {
 	int64_t done[MODEL_NREGS];	/* each register's completion */
 	uint64_t who[MODEL_NREGS];	/* and its writer */
 	unsigned folded[MODEL_NREGS];	/* add/sub reg, imm folded in a row, per register */
+	int32_t off[MODEL_NREGS];	/* the offset folded into each register, not yet added */
+	bool elim[MODEL_NREGS];		/* each register's writer was an eliminated move */
+	bool now_folded;		/* the instruction df_latency saw last was folded */
+	int32_t fold_lim;		/* the profile's fold_bits as a bound (0: none) */
+	unsigned materialize;		/* the profile's fold_materialize */
+	unsigned logic_late;		/* the profile's logic_flags_late */
+	unsigned flags_late;		/* the flags' writer's: logic_late or 0 */
 	struct mstore st[MODEL_STORES]; /* oldest first */
 	unsigned nst;
 	uint64_t st_regs;	  /* the live entries' address registers */
@@ -253,6 +265,9 @@ static inline void df_init(struct dataflow *d, const struct ipcc_model_profile *
 	d->renaming = p->memory_renaming;
 	d->within = p->forward_fail_latency != 0;
 	d->wide = p->forward_wide_latency;
+	d->fold_lim = p->fold_bits ? (int32_t)1 << (p->fold_bits - 1) : 0;
+	d->materialize = p->fold_materialize;
+	d->logic_late = p->logic_flags_late;
 }
 
 static inline bool mkey_equal(const struct mkey *a, const struct mkey *b)
@@ -308,6 +323,10 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 
 		if (in->fpu == FPU_ADD && d->fpu[r] == FPU_MUL)
 			t += d->fp_bypass;
+		if (in->no_absorb && d->off[r])
+			t += d->materialize;
+		if (r == REG_FLAGS && in->cond)
+			t += d->flags_late;
 		if (t > q)
 			q = t, w = d->who[r];
 	}
@@ -327,15 +346,29 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 	return q;
 }
 
-/* The latency of `in` where the profile folds F add/sub reg, imm in a row (F > 1). */
+/*
+ * The latency of `in` where the profile folds F add/sub reg, imm in a row (F > 1): 0 where
+ * it folds, the offset it carries then kept within the profile's fold_bits; an add into a
+ * register that an eliminated move wrote does not fold there.
+ */
 static inline unsigned df_latency(struct dataflow *d, const struct minsn *in, unsigned F)
 {
+	d->now_folded = false;
 	if (in->fold && F > 1) {
-		unsigned *f = &d->folded[__builtin_ctzll(in->writes & ~(1ull << REG_FLAGS))];
+		const int r = __builtin_ctzll(in->writes & ~(1ull << REG_FLAGS));
+		const int src = in->fold_src >= 0 ? in->fold_src : r;
+		const int64_t off = (int64_t)d->off[src] + in->fold_off;
+		const unsigned n = d->folded[src];
 
-		if (*f + 1 < F)
-			return ++*f, 0;
-		*f = 0;
+		if (n + 1 < F && !(d->fold_lim && (off < -d->fold_lim || off >= d->fold_lim)) &&
+		    !(src == r && d->elim[r] && d->fold_lim)) {
+			d->folded[r] = n + 1;
+			d->off[r] = (int32_t)off;
+			d->now_folded = true;
+			return 0;
+		}
+		d->folded[r] = 0;
+		d->off[r] = 0;
 	}
 	return in->latency;
 }
@@ -371,8 +404,15 @@ static inline void df_complete(struct dataflow *d, const struct minsn *in, int64
 		d->done[r] = c + (r == 2 ? (int64_t)in->rdx_extra : 0); /* rdx */
 		d->who[r] = g;
 		d->fpu[r] = in->fpu;
+		d->elim[r] = in->eliminated;
 		if (!in->fold)
-			d->folded[r] = 0;
+			d->folded[r] = 0, d->off[r] = 0;
+	}
+	if (in->writes & (1ull << REG_FLAGS)) {
+		/* a folded add's flags are computed: its latency after its value */
+		if (d->now_folded)
+			d->done[REG_FLAGS] = c + in->latency;
+		d->flags_late = in->logic_flags ? d->logic_late : 0;
 	}
 	if (in->writes & d->st_regs) { /* those stores' addresses changed */
 		unsigned n = 0;

@@ -53,6 +53,15 @@ static bool lex_gpr_partial(const char *s)
 	return n == 2 ? s[0] != 'e' && s[0] != 'r' : !strcmp(s + 1, "pl") || !strcmp(s + 1, "il");
 }
 
+/* Whether s names a whole 64-bit general register (rax, rsp, r8; not eax, r8d). */
+static bool lex_gpr_wide(const char *s)
+{
+	size_t n = strlen(s);
+
+	return lex_gpr(s) >= 0 && s[0] == 'r' &&
+	       (isdigit((unsigned char)s[1]) ? isdigit((unsigned char)s[n - 1]) : n == 3);
+}
+
 /* A register's bit number, or -1. */
 static int lex_reg_id(const char *s)
 {
@@ -286,6 +295,7 @@ const char *model_lex_operand(struct parser *ps, const char *s, struct operand *
 		if (!is_number(w))
 			return model_parse_fail(ps, at, "expected a number after '%c'", *at), NULL;
 		o->kind = O_IMM;
+		o->imm = (int64_t)(*at == '-' ? 0 - number_value(w) : number_value(w));
 		return s;
 	}
 	s = model_lex_word(s, w, sizeof(w));
@@ -312,10 +322,12 @@ const char *model_lex_operand(struct parser *ps, const char *s, struct operand *
 		o->kind = O_REG;
 		o->reg = lex_reg_id(w);
 		o->partial = lex_gpr_partial(w);
+		o->wide = lex_gpr_wide(w);
 		return s;
 	}
 	if (is_number(w)) {
 		o->kind = O_IMM;
+		o->imm = (int64_t)number_value(w);
 		return s;
 	}
 	if (isalpha((unsigned char)w[0]) || w[0] == '_' || w[0] == '.') {

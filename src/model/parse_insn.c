@@ -443,6 +443,56 @@ static uint8_t fp_unit(const char *base)
 	return 0;
 }
 
+/*
+ * What the renamer folds (add/sub reg, imm; with the profile's fold_lea inc, dec and lea
+ * reg, [base + disp]; with fold_bits only into 64-bit registers and by offsets within its
+ * bits), what cannot take a folded value as it is (shifts, rotates, bt, bswap, moves into
+ * vector registers), and which flags are a logical operation's and who reads a condition.
+ */
+static void fold_and_flags(const struct ipcc_model_profile *p, const char *m,
+			   const struct operand *o, int n, bool lock, struct minsn *in)
+{
+	static const char *const no_absorb[] = { "shl",	 "shr",	 "sar",	 "sal",	  "rol",
+						 "ror",	 "rcl",	 "rcr",	 "shld",  "shrd",
+						 "shlx", "shrx", "sarx", "rorx",  "bt",
+						 "bts",	 "btr",	 "btc",	 "bswap", NULL };
+	static const char *const logic[] = { "and", "or", "xor", "test", "andn", NULL };
+	int64_t off = 0;
+	int src = -1;
+	bool fold = false;
+
+	if (!lock && n >= 1 && o[0].kind == O_REG && o[0].reg < REG_VEC0 &&
+	    (!p->fold_bits || o[0].wide)) {
+		if ((!strcmp(m, "add") || !strcmp(m, "sub")) && n == 2 && o[1].kind == O_IMM) {
+			fold = true;
+			off = m[0] == 's' ? -o[1].imm : o[1].imm;
+		} else if (p->fold_lea && (!strcmp(m, "inc") || !strcmp(m, "dec")) && n == 1) {
+			fold = true;
+			off = m[0] == 'i' ? 1 : -1;
+		} else if (p->fold_lea && !strcmp(m, "lea") && n == 2 && o[1].kind == O_MEM &&
+			   o[1].key.base >= 0 && o[1].key.base < REG_VEC0 && o[1].key.index < 0 &&
+			   !o[1].key.sym && !o[1].key.segment) {
+			fold = true;
+			off = (int64_t)o[1].key.disp;
+			src = o[1].key.base;
+		}
+		if (p->fold_bits && (off < -((int64_t)1 << (p->fold_bits - 1)) ||
+				     off >= (int64_t)1 << (p->fold_bits - 1)))
+			fold = false;
+	}
+	in->fold = fold;
+	in->fold_src = (int8_t)src;
+	in->fold_off = fold ? (int32_t)off : 0;
+	in->no_absorb = model_insn_in_list(m, no_absorb);
+	/* a move into a vector register from a general one (movq xmm0, r8; pinsrq; cvtsi2sd) */
+	for (int i = 1; i < n && !in->no_absorb; i++)
+		in->no_absorb = o[0].kind == O_REG && o[0].reg >= REG_VEC0 &&
+				o[0].reg < REG_FLAGS && o[i].kind == O_REG && o[i].reg < REG_VEC0;
+	in->logic_flags = !in->zero && model_insn_in_list(m, logic);
+	in->cond = (!strncmp(m, "set", 3) && model_insn_is_cond(m + 3)) ||
+		   (!strncmp(m, "cmov", 4) && model_insn_is_cond(m + 4));
+}
+
 /* One instruction, s just after any label; c the comment (or ""). */
 int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned times)
 {
@@ -583,9 +633,8 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		in.ports |= 1u << PORT_AGU;
 	if ((in.mem & MEM_STORE) && in.key.index >= 0 && p->indexed_store_alu)
 		in.ports |= 1u << PORT_ALU;
-	/* add/sub reg, imm: what immediate folding folds */
-	in.fold = known && (!strcmp(m, "add") || !strcmp(m, "sub")) && !lock && n == 2 &&
-		  !in.approx && o[0].kind == O_REG && o[1].kind == O_IMM;
+	if (known && !in.approx)
+		fold_and_flags(p, m, o, n, lock, &in);
 	/*
 	 * A memory source: the load's latency, the profile's load_latency (vector_load_latency
 	 * into a vector register, where the profile gives one). A move from memory is the load
@@ -663,6 +712,8 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 			in.latency = 0;
 			if (p->shift_ports)
 				ps->prog->insn[ps->prog->n - 1].ports |= 1u << PORT_SHIFT;
+			/* the pair executes for its flags: a loop's dec, jnz is not folded */
+			ps->prog->insn[ps->prog->n - 1].fold = false;
 		}
 	}
 	/* The comment's overrides win, over fusion too. */

@@ -39,6 +39,8 @@ struct operand {
 	enum opkind kind;
 	int reg;	    /* O_REG */
 	bool partial;	    /* O_REG: an 8- or 16-bit part of a general register (al, ah, r8w) */
+	bool wide;	    /* O_REG: a whole 64-bit general register (rax, r8) */
+	int64_t imm;	    /* O_IMM: its value (two's complement; 0 for a symbol's) */
 	uint64_t addr_regs; /* O_MEM: base and index */
 	struct mkey key;    /* O_MEM: the address, normalised */
 	int base;	    /* O_MEM: the base as written (the first register without a scale) */

@@ -322,6 +322,17 @@ static const struct ipcc_model_profile builtin[] = {
 	   * chains 1.32; 80 mov reg, imm 5.7 a cycle on five ALUs.
 	   */
 	  .fold_no_port = true,
+	  /*
+	   * The renamer's folding, measured alike on Emerald Rapids and a Granite Rapids-class
+	   * core: inc, dec, lea reg, [base + disp] fold too, into 64-bit registers, the offset
+	   * within 11 signed bits; a shift, rotate, bt, bswap or a move into a vector register
+	   * waits 2 cycles for a folded value (see model.h). The flags of and, or, xor, test
+	   * reach setcc and cmovcc a cycle late.
+	   */
+	  .fold_lea = true,
+	  .fold_bits = 11,
+	  .fold_materialize = 2,
+	  .logic_flags_late = 1,
 	  /* independent 64-bit divs 10.01 cycles apart, idiv alike (32 bits: 6.00) */
 	  .divider_cycles = 10,
 	  /*
@@ -468,7 +479,8 @@ static const struct key {
 	/*
 	 * Optional (0 when missing): the latencies table's own figure; fp_bypass: none;
 	 * partial_rename: false, parts merge; move_elimination, memory_renaming,
-	 * rename_rmw_imm_only, rename_base_only, rename_no_word, fold_no_port: false;
+	 * rename_rmw_imm_only, rename_base_only, rename_no_word, fold_no_port, fold_lea: false;
+	 * fold_bits: 0, any size and offset; fold_materialize, logic_flags_late: 0;
 	 * divider_cycles: 0, pipelined; vector_load_latency: 0, load_latency;
 	 * complex_load_latency: 0; lea3_latency, lea_scale_latency: 0, the table's;
 	 * pair_stores: false; pair_store_bytes: 0, 32; pair_wide_stores: false;
@@ -493,6 +505,10 @@ static const struct key {
 	KEY(rename_base_only, K_BOOL, 0, 0),
 	KEY(rename_no_word, K_BOOL, 0, 0),
 	KEY(fold_no_port, K_BOOL, 0, 0),
+	KEY(fold_lea, K_BOOL, 0, 0),
+	KEY(fold_bits, K_UNSIGNED, 0, 32),
+	KEY(fold_materialize, K_UNSIGNED, 0, 100),
+	KEY(logic_flags_late, K_UNSIGNED, 0, 100),
 	KEY(divider_cycles, K_UNSIGNED, 0, 1000),
 	KEY(vector_load_latency, K_UNSIGNED, 0, 100000),
 	KEY(complex_load_latency, K_UNSIGNED, 0, 1000),
@@ -932,6 +948,9 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->rename_rmw_imm_only == b->rename_rmw_imm_only &&
 	       a->rename_base_only == b->rename_base_only &&
 	       a->rename_no_word == b->rename_no_word && a->fold_no_port == b->fold_no_port &&
+	       a->fold_lea == b->fold_lea && a->fold_bits == b->fold_bits &&
+	       a->fold_materialize == b->fold_materialize &&
+	       a->logic_flags_late == b->logic_flags_late &&
 	       a->divider_cycles == b->divider_cycles &&
 	       a->vector_load_latency == b->vector_load_latency &&
 	       a->complex_load_latency == b->complex_load_latency &&
