@@ -196,6 +196,12 @@ struct ipcc_model_profile {
 	 */
 	unsigned logic_flags_late;
 	/*
+	 * Whether each ALU micro-op is bound to one port when it is allocated, by how busy each
+	 * was a cycle before (Intel's allocator, as uiCA models it), and issues there alone;
+	 * false when missing: it takes any free port of its class when it is ready.
+	 */
+	bool port_binding;
+	/*
 	 * The cycles the integer divider is busy with one div or idiv: it is not pipelined, so
 	 * the next division issues that many cycles later at the soonest. 0 when missing:
 	 * pipelined (one a cycle). Measured on Zen 5: 7 for a 64-bit div, 6 for 32 bits.

@@ -14,6 +14,7 @@
  * docs/internals/model.md.
  */
 #include <stddef.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +91,7 @@ struct ports {
 	int64_t *tag;
 	uint8_t (*used)[PORT_CLASSES];
 	int64_t (*next)[PORT_CLASSES]; /* of a full cycle: no free port before this cycle */
+	uint8_t *bound;		       /* the ALU ports bound micro-ops took (port_binding) */
 };
 
 static int ports_grow(struct ports *pt, int64_t floor)
@@ -98,11 +100,13 @@ static int ports_grow(struct ports *pt, int64_t floor)
 	int64_t *tag = malloc(size * sizeof(*tag));
 	uint8_t(*used)[PORT_CLASSES] = calloc(size, sizeof(*used));
 	int64_t(*next)[PORT_CLASSES] = calloc(size, sizeof(*next));
+	uint8_t *bound = calloc(size, sizeof(*bound));
 
-	if (!tag || !used || !next) {
+	if (!tag || !used || !next || !bound) {
 		free(tag);
 		free(used);
 		free(next);
+		free(bound);
 		return IPCC_ENOMEM;
 	}
 	for (size_t i = 0; i < size; i++)
@@ -114,13 +118,16 @@ static int ports_grow(struct ports *pt, int64_t floor)
 			tag[j] = pt->tag[i];
 			memcpy(used[j], pt->used[i], sizeof(used[j]));
 			memcpy(next[j], pt->next[i], sizeof(next[j]));
+			bound[j] = pt->bound[i];
 		}
 	free(pt->tag);
 	free(pt->used);
 	free(pt->next);
+	free(pt->bound);
 	pt->tag = tag;
 	pt->used = used;
 	pt->next = next;
+	pt->bound = bound;
 	pt->size = size;
 	return 0;
 }
@@ -130,6 +137,7 @@ static void ports_free(struct ports *pt)
 	free(pt->tag);
 	free(pt->used);
 	free(pt->next);
+	free(pt->bound);
 }
 
 /* The slot of cycle t, claimed for it; -1 when out of memory. */
@@ -145,6 +153,7 @@ static ptrdiff_t ports_at(struct ports *pt, int64_t t, int64_t floor)
 	if (pt->tag[j] != t) {
 		pt->tag[j] = t;
 		memset(pt->used[j], 0, sizeof(pt->used[j]));
+		pt->bound[j] = 0;
 	}
 	return (ptrdiff_t)j;
 }
@@ -173,7 +182,10 @@ static int64_t ports_next_free(struct ports *pt, int k, int64_t t)
 	return found;
 }
 
-/* The first cycle >= t with a free port of every class in `need`, taken; -1: no memory. */
+/*
+ * The first cycle >= t with a free port of every class in `need` (and ALU port `port` free,
+ * where >= 0: bound to it), taken; -1: no memory.
+ */
 /* The port classes `in` issues to: a store not paired also reaches the cache alone. */
 static uint16_t store_ports(const struct ipcc_model_profile *p, const struct minsn *in,
 			    bool *paired)
@@ -183,7 +195,7 @@ static uint16_t store_ports(const struct ipcc_model_profile *p, const struct min
 	return (uint16_t)(in->ports | 1u << PORT_COMMIT);
 }
 
-static int64_t ports_issue(struct ports *pt, uint16_t need, int64_t t, int64_t floor)
+static int64_t ports_issue(struct ports *pt, uint16_t need, int64_t t, int64_t floor, int port)
 {
 	ptrdiff_t j;
 	bool moved = true;
@@ -191,23 +203,121 @@ static int64_t ports_issue(struct ports *pt, uint16_t need, int64_t t, int64_t f
 	need &= pt->want;
 	if (!need)
 		return t;
-	while (moved) {
-		moved = false;
-		for (int k = 0; k < PORT_CLASSES; k++)
-			if (need >> k & 1) {
-				int64_t f = ports_next_free(pt, k, t);
+	for (;;) {
+		while (moved) {
+			moved = false;
+			for (int k = 0; k < PORT_CLASSES; k++)
+				if (need >> k & 1) {
+					int64_t f = ports_next_free(pt, k, t);
 
-				moved |= f != t;
-				t = f;
-			}
+					moved |= f != t;
+					t = f;
+				}
+		}
+		j = ports_at(pt, t, floor);
+		if (j < 0)
+			return -1;
+		if (port < 0 || !(pt->bound[j] >> port & 1))
+			break;
+		t++; /* its own port is taken then */
+		moved = true;
 	}
-	j = ports_at(pt, t, floor);
-	if (j < 0)
-		return -1;
 	for (int k = 0; k < PORT_CLASSES; k++)
 		if ((need >> k & 1) && ++pt->used[j][k] >= pt->limit[k])
 			pt->next[j][k] = t + 1;
+	if (port >= 0)
+		pt->bound[j] |= (uint8_t)(1u << port);
 	return t;
+}
+
+/*
+ * Binding to ALU ports at allocation (the profile's port_binding), as Intel's allocator
+ * does and uiCA models it (Abel and Reineke): each ALU micro-op is given one port of those
+ * it may use when it is allocated, from how many micro-ops bound to each wait to issue at
+ * the start of the cycle before (the least busy first, a higher port first on a tie, ports
+ * within BIND_SPREAD of the least), the k-th of the cycle's group with the same choice of
+ * ports taking the k-th of that order; it then issues on that port alone. Ports are 0 ..
+ * alu_ports - 1; shifts and branches may use 0 and alu_ports - 2 (Intel's 0 and 6), the
+ * 3-cycle unit 1.
+ */
+#define BIND_PORTS  8
+#define BIND_SPREAD 5
+#define BIND_LIVE   1024
+
+struct bind {
+	unsigned nports;
+	uint8_t all, shift, mul;	  /* the port sets */
+	bool vec;			  /* vector micro-ops bound too, to ALU ports 0-2 */
+	int64_t x[BIND_PORTS][BIND_LIVE]; /* each port's bound micro-ops' issue cycles */
+	unsigned nx[BIND_PORTS];
+	unsigned prev[BIND_PORTS], cur[BIND_PORTS]; /* waiting at the start of cycle - 1, cycle */
+	int64_t cycle;				    /* the allocation cycle of the group */
+	unsigned group[256];			    /* of the group, how many chose each set */
+};
+
+static void bind_init(struct bind *b, const struct ipcc_model_profile *p)
+{
+	memset(b, 0, sizeof(*b));
+	b->nports = p->alu_ports < BIND_PORTS ? p->alu_ports : BIND_PORTS;
+	b->all = (uint8_t)((1u << b->nports) - 1);
+	b->shift = b->nports >= 3 ? (uint8_t)(1u | 1u << (b->nports - 2)) : b->all;
+	b->mul = b->nports >= 2 ? 2u : b->all;
+	b->vec = p->vector_ports == 3 && b->nports >= 3;
+	b->cycle = INT64_MIN;
+}
+
+/* How many of port j's bound micro-ops issue at or after cycle t (those before dropped). */
+static unsigned bind_waiting(struct bind *b, unsigned j, int64_t t)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < b->nx[j]; i++)
+		if (b->x[j][i] >= t)
+			b->x[j][n++] = b->x[j][i];
+	b->nx[j] = n;
+	return n;
+}
+
+/* The port that an instruction of port classes `ports`, allocated in cycle s, is bound to. */
+static int bind_port(struct bind *b, uint16_t ports, int64_t s)
+{
+	uint8_t set = ports >> PORT_MUL & 1 ? b->mul : ports >> PORT_SHIFT & 1 ? b->shift : b->all;
+
+	if (b->vec && ports >> PORT_VEC & 1) /* Intel's vector ports 0, 1 and 5: ALU ports 0-2 */
+		set = ports >> PORT_VOUT & 1	? 1u
+		      : ports >> PORT_VSHUF & 1 ? 4u
+		      : ports >> PORT_VMUL & 1	? 3u
+		      : ports >> PORT_VADD & 1	? 6u
+						: 7u;
+	unsigned order[BIND_PORTS], n = 0, least = UINT_MAX, k;
+
+	if (s != b->cycle) {
+		for (unsigned j = 0; j < b->nports; j++) {
+			unsigned before = bind_waiting(b, j, s - 1);
+
+			b->prev[j] = s == b->cycle + 1 ? b->cur[j] : before;
+			b->cur[j] = bind_waiting(b, j, s);
+		}
+		b->cycle = s;
+		memset(b->group, 0, sizeof(b->group));
+	}
+	for (unsigned j = 0; j < b->nports; j++)
+		if (set >> j & 1 && b->prev[j] < least)
+			least = b->prev[j];
+	/* the ports within the spread, least busy first, a higher one first on a tie */
+	for (unsigned w = least; w < least + BIND_SPREAD; w++)
+		for (unsigned j = b->nports; j-- > 0;)
+			if (set >> j & 1 && b->prev[j] == w)
+				order[n++] = j;
+	k = b->group[set]++;
+	return n ? (int)order[k % n] : -1;
+}
+
+/* Bound micro-op on port j issues at x. */
+static void bind_issued(struct bind *b, int j, int64_t x)
+{
+	if (j >= 0 && b->nx[j] < BIND_LIVE)
+		b->x[j][b->nx[j]++] = x;
 }
 
 /* Totals of the cycles before the current one. */
@@ -262,7 +372,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				       p->pair_stores, p->agu_ports, p->shift_ports, p->mul_ports,
 				       p->vec_mul_ports, p->vec_add_ports, p->vec_out_ports,
 				       p->vec_shuffle_ports } };
-	bool paired = false; /* the last store reached the cache with the one before it */
+	bool paired = false;	  /* the last store reached the cache with the one before it */
+	struct bind *bind = NULL; /* the profile's port_binding */
 	int64_t *ring = NULL;
 	double *landed = NULL; /* weight of samples landing on each static instruction */
 	unsigned *land = NULL; /* where a sample lands when instruction k is selected */
@@ -294,8 +405,14 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	df = calloc(1, sizeof(*df));
 	if (df)
 		df_init(df, p);
-	if (!df || (pt.want && ports_grow(&pt, 0))) {
+	if (p->port_binding && p->alu_ports) {
+		bind = malloc(sizeof(*bind));
+		if (bind)
+			bind_init(bind, p);
+	}
+	if (!df || (p->port_binding && p->alu_ports && !bind) || (pt.want && ports_grow(&pt, 0))) {
 		free(df);
+		free(bind);
 		return err_set(IPCC_ENOMEM, "model: out of memory");
 	}
 	out->rows = calloc(n, sizeof(*out->rows));
@@ -356,9 +473,18 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			lat = df_latency(df, in, p->fold_imm);
 			/* issued: the first cycle from q with a free port of each class (a
 			 * folded add none, where the profile folds at rename) */
-			x = in->fold && lat == 0 && p->fold_no_port
-				? q
-				: ports_issue(&pt, store_ports(p, in, &paired), q, al.cur);
+			if (in->fold && lat == 0 && p->fold_no_port) {
+				x = q;
+			} else {
+				const int bp = bind && (in->ports >> PORT_ALU & 1 ||
+							(bind->vec && in->ports >> PORT_VEC & 1))
+						   ? bind_port(bind, in->ports, s)
+						   : -1;
+
+				x = ports_issue(&pt, store_ports(p, in, &paired), q, al.cur, bp);
+				if (bind)
+					bind_issued(bind, bp, x);
+			}
 			if (x < 0)
 				goto oom;
 			if (in->divides && p->divider_cycles)
@@ -445,6 +571,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	free(df);
 	free(ring);
 	ports_free(&pt);
+	free(bind);
 
 	{
 		struct ipcc_model_summary *sm = &out->summary;
@@ -485,6 +612,7 @@ oom:
 	free(land);
 	free(ring);
 	ports_free(&pt);
+	free(bind);
 	ipcc_model_result_release(out);
 	return err_set(IPCC_ENOMEM, "model: out of memory");
 }

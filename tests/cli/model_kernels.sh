@@ -102,7 +102,7 @@ done <"$tmp/list"
 [ $bad = 0 ] || exit 1
 # The taken-branch limit: goldencove's front end follows one taken branch a cycle, so
 # branch.always (its branch and the loop's, both taken) costs 2 cycles an iteration and a
-# little more; the same profile without the limit (nor its two branch ports) about 1, as
+# little more; the same profile without the limit (nor its two branch ports) 1 to 1.5, as
 # with two taken branches a cycle (a Granite Rapids-class core: ipcc bench --fit-profile;
 # ipcc bench measures 1.13 there). (The empty loop takes 1.00 with each: its fused sub,
 # jnz executes for its flags, a chain of one cycle.)
@@ -123,7 +123,7 @@ if [ $# = 0 ]; then
     with=$(cat "$tmp/e-goldencove") without=$(cat "$tmp/e-nolimit.profile")
     two=$(cat "$tmp/e-two.profile")
     awk -v w="$with" -v o="$without" -v t="$two" \
-        'BEGIN { exit !(w > 1.95 && w < 2.2 && o > 0.9 && o < 1.3 && t > 0.9 && t < 1.3) }' ||
+        'BEGIN { exit !(w > 1.95 && w < 2.2 && o > 0.9 && o < 1.5 && t > 0.9 && t < 1.5) }' ||
         fail "branch.always: $with cycles an iteration with the taken-branch limit, $without" \
             "without, $two with two taken branches a cycle"
 fi
