@@ -250,14 +250,22 @@ struct bind {
 	bool vec;			  /* vector micro-ops bound too, to ALU ports 0-2 */
 	int64_t x[BIND_PORTS][BIND_LIVE]; /* each port's bound micro-ops' issue cycles */
 	unsigned nx[BIND_PORTS];
+	int64_t least[BIND_PORTS]; /* the least of each port's x[] (INT64_MAX: none) */
 	unsigned prev[BIND_PORTS], cur[BIND_PORTS]; /* waiting at the start of cycle - 1, cycle */
 	int64_t cycle;				    /* the allocation cycle of the group */
-	unsigned group[256];			    /* of the group, how many chose each set */
+	uint8_t gset[16];			    /* of the cycle's group, each set chosen */
+	unsigned gcount[16], ng;		    /* and by how many */
 };
 
 static void bind_init(struct bind *b, const struct ipcc_model_profile *p)
 {
-	memset(b, 0, sizeof(*b));
+	/* (x[] is written before it is read: only the counts start at 0) */
+	memset(b->nx, 0, sizeof(b->nx));
+	memset(b->prev, 0, sizeof(b->prev));
+	memset(b->cur, 0, sizeof(b->cur));
+	for (unsigned j = 0; j < BIND_PORTS; j++)
+		b->least[j] = INT64_MAX;
+	b->ng = 0;
 	b->nports = p->alu_ports < BIND_PORTS ? p->alu_ports : BIND_PORTS;
 	b->all = (uint8_t)((1u << b->nports) - 1);
 	b->shift = b->nports >= 3 ? (uint8_t)(1u | 1u << (b->nports - 2)) : b->all;
@@ -270,11 +278,18 @@ static void bind_init(struct bind *b, const struct ipcc_model_profile *p)
 static unsigned bind_waiting(struct bind *b, unsigned j, int64_t t)
 {
 	unsigned n = 0;
+	int64_t least = INT64_MAX;
 
+	if (b->least[j] >= t) /* none to drop */
+		return b->nx[j];
 	for (unsigned i = 0; i < b->nx[j]; i++)
-		if (b->x[j][i] >= t)
+		if (b->x[j][i] >= t) {
 			b->x[j][n++] = b->x[j][i];
+			if (b->x[j][i] < least)
+				least = b->x[j][i];
+		}
 	b->nx[j] = n;
+	b->least[j] = least;
 	return n;
 }
 
@@ -299,7 +314,7 @@ static int bind_port(struct bind *b, uint16_t ports, int64_t s)
 			b->cur[j] = bind_waiting(b, j, s);
 		}
 		b->cycle = s;
-		memset(b->group, 0, sizeof(b->group));
+		b->ng = 0;
 	}
 	for (unsigned j = 0; j < b->nports; j++)
 		if (set >> j & 1 && b->prev[j] < least)
@@ -309,15 +324,24 @@ static int bind_port(struct bind *b, uint16_t ports, int64_t s)
 		for (unsigned j = b->nports; j-- > 0;)
 			if (set >> j & 1 && b->prev[j] == w)
 				order[n++] = j;
-	k = b->group[set]++;
+	for (k = 0; k < b->ng && b->gset[k] != set; k++)
+		;
+	if (k == b->ng && b->ng < 16) {
+		b->gset[b->ng] = set;
+		b->gcount[b->ng++] = 0;
+	}
+	k = k < b->ng ? b->gcount[k]++ : 0;
 	return n ? (int)order[k % n] : -1;
 }
 
 /* Bound micro-op on port j issues at x. */
 static void bind_issued(struct bind *b, int j, int64_t x)
 {
-	if (j >= 0 && b->nx[j] < BIND_LIVE)
+	if (j >= 0 && b->nx[j] < BIND_LIVE) {
 		b->x[j][b->nx[j]++] = x;
+		if (x < b->least[j])
+			b->least[j] = x;
+	}
 }
 
 /* Totals of the cycles before the current one. */
