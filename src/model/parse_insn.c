@@ -465,7 +465,8 @@ static void fold_and_flags(const struct ipcc_model_profile *p, const char *m,
 	    (!p->fold_bits || o[0].wide)) {
 		if ((!strcmp(m, "add") || !strcmp(m, "sub")) && n == 2 && o[1].kind == O_IMM) {
 			fold = true;
-			off = m[0] == 's' ? -o[1].imm : o[1].imm;
+			/* (negated as unsigned: any number a file writes, INT64_MIN too) */
+			off = m[0] == 's' ? (int64_t)(0 - (uint64_t)o[1].imm) : o[1].imm;
 		} else if (p->fold_lea && (!strcmp(m, "inc") || !strcmp(m, "dec")) && n == 1) {
 			fold = true;
 			off = m[0] == 'i' ? 1 : -1;

@@ -513,7 +513,7 @@ static const struct key {
 	KEY(rename_no_word, K_BOOL, 0, 0),
 	KEY(fold_no_port, K_BOOL, 0, 0),
 	KEY(fold_lea, K_BOOL, 0, 0),
-	KEY(fold_bits, K_UNSIGNED, 0, 32),
+	KEY(fold_bits, K_UNSIGNED, 0, 31),
 	KEY(fold_materialize, K_UNSIGNED, 0, 100),
 	KEY(logic_flags_late, K_UNSIGNED, 0, 100),
 	KEY(port_binding, K_BOOL, 0, 0),

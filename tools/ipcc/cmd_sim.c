@@ -296,7 +296,7 @@ static void print_text(const struct sim_opts *o, const struct ipcc_model_program
 	const struct ipcc_model_summary *s = &res->summary;
 	const struct ipcc_model_row *rows = o->run.trace ? res->trace : res->rows;
 	uint64_t nrows = o->run.trace ? res->ntrace : res->nrows;
-	char rob[16], b[4][16], fold[32], placed[48] = "", alu_units[48] = "", vec_units[64] = "";
+	char rob[16], b[4][16], fold[32], placed[48] = "", alu_units[64] = "", vec_units[64] = "";
 
 	snprintf(rob, sizeof(rob), p->rob ? "%u" : "none", p->rob);
 	snprintf(fold, sizeof(fold), "%u a cycle", p->fold_imm);
@@ -307,8 +307,10 @@ static void print_text(const struct sim_opts *o, const struct ipcc_model_program
 	       o->file, p->name, p->width, p->retire, rob, p->load_latency, p->recovery);
 	/* the subsets of the ALU and vector ports, where the profile names them */
 	if (p->shift_ports || p->mul_ports)
-		snprintf(alu_units, sizeof(alu_units), " (shift %u, multiply %u)", p->shift_ports,
-			 p->mul_ports);
+		snprintf(alu_units, sizeof(alu_units), " (shift %u, multiply %u%s)", p->shift_ports,
+			 p->mul_ports, p->port_binding ? "; bound at allocation" : "");
+	else if (p->port_binding)
+		snprintf(alu_units, sizeof(alu_units), " (bound at allocation)");
 	if (p->vec_mul_ports || p->vec_add_ports || p->vec_out_ports || p->vec_shuffle_ports)
 		snprintf(vec_units, sizeof(vec_units), " (multiply %u, add %u, out %u, shuffle %u)",
 			 p->vec_mul_ports, p->vec_add_ports, p->vec_out_ports,
@@ -417,7 +419,7 @@ static void print_json(const struct sim_opts *o, const struct ipcc_model_program
 	json_object_set_new(
 	    root, "profile",
 	    json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:b,s:b,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:"
-		      "i,s:i,s:s,s:s}",
+		      "b,s:i,s:i,s:s,s:s}",
 		      "name", p->name, "width", (int)p->width, "retire", (int)p->retire, "rob",
 		      (int)p->rob, "load_latency", (int)p->load_latency, "recovery",
 		      (int)p->recovery, "fuse_alu_jcc", p->fuse_alu_jcc, "fuse_cmp_jcc",
@@ -426,8 +428,9 @@ static void print_json(const struct sim_opts *o, const struct ipcc_model_program
 		      (int)p->vector_ports, "shift_ports", (int)p->shift_ports, "mul_ports",
 		      (int)p->mul_ports, "vec_mul_ports", (int)p->vec_mul_ports, "vec_add_ports",
 		      (int)p->vec_add_ports, "vec_out_ports", (int)p->vec_out_ports,
-		      "vec_shuffle_ports", (int)p->vec_shuffle_ports, "fold_imm", (int)p->fold_imm,
-		      "sample_retire", (int)p->sample_retire, "placement",
+		      "vec_shuffle_ports", (int)p->vec_shuffle_ports, "port_binding",
+		      p->port_binding, "fold_imm", (int)p->fold_imm, "sample_retire",
+		      (int)p->sample_retire, "placement",
 		      p->placement == IPCC_MODEL_PLACE_OLDEST ? "oldest" : "next", "latencies",
 		      p->latencies));
 	for (uint64_t i = 0; i < n; i++) {
