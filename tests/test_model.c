@@ -1875,6 +1875,38 @@ TEST(shifts_branches_and_multiplies_share_their_ports)
 }
 
 /*
+ * Two micro-ops on the shift ports: a rotate by 1 and a shift by cl take both of
+ * goldencove's shift ports (four rol reg, 1 and the loop's branch 4.55 cycles, three shl
+ * reg, cl 3.61, alike on Emerald Rapids and a Granite Rapids-class core): 4.50 and 3.50,
+ * where one micro-op each would give 2.50 and 2.00; a shift by an immediate stays one.
+ */
+TEST(two_micro_op_shift_forms_take_two_shift_ports)
+{
+	struct ipcc_model_profile p;
+
+	ipcc_model_profile("goldencove", &p);
+	p.port_binding = false;
+	CHECK_CMP(dbl,
+		  fabs(cycles_per_iteration("top:\nrol rax, 1\nrol rcx, 1\nrol rdx, 1\nrol rsi, "
+					    "1\ndec r15\njnz top\n",
+					    &p) -
+		       4.5),
+		  <, 0.02);
+	CHECK_CMP(dbl,
+		  fabs(cycles_per_iteration(
+			   "top:\nshl rax, cl\nshl rdx, cl\nshl rsi, cl\ndec r15\njnz top\n", &p) -
+		       3.5),
+		  <, 0.02);
+	CHECK_CMP(dbl,
+		  fabs(cycles_per_iteration("top:\nrol rax, 3\nrol rcx, 3\nrol rdx, 3\nrol rsi, "
+					    "3\ndec r15\njnz top\n",
+					    &p) -
+		       2.5),
+		  <, 0.02);
+	return TEST_OK;
+}
+
+/*
  * The vector subsets: two multiplies and two adds share no port class (1.33 cycles on
  * Golden Cove's ports 0, 1, 5; 1.33 measured), two vucomisd and two vmulsd share the
  * multiplying pair (2.00; 1.99), four vmovmskpd take the one out port (4.00; 4.01) and

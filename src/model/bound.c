@@ -223,15 +223,20 @@ int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_mo
 
 		uops += in->uops;
 		fe += in->fe_stall;
-		for (int j = 0; j < PORT_CLASSES; j++)
-			use[j] += (in->ports >> j & 1) *
-				  /*
-			     * of F folded adds in a row, one takes a port; where lea folds too,
-			     * a chain can start again each iteration, and none need take one
-			     */
-				  (in->fold && p->fold_no_port && p->fold_imm > 1
-				       ? (p->fold_lea ? 0.0 : 1.0 / p->fold_imm)
-				       : 1.0);
+		/*
+		 * of F folded adds in a row, one takes a port; where lea folds too, a chain
+		 * can start again each iteration, and none need take one
+		 */
+		const double each = in->fold && p->fold_no_port && p->fold_imm > 1
+					? (p->fold_lea ? 0.0 : 1.0 / p->fold_imm)
+					: 1.0;
+
+		for (int j = 0; j < PORT_CLASSES; j++) /* two micro-ops on two shift ports */
+			use[j] +=
+			    (in->ports >> j & 1) * each *
+			    (in->shift_twice && (j == PORT_SHIFT || j == PORT_ALU) && ports[j] >= 2
+				 ? 2
+				 : 1);
 		mispredict += (double)in->mispredict / MISPREDICT_ALL * p->recovery;
 	}
 	/* stores reaching the cache: the pairs of two iterations, after one to settle */

@@ -59,6 +59,7 @@ struct minsn {
 	bool logic_flags;    /* writes the flags as and, or, xor, test do */
 	bool cond;	     /* setcc, cmovcc: reads the flags as a condition */
 	uint16_t ports;	     /* the execution-port classes it issues to (PORT_* bits) */
+	bool shift_twice;    /* two micro-ops on the shift ports (and two ALU ports) */
 	bool zero;	     /* a zero idiom: no inputs, no latency, no port */
 	bool eliminated;     /* a move eliminated at rename: no latency, no port */
 	bool divides;	     /* div or idiv: holds the divider (profile's divider_cycles) */

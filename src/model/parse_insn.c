@@ -494,6 +494,23 @@ static void fold_and_flags(const struct ipcc_model_profile *p, const char *m,
 		   (!strncmp(m, "cmov", 4) && model_insn_is_cond(m + 4));
 }
 
+/* Whether m with operands o is one of the two-micro-op forms on Intel's shift ports. */
+static bool two_shift_uops(const char *m, const struct operand *o, int n)
+{
+	static const char *const rot[] = { "rol", "ror", NULL };
+	static const char *const shifts[] = { "shl", "sal", "shr", "sar", "rol", "ror", NULL };
+
+	if (!strcmp(m, "cmovbe") || !strcmp(m, "cmova") || !strcmp(m, "cmovna") ||
+	    !strcmp(m, "cmovnbe"))
+		return true;
+	if (model_insn_in_list(m, rot) &&
+	    (n == 1 || (n == 2 && o[1].kind == O_IMM && o[1].imm == 1)))
+		return true;
+	/* cl: register 1, as a byte */
+	return model_insn_in_list(m, shifts) && n == 2 && o[1].kind == O_REG && o[1].reg == 1 &&
+	       o[1].partial;
+}
+
 /* One instruction, s just after any label; c the comment (or ""). */
 int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned times)
 {
@@ -596,6 +613,18 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 			in.ports |= 1u << PORT_ALU;
 			if (u == U_SHIFT && p->shift_ports)
 				in.ports |= 1u << PORT_SHIFT;
+			/*
+			 * Two micro-ops on the shift ports (Golden Cove, alike on both machines
+			 * measured): cmovbe and cmova, a rotate by 1, a shift or rotate by cl
+			 * (four cmovbe and the loop's branch 4.58 cycles, four rol reg, 1 4.55,
+			 * three shl reg, cl 3.61, where one micro-op each gives 2.50 and 2.00)
+			 */
+			if (u == U_SHIFT && p->shift_ports >= 2 && !mem &&
+			    two_shift_uops(m, o, n)) {
+				in.shift_twice = true;
+				if (in.uops < 2 && p->width >= 2 && p->retire >= 2)
+					in.uops = 2;
+			}
 			if (u == U_MUL && p->mul_ports)
 				in.ports |= 1u << PORT_MUL;
 		}

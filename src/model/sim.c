@@ -183,8 +183,8 @@ static int64_t ports_next_free(struct ports *pt, int k, int64_t t)
 }
 
 /*
- * The first cycle >= t with a free port of every class in `need` (and ALU port `port` free,
- * where >= 0: bound to it), taken; -1: no memory.
+ * The first cycle >= t with a free port of every class in `need` (two of each class in
+ * `twice`; and ALU port `port` free, where >= 0: bound to it), taken; -1: no memory.
  */
 /* The port classes `in` issues to: a store not paired also reaches the cache alone. */
 static uint16_t store_ports(const struct ipcc_model_profile *p, const struct minsn *in,
@@ -195,7 +195,8 @@ static uint16_t store_ports(const struct ipcc_model_profile *p, const struct min
 	return (uint16_t)(in->ports | 1u << PORT_COMMIT);
 }
 
-static int64_t ports_issue(struct ports *pt, uint16_t need, int64_t t, int64_t floor, int port)
+static int64_t ports_issue(struct ports *pt, uint16_t need, int64_t t, int64_t floor, int port,
+			   uint16_t twice)
 {
 	ptrdiff_t j;
 	bool moved = true;
@@ -227,6 +228,11 @@ static int64_t ports_issue(struct ports *pt, uint16_t need, int64_t t, int64_t f
 			pt->next[j][k] = t + 1;
 	if (port >= 0)
 		pt->bound[j] |= (uint8_t)(1u << port);
+	if (twice) { /* the second micro-op: the first cycle from t with room for it */
+		int64_t t2 = ports_issue(pt, need & twice, t, floor, -1, 0);
+
+		return t2 < 0 ? -1 : t2;
+	}
 	return t;
 }
 
@@ -505,7 +511,15 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 						   ? bind_port(bind, in->ports, s)
 						   : -1;
 
-				x = ports_issue(&pt, store_ports(p, in, &paired), q, al.cur, bp);
+				/* a second micro-op where its class has two ports (else one) */
+				uint16_t twice = 0;
+
+				for (int cl = 0; in->shift_twice && cl < PORT_CLASSES; cl++)
+					if ((cl == PORT_SHIFT || cl == PORT_ALU) &&
+					    pt.limit[cl] >= 2)
+						twice |= (uint16_t)(1u << cl);
+				x = ports_issue(&pt, store_ports(p, in, &paired), q, al.cur, bp,
+						twice);
 				if (bind)
 					bind_issued(bind, bp, x);
 			}
