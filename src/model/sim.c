@@ -182,10 +182,6 @@ static int64_t ports_next_free(struct ports *pt, int k, int64_t t)
 	return found;
 }
 
-/*
- * The first cycle >= t with a free port of every class in `need` (two of each class in
- * `twice`; and ALU port `port` free, where >= 0: bound to it), taken; -1: no memory.
- */
 /* The port classes `in` issues to: a store not paired also reaches the cache alone. */
 static uint16_t store_ports(const struct ipcc_model_profile *p, const struct minsn *in,
 			    bool *paired)
@@ -195,6 +191,11 @@ static uint16_t store_ports(const struct ipcc_model_profile *p, const struct min
 	return (uint16_t)(in->ports | 1u << PORT_COMMIT);
 }
 
+/*
+ * The first cycle >= t with a free port of every class in `need` (and ALU port `port` free,
+ * where >= 0: bound to it), taken; with `twice`, a second micro-op of those classes in the
+ * first cycle from then with one free, whose cycle it returns; -1: no memory.
+ */
 static int64_t ports_issue(struct ports *pt, uint16_t need, int64_t t, int64_t floor, int port,
 			   uint16_t twice)
 {
@@ -325,6 +326,8 @@ static int bind_port(struct bind *b, uint16_t ports, int64_t s)
 	for (unsigned j = 0; j < b->nports; j++)
 		if (set >> j & 1 && b->prev[j] < least)
 			least = b->prev[j];
+	if (least == UINT_MAX) /* none of its ports is one of the profile's */
+		return -1;
 	/* the ports within the spread, least busy first, a higher one first on a tie */
 	for (unsigned w = least; w < least + BIND_SPREAD; w++)
 		for (unsigned j = b->nports; j-- > 0;)
