@@ -19,6 +19,7 @@
 #define IPCC_MODEL_BACKEND_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ipcc/model.h"
@@ -132,6 +133,7 @@ struct ipcc_mb_result {
 	struct ipcc_mb_caches caches; /* the geometry the tool ran with */
 	char profile[32];	      /* the model profile */
 	unsigned width;		      /* slots per cycle */
+	bool port_binding;	      /* the profile binds micro-ops to ports at allocation */
 	int exit_status;	      /* the first process's exit code (tool's view) */
 };
 

@@ -73,6 +73,14 @@ jq -n --slurpfile a "$tmp/rep1000.json" --slurpfile b "$tmp/rep2000.json" '
 grep -q 'backend model, profile' "$tmp/text" || fail "text: no profile named"
 grep -q 'left out: time in system calls' "$tmp/text" || fail "text: nothing said left out"
 grep -q 'wasted speculation' "$tmp/text" || fail "text: no split"
+# What is left out follows the profile: skylake's micro-ops take any free port (said),
+# goldencove binds them at allocation (not said).
+"$ipcc" stat --backend model --profile skylake -- "$prog" 1000 2>"$tmp/sky" || fail "skylake run"
+grep -q "left out: .*the allocator's binding of micro-ops to ports" "$tmp/sky" ||
+    fail "skylake: the port binding not said left out"
+"$ipcc" stat --backend model --profile goldencove -- "$prog" 1000 2>"$tmp/glc" || fail "goldencove run"
+grep -q "left out: .*the allocator's binding" "$tmp/glc" &&
+    fail "goldencove: the port binding said left out, but the profile models it"
 # CSV and OpenMetrics carry the model's counts.
 "$ipcc" stat --backend model --format csv -- "$prog" 1000 2>"$tmp/csv" || fail "csv run"
 grep -q '^model_mispredicts,' "$tmp/csv" || fail "csv: no model rows"

@@ -1037,6 +1037,7 @@ int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p, struct 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->profile, sizeof(out->profile), "%s", p->name);
 	out->width = p->width;
+	out->port_binding = p->port_binding;
 	n = scandir(dir, &names, tool_file, by_name);
 	if (n < 0)
 		return err_sys("cannot read the folder '%s'", dir);
