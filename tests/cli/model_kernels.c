@@ -5,9 +5,10 @@
  *                                 holds its code and callees (hex, to find their symbols),
  *                                 and its expected counts per iteration: instructions
  *                                 loads stores branches mispredicts (- if not fixed)
- *   model_kernels KERNEL N        run KERNEL once for N iterations, as ipcc bench sets it up
- *                                 (sized kernels on 1 MiB): two runs under ipcc stat --backend
- *                                 model, at N and 2N, differ by exactly N iterations' counts.
+ *   model_kernels KERNEL N [SIZE] run KERNEL once for N iterations, as ipcc bench sets it up
+ *                                 (sized kernels on SIZE bytes, 1 MiB by default): two runs
+ *                                 under ipcc stat --backend model, at N and 2N, differ by
+ *                                 exactly N iterations' counts.
  */
 #include <math.h>
 #include <stdint.h>
@@ -44,12 +45,12 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	const struct ipcc_kernel *k = argc == 3 ? ipcc_kernel_find(argv[1]) : NULL;
+	const struct ipcc_kernel *k = argc == 3 || argc == 4 ? ipcc_kernel_find(argv[1]) : NULL;
+	size_t size = argc == 4 ? strtoull(argv[3], NULL, 10) : (size_t)1 << 20;
 
-	if (!k) {
-		fprintf(stderr, "usage: model_kernels --list | KERNEL N\n");
+	if (!k || !size) {
+		fprintf(stderr, "usage: model_kernels --list | KERNEL N [SIZE]\n");
 		return 2;
 	}
-	/* Sized kernels on 1 MiB: room for the iterations of one call. */
-	return ipcc_kernel_call(k, strtoull(argv[2], NULL, 10), 1 << 20) ? 1 : 0;
+	return ipcc_kernel_call(k, strtoull(argv[2], NULL, 10), size) ? 1 : 0;
 }
