@@ -325,6 +325,13 @@ struct ipcc_model_profile {
 	 */
 	unsigned rep_short_cycles, rep_cycles, rep_bytes_per_cycle;
 	unsigned rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle;
+	/*
+	 * cpuid: serializing, this many cycles. In a virtual machine it traps to the hypervisor
+	 * (thousands of cycles, the host's figure: ipcc bench --fit-profile measures it); a
+	 * program's start runs it a hundred times or more (the loader's cache and feature
+	 * probes). 0 when missing: approximated, as an instruction the model does not know.
+	 */
+	unsigned cpuid_cycles;
 };
 
 /*
@@ -355,7 +362,7 @@ struct ipcc_model_error {
  * mul_high_latency, l2_latency, llc_latency,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
  * nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
- * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle):
+ * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, cpuid_cycles):
  * unsigned decimals,
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
  * copies its cost rows and lock latency; a lock_latency given in the file wins). An

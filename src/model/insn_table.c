@@ -140,6 +140,9 @@ static const struct op_def ops[] = {
 	{ "lfence", F_FENCE, 4, 2, PT_NONE, 0, false, false, false, false, 0, 0 },
 	{ "mfence", F_FENCE, 33, 3, PT_NONE, 0, false, false, false, false, 0, 0 },
 	{ "sfence", F_FENCE, 6, 2, PT_NONE, 0, false, false, false, false, 0, 0 },
+	/* serializing as a fence; its cycles are the profile's cpuid_cycles (none: unknown) */
+	{ "cpuid", F_FENCE, 100, 4, PT_NONE, 0, false, false, false, false, RAX | RCX,
+	  RAX | RBX | RCX | RDX },
 	/* vector moves and GPR <-> vector */
 	VMOVE("movaps", 1),
 	VMOVE("movapd", 1),

@@ -538,13 +538,16 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	if (!*m)
 		return model_parse_fail(ps, mat, "expected an instruction");
 	known = model_insn_lookup(m, &def, &base);
+	/* cpuid's cycles are the host's (a trap in a guest): unknown where the profile lacks them */
+	if (known && !strcmp(m, "cpuid") && !p->cpuid_cycles)
+		known = false;
 	if (!known && !ps->lenient)
 		return model_parse_fail(ps, mat, "unknown instruction '%s'", m);
 	s = model_lex_space(s);
 	ops_at = s;
 	end = s + strlen(s);
 	if (known) {
-		in.latency = def.lat;
+		in.latency = !strcmp(m, "cpuid") ? p->cpuid_cycles : def.lat;
 		in.uops = def.uops;
 		if (p->width && in.uops > p->width)
 			in.uops = p->width;
