@@ -332,6 +332,12 @@ struct ipcc_model_profile {
 	 * probes). 0 when missing: approximated, as an instruction the model does not know.
 	 */
 	unsigned cpuid_cycles;
+	/*
+	 * An x87 stack overflow or underflow, masked: the microcode assist's cycles (a block
+	 * in ipcc bench --block's harness, which starts with an empty stack and fills it or
+	 * pops it dry in a loop). 0 when missing: not modelled.
+	 */
+	unsigned x87_assist_cycles;
 };
 
 /*
@@ -362,7 +368,7 @@ struct ipcc_model_error {
  * mul_high_latency, l2_latency, llc_latency,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
  * nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
- * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, cpuid_cycles):
+ * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, cpuid_cycles, x87_assist_cycles):
  * unsigned decimals,
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
  * copies its cost rows and lock latency; a lock_latency given in the file wins). An

@@ -120,6 +120,13 @@ void model_harness_keys(struct ipcc_model_program *prog, const struct ipcc_model
 void model_mark_forward_fails(struct ipcc_model_program *prog, const struct ipcc_model_profile *p);
 
 /*
+ * With %harness and the profile's x87_assist_cycles: the x87 instructions that overflow or
+ * underflow the stack in the loop's steady state (the harness starts it empty) execute at
+ * retirement and take the assist's cycles more (x87.c).
+ */
+void model_mark_x87_faults(struct ipcc_model_program *prog, const struct ipcc_model_profile *p);
+
+/*
  * Whether a load of `size` bytes at `key` lies within a store of `ssize` bytes at `skey`:
  * same registers, its bytes among the store's (sizes known).
  */

@@ -267,8 +267,10 @@ int ipcc_model_parse_mode(const char *text, const struct ipcc_model_profile *p,
 		ipcc_model_program_free(prog);
 		return ret;
 	}
-	if (prog->harness)
+	if (prog->harness) {
 		model_harness_keys(prog, p);
+		model_mark_x87_faults(prog, p);
+	}
 	model_mark_store_chunks(prog, p);
 	if (p->forward_fail_latency)
 		model_mark_forward_fails(prog, p);

@@ -425,6 +425,12 @@ static const struct ipcc_model_profile builtin[] = {
 	   * exit). On bare metal cpuid takes about a hundred cycles.
 	   */
 	  .cpuid_cycles = 3300,
+	  /*
+	   * In the block harness (an empty x87 stack at the start): fldz 371, fstp st(0) 376,
+	   * fucomi st(1) 400, three fldz 1113 cycles an iteration on Emerald Rapids; 373, 372,
+	   * 400, 1113 on a Granite Rapids-class core (src/model/x87.c)
+	   */
+	  .x87_assist_cycles = 372,
 	  MEMORY(16, 100, 380, 96, 2048) },
 	PROFILE("neoverse-n2", 5, 8, 160, 4, 11, false, false, 4, 3, 2, 2, 0, NEXT, 0, LOCK_INTEL,
 		MEMORY(11, 40, 300, 48, 1280), { "vpmulld", 4, 1 }),
@@ -506,7 +512,7 @@ static const struct key {
 	 * stlb_latency, walk_latency: 0, none); l2_bytes_per_cycle, nt_bytes_per_cycle: 0, no
 	 * limit; indirect_call_cycles: 0, no limit; taken_per_cycle: 0, no limit; rep_short_cycles,
 	 * rep_cycles, rep_bytes_per_cycle: 0, rep movs/stos through the pipeline model;
-	 * cpuid_cycles: 0, cpuid approximated.
+	 * cpuid_cycles: 0, cpuid approximated; x87_assist_cycles: 0, no x87 stack faults.
 	 */
 	KEY(mul_latency, K_UNSIGNED, 0, 1000),
 	KEY(lock_latency, K_UNSIGNED, 0, 1000),
@@ -561,6 +567,7 @@ static const struct key {
 	KEY(rep_l2_bytes_per_cycle, K_UNSIGNED, 0, 4096),
 	KEY(rep_llc_bytes_per_cycle, K_UNSIGNED, 0, 4096),
 	KEY(cpuid_cycles, K_UNSIGNED, 0, 10000000),
+	KEY(x87_assist_cycles, K_UNSIGNED, 0, 100000),
 #undef KEY
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -993,7 +1000,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->rep_bytes_per_cycle == b->rep_bytes_per_cycle &&
 	       a->rep_l2_bytes_per_cycle == b->rep_l2_bytes_per_cycle &&
 	       a->rep_llc_bytes_per_cycle == b->rep_llc_bytes_per_cycle &&
-	       a->cpuid_cycles == b->cpuid_cycles && a->placement == b->placement &&
-	       a->sample_retire == b->sample_retire && !strcmp(a->latencies, b->latencies) &&
-	       same_costs(a, b);
+	       a->cpuid_cycles == b->cpuid_cycles && a->x87_assist_cycles == b->x87_assist_cycles &&
+	       a->placement == b->placement && a->sample_retire == b->sample_retire &&
+	       !strcmp(a->latencies, b->latencies) && same_costs(a, b);
 }

@@ -1,0 +1,256 @@
+/*
+ * model/x87.c - x87 stack faults in the block harness (%harness).
+ *
+ * The harness starts a block with an empty x87 stack. A loop whose x87 instructions push
+ * more than they pop fills the stack, and every push after that overflows; one that reads
+ * or pops a register nothing was pushed into underflows. The x87 masks both (a QNaN takes
+ * the place of the value) but takes a microcode assist each time: ipcc bench --block on
+ * Emerald Rapids and on a Granite Rapids-class core alike, cycles an iteration: fldz 373
+ * and 371 (full: every push overflows), fstp st(0) 372 and 376 (empty: every pop
+ * underflows), fucomi st(1) 400 and 400, three fldz 1113 and 1113. The profile's
+ * x87_assist_cycles is that figure; the faulting instruction executes at retirement and
+ * takes that many cycles more.
+ *
+ * Where a masked fault leaves the stack (Intel SDM vol. 1, 8.5.1.1): an overflowing push
+ * still pushes (the new top holds the QNaN); an instruction that reads an empty register
+ * writes the QNaN to its register destination, which then holds a value, and pops as it
+ * would. The pass follows the stack through the loop from empty until it repeats, and
+ * marks the instructions that fault in the repeating iteration.
+ */
+#include <ctype.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "model_int.h"
+
+/* What an x87 instruction does to the stack. */
+struct x87_op {
+	unsigned reads; /* bit i: st(i) read before the push or pop */
+	int dest;	/* the register it writes, -1: none (or memory) */
+	unsigned pops;	/* after */
+	bool push;	/* before writing the new st(0) */
+	bool clear;	/* fninit, ffree: what `dest` names is emptied (fninit: all) */
+};
+
+/* st(i) operands of `ops` (comma-separated), into st[] (-1 for a memory or other operand). */
+static unsigned st_operands(const char *ops, int st[3])
+{
+	unsigned n = 0;
+
+	while (*ops && n < 3) {
+		while (*ops == ' ')
+			ops++;
+		if (!strncmp(ops, "st(", 3) && isdigit((unsigned char)ops[3]) && ops[4] == ')')
+			st[n++] = ops[3] - '0';
+		else if (!strncmp(ops, "st", 2) && (ops[2] == 0 || ops[2] == ',' || ops[2] == ' '))
+			st[n++] = 0;
+		else if (*ops)
+			st[n++] = -1;
+		while (*ops && *ops != ',')
+			ops++;
+		if (*ops == ',')
+			ops++;
+	}
+	return n;
+}
+
+static bool is(const char *m, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(m, *list))
+			return true;
+	return false;
+}
+
+/*
+ * The stack effect of instruction `text`: 1 when it is an x87 one, 0 when it is not, -1
+ * when it is one this pass does not know (then nothing is marked).
+ */
+static int x87_effect(const char *text, struct x87_op *x)
+{
+	static const char *const pushes[] = { "fld1",	"fldz",	  "fldpi", "fldl2e", "fldl2t",
+					      "fldlg2", "fldln2", "fild",  "fbld",   NULL };
+	static const char *const unary[] = { "fchs", "fabs",  "fsqrt", "frndint", "fsin",
+					     "fcos", "f2xm1", "ftst",  "fxam",	  NULL };
+	static const char *const st01_to_st1_pop[] = { "fyl2x", "fyl2xp1", "fpatan", NULL };
+	static const char *const st01_to_st0[] = { "fscale", "fprem", "fprem1", NULL };
+	static const char *const none[] = { "fnstsw",  "fstsw",	 "fnstcw", "fstcw",  "fldcw",
+					    "fwait",   "wait",	 "fnop",   "fnclex", "fclex",
+					    "fnstenv", "fstenv", "fldenv", NULL };
+	static const char *const arith[] = { "fadd",  "fsub",	"fsubr", "fmul",   "fdiv",
+					     "fdivr", "fiadd",	"fisub", "fisubr", "fimul",
+					     "fidiv", "fidivr", NULL };
+	static const char *const arith_p[] = { "faddp", "fsubp",  "fsubrp", "fmulp",
+					       "fdivp", "fdivrp", NULL };
+	char m[16];
+	unsigned len = 0;
+	int st[3] = { -1, -1, -1 };
+
+	while (*text == ' ')
+		text++;
+	while (text[len] && text[len] != ' ' && len + 1 < sizeof(m)) {
+		m[len] = text[len];
+		len++;
+	}
+	m[len] = 0;
+	if (m[0] != 'f' || !strcmp(m, "femms"))
+		return 0;
+	unsigned n = st_operands(text + len, st);
+
+	memset(x, 0, sizeof(*x));
+	x->dest = -1;
+	if (is(m, pushes) || ((!strcmp(m, "fld")) && (n != 1 || st[0] < 0))) {
+		x->push = true; /* from memory, or a constant */
+		x->dest = 0;
+	} else if (!strcmp(m, "fld")) { /* fld st(i) */
+		x->reads = 1u << st[0];
+		x->push = true;
+		x->dest = 0;
+	} else if (is(m, unary)) {
+		x->reads = 1;
+		x->dest = strcmp(m, "ftst") && strcmp(m, "fxam") ? 0 : -1;
+		if (!strcmp(m, "fxam"))
+			x->reads = 0; /* it classifies an empty register without a fault */
+	} else if (is(m, st01_to_st1_pop)) {
+		x->reads = 3;
+		x->dest = 1;
+		x->pops = 1;
+	} else if (is(m, st01_to_st0)) {
+		x->reads = 3;
+		x->dest = 0;
+	} else if (!strcmp(m, "fxch")) {
+		int i = n >= 1 && st[n - 1] >= 0 ? st[n - 1] : 1;
+
+		x->reads = 1u | 1u << i; /* both hold a value after, faulted or not */
+		x->dest = i;
+	} else if (is(m, (const char *const[]){ "fst", "fist", NULL })) {
+		x->reads = 1;
+		x->dest = n == 1 && st[0] >= 0 ? st[0] : -1;
+	} else if (is(m, (const char *const[]){ "fstp", "fistp", "fisttp", "fbstp", NULL })) {
+		x->reads = 1;
+		x->dest = n == 1 && st[0] >= 0 ? st[0] : -1;
+		x->pops = 1;
+	} else if (is(m,
+		      (const char *const[]){ "fcom", "fucom", "fcomi", "fucomi", "ficom", NULL })) {
+		x->reads = 1u | (n >= 1 && st[n - 1] > 0 ? 1u << st[n - 1] : n == 0 ? 2u : 0u);
+	} else if (is(m, (const char *const[]){ "fcomp", "fucomp", "fcomip", "fucomip", "ficomp",
+						NULL })) {
+		x->reads = 1u | (n >= 1 && st[n - 1] > 0 ? 1u << st[n - 1] : n == 0 ? 2u : 0u);
+		x->pops = 1;
+	} else if (is(m, (const char *const[]){ "fcompp", "fucompp", NULL })) {
+		x->reads = 3;
+		x->pops = 2;
+	} else if (!strncmp(m, "fcmov", 5)) {
+		x->reads = 1u | (n >= 1 && st[n - 1] >= 0 ? 1u << st[n - 1] : 0u);
+		x->dest = 0;
+	} else if (is(m, arith)) {
+		if (n == 2 && st[0] >= 0 && st[1] >= 0) { /* fadd st(i), st(0) or st(0), st(i) */
+			x->reads = 1u << st[0] | 1u << st[1];
+			x->dest = st[0];
+		} else if (n == 1 && st[0] >= 0) { /* fadd st(i): st(0) = st(0) op st(i) */
+			x->reads = 1u | 1u << st[0];
+			x->dest = 0;
+		} else { /* a memory operand */
+			x->reads = 1;
+			x->dest = 0;
+		}
+	} else if (is(m, arith_p)) {
+		int i = n >= 1 && st[0] > 0 ? st[0] : 1;
+
+		x->reads = 1u | 1u << i;
+		x->dest = i;
+		x->pops = 1;
+	} else if (!strcmp(m, "ffree")) {
+		x->dest = n == 1 && st[0] >= 0 ? st[0] : -1;
+		x->clear = x->dest >= 0;
+	} else if (!strcmp(m, "fninit") || !strcmp(m, "finit")) {
+		x->clear = true;
+	} else if (is(m, none)) {
+		/* no register */
+	} else {
+		return -1;
+	}
+	return 1;
+}
+
+/* Instruction x on the stack (valid, top): whether it faults. */
+static bool x87_step(const struct x87_op *x, unsigned *valid, unsigned *top)
+{
+	bool fault = false;
+
+	for (unsigned i = 0; i < 8; i++)
+		if (x->reads >> i & 1 && !(*valid >> ((*top + i) & 7) & 1))
+			fault = true;
+	if (x->clear) {
+		if (x->dest >= 0)
+			*valid &= ~(1u << ((*top + (unsigned)x->dest) & 7));
+		else
+			*valid = *top = 0;
+		return false;
+	}
+	if (x->push) {
+		*top = (*top + 7) & 7;
+		if (*valid >> *top & 1)
+			fault = true;
+	}
+	if (x->dest >= 0)
+		*valid |= 1u << ((*top + (unsigned)x->dest) & 7);
+	for (unsigned q = 0; q < x->pops; q++) {
+		*valid &= ~(1u << *top);
+		*top = (*top + 1) & 7;
+	}
+	return fault;
+}
+
+void model_mark_x87_faults(struct ipcc_model_program *prog, const struct ipcc_model_profile *p)
+{
+	enum { MAX = 256, ROUNDS = 40 };
+	struct x87_op op[MAX];
+	bool x87[MAX], any = false;
+	const unsigned n = prog->n;
+	unsigned seen[ROUNDS], faults[MAX] = { 0 };
+	unsigned valid = 0, top = 0; /* bit r: register r holds a value; st(i) is (top + i) % 8 */
+
+	if (!p->x87_assist_cycles || n > MAX)
+		return;
+	for (unsigned k = 0; k < n; k++) {
+		int e = x87_effect(prog->pool + prog->insn[k].text, &op[k]);
+
+		if (e < 0)
+			return;
+		x87[k] = e == 1;
+		any |= x87[k];
+	}
+	if (!any)
+		return;
+	/* From empty, iteration by iteration, until the state at an iteration's start repeats. */
+	for (unsigned it = 0; it < ROUNDS; it++) {
+		unsigned first = it;
+
+		seen[it] = valid << 3 | top;
+		for (unsigned j = 0; j < it; j++)
+			if (seen[j] == seen[it])
+				first = j;
+		if (first == it) {
+			for (unsigned k = 0; k < n; k++)
+				if (x87[k])
+					x87_step(&op[k], &valid, &top);
+			continue;
+		}
+		/* iterations first .. it - 1 repeat for ever: the steady state's faults */
+		valid = seen[first] >> 3;
+		top = seen[first] & 7;
+		for (unsigned r = first; r < it; r++)
+			for (unsigned k = 0; k < n; k++)
+				if (x87[k])
+					faults[k] += x87_step(&op[k], &valid, &top);
+		for (unsigned k = 0; k < n; k++)
+			if (faults[k]) {
+				prog->insn[k].at_retire = true;
+				prog->insn[k].latency +=
+				    (p->x87_assist_cycles * faults[k] + (it - first) / 2) /
+				    (it - first);
+			}
+		return;
+	}
+}
