@@ -120,6 +120,14 @@ void model_harness_keys(struct ipcc_model_program *prog, const struct ipcc_model
 void model_mark_forward_fails(struct ipcc_model_program *prog, const struct ipcc_model_profile *p);
 
 /*
+ * With %harness, after model_harness_keys: the block run on the harness's values
+ * (harness.c); each access whose address is the same in the steady state gets that address
+ * as its key (REG_HARNESS and the offset from the harness's address, as model_harness_keys
+ * writes it), whatever registers computed it. `keys`: the keys as parsed.
+ */
+void model_harness_values(struct ipcc_model_program *prog, const struct mkey *keys);
+
+/*
  * With %harness and the profile's x87_assist_cycles: the x87 instructions that overflow or
  * underflow the stack in the loop's steady state (the harness starts it empty) execute at
  * retirement and take the assist's cycles more (x87.c).

@@ -268,7 +268,14 @@ int ipcc_model_parse_mode(const char *text, const struct ipcc_model_profile *p,
 		return ret;
 	}
 	if (prog->harness) {
+		struct mkey *keys = malloc(prog->n * sizeof(*keys));
+
+		for (unsigned k = 0; keys && k < prog->n; k++)
+			keys[k] = prog->insn[k].key;
 		model_harness_keys(prog, p);
+		if (keys && p->forward_fail_latency)
+			model_harness_values(prog, keys);
+		free(keys);
 		model_mark_x87_faults(prog, p);
 	}
 	model_mark_store_chunks(prog, p);

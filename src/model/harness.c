@@ -1,0 +1,461 @@
+/*
+ * model/harness.c - the values of ipcc bench --block's harness (%harness), followed.
+ *
+ * The harness starts every general register but rsp and the loop's counter at one address,
+ * DATA_ADDR (0x20000000, page-aligned), and every virtual page the block touches is the one
+ * physical page, which holds DATA_ADDR in every eight bytes (src/block/measure.c). So the
+ * block's addresses are numbers the model can know: [r15 + rax*8] after sub eax, r12d is
+ * DATA_ADDR itself, another virtual address than [r15 + r14*8] (DATA_ADDR * 9) and the same
+ * physical bytes. A load from the bytes a store wrote through another virtual address cannot
+ * take its data from the store (model_mark_forward_fails: 16 cycles on Golden Cove), and
+ * model_harness_keys, which follows only the registers that keep DATA_ADDR itself, misses it.
+ *
+ * This pass runs the block's integer instructions on concrete values, iteration after
+ * iteration from the harness's start: registers, and the page's 4096 bytes (each register
+ * and byte known or not). An instruction it does not follow makes what it writes unknown. An
+ * access whose address comes out the same in the last iterations gets the key of that address
+ * (REG_HARNESS, its offset from DATA_ADDR), comparable with every other such access; one
+ * whose address moves from one iteration to the next keeps its key.
+ */
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_int.h"
+
+#define DATA_ADDR  0x20000000ull
+#define ITERATIONS 8 /* the last two must agree */
+
+struct val {
+	uint64_t v;
+	bool known;
+};
+
+struct state {
+	struct val r[16];
+	uint8_t mem[4096];
+	bool mem_known[4096];
+};
+
+/* A general register's name: its number, size in bytes, and whether it is ah, ch, dh, bh. */
+static int gpr(const char *s, unsigned *size, bool *high)
+{
+	static const char *const r64[] = { "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi" };
+	static const char *const r32[] = { "eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi" };
+	static const char *const r16[] = { "ax", "cx", "dx", "bx", "sp", "bp", "si", "di" };
+	static const char *const r8[] = { "al", "cl", "dl", "bl", "spl", "bpl", "sil", "dil" };
+	static const char *const r8h[] = { "ah", "ch", "dh", "bh" };
+
+	*high = false;
+	for (int i = 0; i < 8; i++) {
+		if (!strcmp(s, r64[i]))
+			return *size = 8, i;
+		if (!strcmp(s, r32[i]))
+			return *size = 4, i;
+		if (!strcmp(s, r16[i]))
+			return *size = 2, i;
+		if (!strcmp(s, r8[i]))
+			return *size = 1, i;
+	}
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, r8h[i]))
+			return *size = 1, *high = true, i;
+	if (s[0] == 'r' && isdigit((unsigned char)s[1])) {
+		char *end;
+		long n = strtol(s + 1, &end, 10);
+
+		if (n < 8 || n > 15)
+			return -1;
+		*size = !*end		    ? 8
+			: !strcmp(end, "d") ? 4
+			: !strcmp(end, "w") ? 2
+			: !strcmp(end, "b") ? 1
+					    : 0;
+		return *size ? (int)n : -1;
+	}
+	return -1;
+}
+
+/* One operand as this pass reads it. */
+struct hop {
+	enum { H_NONE, H_REG, H_IMM, H_MEM } kind;
+	int reg;
+	unsigned size;
+	bool high;
+	int64_t imm;
+};
+
+/* The operands of `ops` (after the mnemonic), at most three. */
+static unsigned operands(const char *ops, struct hop o[3])
+{
+	unsigned n = 0;
+
+	while (*ops && n < 3) {
+		char w[64];
+		unsigned len = 0;
+
+		while (*ops == ' ')
+			ops++;
+		if (!*ops)
+			break;
+		while (*ops && *ops != ',' && len + 1 < sizeof(w))
+			w[len++] = *ops++;
+		w[len] = 0;
+		while (len && w[len - 1] == ' ')
+			w[--len] = 0;
+		if (*ops == ',')
+			ops++;
+		memset(&o[n], 0, sizeof(o[n]));
+		if (strchr(w, '[')) {
+			o[n].kind = H_MEM;
+		} else if ((o[n].reg = gpr(w, &o[n].size, &o[n].high)) >= 0) {
+			o[n].kind = H_REG;
+		} else {
+			char *end;
+			bool neg = w[0] == '-';
+			uint64_t v = strtoull(w + neg, &end, 0);
+
+			if (*end || end == w + neg)
+				o[n].kind = H_NONE;
+			else {
+				o[n].kind = H_IMM;
+				o[n].imm = neg ? (int64_t)(0 - v) : (int64_t)v;
+			}
+		}
+		n++;
+	}
+	return n;
+}
+
+static uint64_t mask_of(unsigned size)
+{
+	return size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
+}
+
+static struct val reg_get(const struct state *s, const struct hop *o)
+{
+	struct val v = s->r[o->reg];
+
+	v.v = o->high ? (v.v >> 8) & 0xff : v.v & mask_of(o->size);
+	return v;
+}
+
+static void reg_set(struct state *s, const struct hop *o, struct val v)
+{
+	struct val *r = &s->r[o->reg];
+
+	if (o->size == 4 || o->size == 8) { /* a 32-bit write clears the upper half */
+		r->v = v.v & mask_of(o->size);
+		r->known = v.known;
+	} else if (o->high) {
+		r->v = (r->v & ~0xff00ull) | (v.v & 0xff) << 8;
+		r->known = r->known && v.known;
+	} else {
+		r->v = (r->v & ~mask_of(o->size)) | (v.v & mask_of(o->size));
+		r->known = r->known && v.known;
+	}
+}
+
+/* lea's operand, [base + index*scale + disp] as Capstone prints it: into *k; false if not. */
+static bool lea_key(const char *text, struct mkey *k)
+{
+	const char *p = strchr(text, '[');
+	bool minus = false;
+
+	memset(k, 0, sizeof(*k));
+	k->base = k->index = -1;
+	if (!p || strchr(text, ':'))
+		return false;
+	for (p++; *p && *p != ']';) {
+		char w[32];
+		unsigned len = 0, size;
+		bool high;
+
+		while (*p == ' ')
+			p++;
+		if (*p == '+' || *p == '-') {
+			minus = *p == '-';
+			p++;
+			continue;
+		}
+		while (*p && (isalnum((unsigned char)*p) || *p == '*') && len + 1 < sizeof(w))
+			w[len++] = *p++;
+		w[len] = 0;
+		if (!len)
+			return false;
+		char *star = strchr(w, '*');
+		unsigned scale = 1;
+
+		if (star) {
+			*star = 0;
+			scale = (unsigned)strtoul(star + 1, NULL, 10);
+		}
+		int r = gpr(w, &size, &high);
+
+		if (r >= 0 && size == 8 && !minus) {
+			if (k->base < 0 && scale == 1 && !star)
+				k->base = (int8_t)r;
+			else if (k->index < 0)
+				k->index = (int8_t)r, k->scale = (uint8_t)scale;
+			else
+				return false;
+		} else if (isdigit((unsigned char)w[0])) {
+			uint64_t v = strtoull(w, NULL, 0);
+
+			k->disp += minus ? 0 - v : v;
+		} else {
+			return false; /* rip, a label, a 32-bit register */
+		}
+		minus = false;
+	}
+	return true;
+}
+
+/* The address of instruction in's memory operand (its key as parsed), or unknown. */
+static struct val address(const struct state *s, const struct mkey *k)
+{
+	struct val a = { k->disp, true };
+
+	if (k->sym || k->segment)
+		return (struct val){ 0, false };
+	if (k->base >= 0) {
+		if (k->base >= 16 || !s->r[k->base].known)
+			return (struct val){ 0, false };
+		a.v += s->r[k->base].v;
+	}
+	if (k->index >= 0) {
+		if (k->index >= 16 || !s->r[k->index].known)
+			return (struct val){ 0, false };
+		a.v += s->r[k->index].v * k->scale;
+	}
+	return a;
+}
+
+static struct val mem_get(const struct state *s, struct val a, unsigned size)
+{
+	struct val v = { 0, a.known && size >= 1 && size <= 8 };
+
+	for (unsigned i = 0; v.known && i < size; i++) {
+		unsigned at = (unsigned)((a.v + i) & 4095);
+
+		v.known = s->mem_known[at];
+		v.v |= (uint64_t)s->mem[at] << (8 * i);
+	}
+	return v;
+}
+
+static void mem_set(struct state *s, struct val a, unsigned size, struct val v)
+{
+	if (!a.known) { /* somewhere: every byte may have changed */
+		memset(s->mem_known, 0, sizeof(s->mem_known));
+		return;
+	}
+	for (unsigned i = 0; i < size && i < 64; i++) {
+		unsigned at = (unsigned)((a.v + i) & 4095);
+
+		s->mem[at] = i < 8 ? (uint8_t)(v.v >> (8 * i)) : 0;
+		s->mem_known[at] = v.known && i < 8;
+	}
+}
+
+static bool is(const char *m, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(m, *list))
+			return true;
+	return false;
+}
+
+/* Instruction k on state s; its access's address into *addr (unknown when none). */
+static void step(struct state *s, const struct ipcc_model_program *prog, unsigned k,
+		 const struct mkey *key, struct val *addr)
+{
+	const struct minsn *in = &prog->insn[k];
+	const char *text = prog->pool + in->text;
+	char m[16];
+	unsigned len = 0, n;
+	struct hop o[3];
+	bool done = false;
+
+	*addr = (struct val){ 0, false };
+	while (*text == ' ')
+		text++;
+	while (text[len] && text[len] != ' ' && len + 1 < sizeof(m)) {
+		m[len] = text[len];
+		len++;
+	}
+	m[len] = 0;
+	n = operands(text + len, o);
+	if (in->mem)
+		*addr = address(s, key);
+	unsigned msize = in->size ? in->size : 8;
+	/* the value of operand i (a register, an immediate, or the memory operand) */
+#define VAL(i)                                                           \
+	(o[i].kind == H_REG   ? reg_get(s, &o[i])                        \
+	 : o[i].kind == H_IMM ? (struct val){ (uint64_t)o[i].imm, true } \
+	 : o[i].kind == H_MEM ? mem_get(s, *addr, msize)                 \
+			      : (struct val){ 0, false })
+	unsigned dsize = n && o[0].kind == H_REG ? o[0].size : msize;
+	uint64_t dm = mask_of(dsize);
+
+	if (n == 2 && (!strcmp(m, "mov") || !strcmp(m, "movabs"))) {
+		struct val v = VAL(1);
+
+		if (o[0].kind == H_REG)
+			reg_set(s, &o[0], v);
+		else if (o[0].kind == H_MEM)
+			mem_set(s, *addr, msize, v);
+		done = o[0].kind == H_REG || o[0].kind == H_MEM;
+	} else if (n == 2 && o[0].kind == H_REG &&
+		   is(m, (const char *const[]){ "movzx", "movsx", "movsxd", NULL })) {
+		unsigned from = o[1].kind == H_REG ? o[1].size : msize;
+		struct val v = VAL(1);
+
+		v.v &= mask_of(from);
+		if (strcmp(m, "movzx") && from < 8 && (v.v >> (8 * from - 1) & 1))
+			v.v |= ~mask_of(from);
+		reg_set(s, &o[0], v);
+		done = true;
+	} else if (n == 2 && o[0].kind == H_REG && !strcmp(m, "lea")) {
+		struct mkey lk;
+
+		if (lea_key(text, &lk)) {
+			reg_set(s, &o[0], address(s, &lk));
+			done = true;
+		}
+	} else if (n == 2 && (o[0].kind == H_REG || o[0].kind == H_MEM) &&
+		   is(m, (const char *const[]){ "add", "sub", "and", "or", "xor", "shl", "shr",
+						"sar", "imul", NULL })) {
+		struct val a = VAL(0), b = VAL(1), r = { 0, a.known && b.known };
+		unsigned c = (unsigned)(b.v & (dsize == 8 ? 63 : 31));
+
+		/* xor r, r and sub r, r: zero, whatever r holds */
+		if ((!strcmp(m, "xor") || !strcmp(m, "sub")) && o[0].kind == H_REG &&
+		    o[1].kind == H_REG && o[0].reg == o[1].reg && o[0].size == o[1].size)
+			r = (struct val){ 0, true };
+		else if (!strcmp(m, "add"))
+			r.v = a.v + b.v;
+		else if (!strcmp(m, "sub"))
+			r.v = a.v - b.v;
+		else if (!strcmp(m, "and"))
+			r.v = a.v & b.v;
+		else if (!strcmp(m, "or"))
+			r.v = a.v | b.v;
+		else if (!strcmp(m, "xor"))
+			r.v = a.v ^ b.v;
+		else if (!strcmp(m, "imul"))
+			r.v = a.v * b.v;
+		else if (!strcmp(m, "shl"))
+			r.v = a.v << c;
+		else if (!strcmp(m, "shr"))
+			r.v = (a.v & dm) >> c;
+		else { /* sar */
+			int64_t x = (int64_t)(a.v << (64 - 8 * dsize)) >> (64 - 8 * dsize);
+
+			r.v = (uint64_t)(x >> c);
+		}
+		if (o[0].kind == H_REG)
+			reg_set(s, &o[0], r);
+		else
+			mem_set(s, *addr, msize, r);
+		done = true;
+	} else if (n == 3 && o[0].kind == H_REG && !strcmp(m, "imul") && o[2].kind == H_IMM) {
+		struct val a = VAL(1);
+
+		reg_set(s, &o[0], (struct val){ a.v * (uint64_t)o[2].imm, a.known });
+		done = true;
+	} else if (n == 1 && (o[0].kind == H_REG || o[0].kind == H_MEM) &&
+		   is(m, (const char *const[]){ "inc", "dec", "neg", "not", NULL })) {
+		struct val a = VAL(0);
+
+		a.v = !strcmp(m, "inc")	  ? a.v + 1
+		      : !strcmp(m, "dec") ? a.v - 1
+		      : !strcmp(m, "neg") ? 0 - a.v
+					  : ~a.v;
+		if (o[0].kind == H_REG)
+			reg_set(s, &o[0], a);
+		else
+			mem_set(s, *addr, msize, a);
+		done = true;
+	} else if (n == 0 && !strcmp(m, "cdqe")) {
+		s->r[0].v = (uint64_t)(int64_t)(int32_t)s->r[0].v;
+		done = true;
+	} else if (n == 0 && !strcmp(m, "cwde")) {
+		s->r[0].v = (uint64_t)(uint32_t)(int32_t)(int16_t)s->r[0].v;
+		done = true;
+	} else if (n == 2 && o[0].kind == H_REG && o[1].kind == H_REG && !strcmp(m, "xchg") &&
+		   o[0].size == o[1].size) {
+		struct val a = VAL(0), b = VAL(1);
+
+		reg_set(s, &o[0], b);
+		reg_set(s, &o[1], a);
+		done = true;
+	} else if (is(m, (const char *const[]){ "cmp", "test", "nop", "jmp", NULL }) ||
+		   (m[0] == 'j' && (in->writes & 0xffffull) == 0)) {
+		done = true; /* flags and control only */
+	}
+#undef VAL
+	if (done)
+		return;
+	/* Not followed: what it writes is unknown. */
+	for (unsigned r = 0; r < 16; r++)
+		if (in->writes >> r & 1)
+			s->r[r].known = false;
+	if (in->mem & MEM_STORE)
+		mem_set(s, *addr, msize, (struct val){ 0, false });
+}
+
+void model_harness_values(struct ipcc_model_program *prog, const struct mkey *keys)
+{
+	const unsigned n = prog->n;
+	struct state *s = malloc(sizeof(*s));
+	struct val *seen = calloc((size_t)n * ITERATIONS, sizeof(*seen));
+
+	if (!s || !seen) {
+		free(s);
+		free(seen);
+		return;
+	}
+	for (unsigned r = 0; r < 16; r++)
+		s->r[r] = (struct val){ DATA_ADDR, r != 4 }; /* rsp: the harness's own */
+	/* the loop's counter: the register the closing dec writes */
+	for (unsigned k = n; k-- > 0;)
+		if (!strncmp(prog->pool + prog->insn[k].text, "dec ", 4)) {
+			for (unsigned r = 0; r < 16; r++)
+				if (prog->insn[k].writes >> r & 1)
+					s->r[r].known = false;
+			break;
+		}
+	for (unsigned i = 0; i < 4096; i += 8) {
+		for (unsigned b = 0; b < 8; b++)
+			s->mem[i + b] = (uint8_t)(DATA_ADDR >> (8 * b));
+	}
+	memset(s->mem_known, 1, sizeof(s->mem_known));
+	for (unsigned it = 0; it < ITERATIONS; it++)
+		for (unsigned k = 0; k < n; k++)
+			step(s, prog, k, &keys[k], &seen[(size_t)it * n + k]);
+	for (unsigned k = 0; k < n; k++) {
+		struct minsn *in = &prog->insn[k];
+		const struct val a = seen[(size_t)(ITERATIONS - 2) * n + k],
+				 b = seen[(size_t)(ITERATIONS - 1) * n + k];
+
+		if (!in->mem || !a.known || !b.known || a.v != b.v)
+			continue;
+		/*
+		 * As model_harness_keys writes an address of t times DATA_ADDR plus an offset:
+		 * the offset, plus t - 1 in the upper half
+		 */
+		uint64_t t = (a.v + DATA_ADDR / 2) / DATA_ADDR;
+
+		in->key.base = REG_HARNESS;
+		in->key.index = -1;
+		in->key.scale = 0;
+		in->key.disp = (a.v - t * DATA_ADDR) + ((t - 1) << 32);
+		in->key.sym = 0;
+		in->key.segment = 0;
+	}
+	free(seen);
+	free(s);
+}
