@@ -338,6 +338,11 @@ struct ipcc_model_profile {
 	 * pops it dry in a loop). 0 when missing: not modelled.
 	 */
 	unsigned x87_assist_cycles;
+	/*
+	 * An instruction that reads or writes ah, bh, ch or dh: at least this latency (Golden
+	 * Cove: 3, where a write merges into the whole register). 0 when missing: the table's.
+	 */
+	unsigned high8_latency;
 };
 
 /*
@@ -368,7 +373,8 @@ struct ipcc_model_error {
  * mul_high_latency, l2_latency, llc_latency,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
  * nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
- * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, cpuid_cycles, x87_assist_cycles):
+ * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, cpuid_cycles, x87_assist_cycles,
+ * high8_latency):
  * unsigned decimals,
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
  * copies its cost rows and lock latency; a lock_latency given in the file wins). An

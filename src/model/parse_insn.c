@@ -719,6 +719,12 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 
 		in.rdx_extra = p->mul_high_latency > op ? p->mul_high_latency - op : 0;
 	}
+	/* ah, bh, ch or dh read or written: the profile's high8_latency at least */
+	for (int i = 0; known && !in.approx && p->high8_latency && i < n; i++)
+		if (o[i].kind == O_REG && o[i].partial && o[i].at && strchr("abcd", o[i].at[0]) &&
+		    o[i].at[1] == 'h' && !isalnum((unsigned char)o[i].at[2]) &&
+		    in.latency < p->high8_latency)
+			in.latency = p->high8_latency;
 	in.divides = known && !in.approx && (!strcmp(m, "div") || !strcmp(m, "idiv"));
 	if (lock) {
 		in.latency = p->lock_latency;

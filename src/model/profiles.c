@@ -431,6 +431,12 @@ static const struct ipcc_model_profile builtin[] = {
 	   * 400, 1113 on a Granite Rapids-class core (src/model/x87.c)
 	   */
 	  .x87_assist_cycles = 372,
+	  /*
+	   * Chained, a Granite Rapids-class core: add ah, 1 3.00 cycles, mov ah, 1 3.00 (the
+	   * write merges into rax), mov ah, al 3.00; add ah, 1 with mov al, ah or movzx eax, ah
+	   * 6.00. BHive's and ch, 4 2.99 on Emerald Rapids, 3.00 here.
+	   */
+	  .high8_latency = 3,
 	  MEMORY(16, 100, 380, 96, 2048) },
 	PROFILE("neoverse-n2", 5, 8, 160, 4, 11, false, false, 4, 3, 2, 2, 0, NEXT, 0, LOCK_INTEL,
 		MEMORY(11, 40, 300, 48, 1280), { "vpmulld", 4, 1 }),
@@ -512,7 +518,8 @@ static const struct key {
 	 * stlb_latency, walk_latency: 0, none); l2_bytes_per_cycle, nt_bytes_per_cycle: 0, no
 	 * limit; indirect_call_cycles: 0, no limit; taken_per_cycle: 0, no limit; rep_short_cycles,
 	 * rep_cycles, rep_bytes_per_cycle: 0, rep movs/stos through the pipeline model;
-	 * cpuid_cycles: 0, cpuid approximated; x87_assist_cycles: 0, no x87 stack faults.
+	 * cpuid_cycles: 0, cpuid approximated; x87_assist_cycles: 0, no x87 stack faults;
+	 * high8_latency: 0, the table's latencies.
 	 */
 	KEY(mul_latency, K_UNSIGNED, 0, 1000),
 	KEY(lock_latency, K_UNSIGNED, 0, 1000),
@@ -568,6 +575,7 @@ static const struct key {
 	KEY(rep_llc_bytes_per_cycle, K_UNSIGNED, 0, 4096),
 	KEY(cpuid_cycles, K_UNSIGNED, 0, 10000000),
 	KEY(x87_assist_cycles, K_UNSIGNED, 0, 100000),
+	KEY(high8_latency, K_UNSIGNED, 0, 1000),
 #undef KEY
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -1001,6 +1009,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->rep_l2_bytes_per_cycle == b->rep_l2_bytes_per_cycle &&
 	       a->rep_llc_bytes_per_cycle == b->rep_llc_bytes_per_cycle &&
 	       a->cpuid_cycles == b->cpuid_cycles && a->x87_assist_cycles == b->x87_assist_cycles &&
-	       a->placement == b->placement && a->sample_retire == b->sample_retire &&
-	       !strcmp(a->latencies, b->latencies) && same_costs(a, b);
+	       a->high8_latency == b->high8_latency && a->placement == b->placement &&
+	       a->sample_retire == b->sample_retire && !strcmp(a->latencies, b->latencies) &&
+	       same_costs(a, b);
 }
