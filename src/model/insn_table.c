@@ -140,6 +140,13 @@ static const struct op_def ops[] = {
 	{ "lfence", F_FENCE, 4, 2, PT_NONE, 0, false, false, false, false, 0, 0 },
 	{ "mfence", F_FENCE, 33, 3, PT_NONE, 0, false, false, false, false, 0, 0 },
 	{ "sfence", F_FENCE, 6, 2, PT_NONE, 0, false, false, false, false, 0, 0 },
+	/*
+	 * Microcoded, one at a time, as a fence: xgetbv (ecx = 0) 16 cycles apart on a Granite
+	 * Rapids-class core, 17 on Emerald Rapids; rdtsc 25 on Skylake (uops.info's
+	 * throughput; goldencove's cost row has the Granite Rapids-class guest's 29)
+	 */
+	{ "xgetbv", F_FENCE, 16, 4, PT_NONE, 0, false, false, false, false, RCX, RAX | RDX },
+	{ "rdtsc", F_FENCE, 25, 4, PT_NONE, 0, false, false, false, false, 0, RAX | RDX },
 	/* serializing as a fence; its cycles are the profile's cpuid_cycles (none: unknown) */
 	{ "cpuid", F_FENCE, 100, 4, PT_NONE, 0, false, false, false, false, RAX | RCX,
 	  RAX | RBX | RCX | RDX },

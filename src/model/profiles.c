@@ -285,7 +285,9 @@ static const struct ipcc_model_profile builtin[] = {
 		    /* chained: divsd 13.01, divpd 13.01, vdivpd ymm 13.01; sqrtsd 13.01 */
 		    { "divsd", 13, 1 },
 		    { "divpd", 13, 1 },
-		    { "sqrtsd", 13, 1 } },
+		    { "sqrtsd", 13, 1 },
+		    /* rdtsc 29.0 cycles apart on a Granite Rapids-class guest, 47 on Emerald Rapids */
+		    { "rdtsc", 29, 4 } },
 	  /*
 	   * chained: addsd, addss, addpd, subsd, vaddps ymm 2.00 cycles; mulsd, mulps, vmulpd ymm
 	   * and vfmadd231pd ymm 4.00 (the table's 4); a mulsd-addsd pair 7.01: the add waits a
