@@ -343,6 +343,13 @@ struct ipcc_model_profile {
 	 * Cove: 3, where a write merges into the whole register). 0 when missing: the table's.
 	 */
 	unsigned high8_latency;
+	/*
+	 * The dividers' occupancy where it differs from divider_cycles: a 32-bit (or narrower)
+	 * div or idiv, and the FP divider's for single- and double-precision divides and square
+	 * roots (scalar or 128-bit; 256-bit ones twice that). 0 when missing: divider_cycles for
+	 * 32 bits; the FP divider pipelined.
+	 */
+	unsigned divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles;
 };
 
 /*
@@ -374,7 +381,7 @@ struct ipcc_model_error {
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
  * nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, cpuid_cycles, x87_assist_cycles,
- * high8_latency):
+ * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles):
  * unsigned decimals,
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
  * copies its cost rows and lock latency; a lock_latency given in the file wins). An

@@ -32,6 +32,10 @@ struct mkey {
 	uint8_t segment; /* a segment override (fs: ...) + 1; 0: none */
 };
 
+/* The dividers (minsn.divides). */
+#define DIV_INT 1u
+#define DIV_FP	2u
+
 /* Floating-point units, for the profile's fp_bypass (minsn.fpu). */
 #define FPU_ADD 1u /* add, subtract */
 #define FPU_MUL 2u /* multiply, FMA */
@@ -62,7 +66,8 @@ struct minsn {
 	bool shift_twice;    /* two micro-ops on the shift ports (and two ALU ports) */
 	bool zero;	     /* a zero idiom: no inputs, no latency, no port */
 	bool eliminated;     /* a move eliminated at rename: no latency, no port */
-	bool divides;	     /* div or idiv: holds the divider (profile's divider_cycles) */
+	uint8_t divides;     /* DIV_INT (div, idiv), DIV_FP (div*, sqrt*): holds that divider */
+	uint16_t div_cycles; /* ... this many cycles (the profile's; 0: not held) */
 	bool approx;	     /* not in the table: a conservative class (lenient parsing) */
 	uint8_t fpu;	     /* FPU_ADD, FPU_MUL: its floating-point unit (for fp_bypass) */
 	uint8_t mem;	     /* MEM_LOAD, MEM_STORE: its accesses at `key` */

@@ -725,7 +725,27 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		    o[i].at[1] == 'h' && !isalnum((unsigned char)o[i].at[2]) &&
 		    in.latency < p->high8_latency)
 			in.latency = p->high8_latency;
-	in.divides = known && !in.approx && (!strcmp(m, "div") || !strcmp(m, "idiv"));
+	/*
+	 * The dividers, not pipelined: div and idiv hold the integer one (divider_cycles, or
+	 * divider_cycles_32 for 32 bits or less), the FP divides and square roots the other
+	 * (fdiv_single_cycles, fdiv_double_cycles; twice that for 256 bits)
+	 */
+	if (known && !in.approx && (!strcmp(m, "div") || !strcmp(m, "idiv")) && n == 1) {
+		const bool wide64 =
+		    (o[0].kind == O_REG && o[0].wide) || (o[0].kind == O_MEM && in.size == 8);
+
+		in.divides = DIV_INT;
+		in.div_cycles = (uint16_t)(!wide64 && p->divider_cycles_32 ? p->divider_cycles_32
+									   : p->divider_cycles);
+	} else if (known && !in.approx && (!strncmp(base, "div", 3) || !strncmp(base, "sqrt", 4))) {
+		const size_t bl = strlen(base);
+		const unsigned occ = bl > 2 && base[bl - 1] == 's'   ? p->fdiv_single_cycles
+				     : bl > 2 && base[bl - 1] == 'd' ? p->fdiv_double_cycles
+								     : 0;
+
+		in.divides = DIV_FP;
+		in.div_cycles = (uint16_t)(strstr(mat, "ymm") ? 2 * occ : occ);
+	}
 	if (lock) {
 		in.latency = p->lock_latency;
 		in.at_retire = true;

@@ -344,6 +344,13 @@ static const struct ipcc_model_profile builtin[] = {
 	  .port_binding = true,
 	  /* independent 64-bit divs 10.01 cycles apart, idiv alike (32 bits: 6.00) */
 	  .divider_cycles = 10,
+	  .divider_cycles_32 = 6,
+	  /*
+	   * Independent, a Granite Rapids-class core: vdivss, vdivps xmm, vsqrtss 3.00 cycles
+	   * apart (vdivps ymm 5.00); vdivpd xmm 4.01, vsqrtsd 4.50 (vdivpd ymm 8.00)
+	   */
+	  .fdiv_single_cycles = 3,
+	  .fdiv_double_cycles = 4,
 	  /*
 	   * Measured on a Granite Rapids-class guest (it reports model 0xa7, with AMX;
 	   * docs/internals/model.md, "Golden Cove on blocks, again"): movsd or movq xmm0, [rax];
@@ -521,7 +528,8 @@ static const struct key {
 	 * limit; indirect_call_cycles: 0, no limit; taken_per_cycle: 0, no limit; rep_short_cycles,
 	 * rep_cycles, rep_bytes_per_cycle: 0, rep movs/stos through the pipeline model;
 	 * cpuid_cycles: 0, cpuid approximated; x87_assist_cycles: 0, no x87 stack faults;
-	 * high8_latency: 0, the table's latencies.
+	 * high8_latency: 0, the table's latencies; divider_cycles_32: 0, divider_cycles;
+	 * fdiv_single_cycles, fdiv_double_cycles: 0, the FP divider pipelined.
 	 */
 	KEY(mul_latency, K_UNSIGNED, 0, 1000),
 	KEY(lock_latency, K_UNSIGNED, 0, 1000),
@@ -578,6 +586,9 @@ static const struct key {
 	KEY(cpuid_cycles, K_UNSIGNED, 0, 10000000),
 	KEY(x87_assist_cycles, K_UNSIGNED, 0, 100000),
 	KEY(high8_latency, K_UNSIGNED, 0, 1000),
+	KEY(divider_cycles_32, K_UNSIGNED, 0, 1000),
+	KEY(fdiv_single_cycles, K_UNSIGNED, 0, 1000),
+	KEY(fdiv_double_cycles, K_UNSIGNED, 0, 1000),
 #undef KEY
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -1011,7 +1022,10 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->rep_l2_bytes_per_cycle == b->rep_l2_bytes_per_cycle &&
 	       a->rep_llc_bytes_per_cycle == b->rep_llc_bytes_per_cycle &&
 	       a->cpuid_cycles == b->cpuid_cycles && a->x87_assist_cycles == b->x87_assist_cycles &&
-	       a->high8_latency == b->high8_latency && a->placement == b->placement &&
+	       a->high8_latency == b->high8_latency &&
+	       a->divider_cycles_32 == b->divider_cycles_32 &&
+	       a->fdiv_single_cycles == b->fdiv_single_cycles &&
+	       a->fdiv_double_cycles == b->fdiv_double_cycles && a->placement == b->placement &&
 	       a->sample_retire == b->sample_retire && !strcmp(a->latencies, b->latencies) &&
 	       same_costs(a, b);
 }
