@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_int.h"
+#include "parse_int.h"
 
 #define DATA_ADDR  0x20000000ull
 #define ITERATIONS 8 /* the last two must agree */
@@ -260,14 +260,6 @@ static void mem_set(struct state *s, struct val a, unsigned size, struct val v)
 	}
 }
 
-static bool is(const char *m, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(m, *list))
-			return true;
-	return false;
-}
-
 /* Instruction k on state s; its access's address into *addr (unknown when none). */
 static void step(struct state *s, const struct ipcc_model_program *prog, unsigned k,
 		 const struct mkey *key, struct val *addr)
@@ -275,19 +267,12 @@ static void step(struct state *s, const struct ipcc_model_program *prog, unsigne
 	const struct minsn *in = &prog->insn[k];
 	const char *text = prog->pool + in->text;
 	char m[16];
-	unsigned len = 0, n;
+	unsigned n;
 	struct hop o[3];
 	bool done = false;
 
 	*addr = (struct val){ 0, false };
-	while (*text == ' ')
-		text++;
-	while (text[len] && text[len] != ' ' && len + 1 < sizeof(m)) {
-		m[len] = text[len];
-		len++;
-	}
-	m[len] = 0;
-	n = operands(text + len, o);
+	n = operands(model_lex_word(model_lex_space(text), m, sizeof(m)), o);
 	if (in->mem)
 		*addr = address(s, key);
 	unsigned msize = in->size ? in->size : 8;
@@ -309,7 +294,7 @@ static void step(struct state *s, const struct ipcc_model_program *prog, unsigne
 			mem_set(s, *addr, msize, v);
 		done = o[0].kind == H_REG || o[0].kind == H_MEM;
 	} else if (n == 2 && o[0].kind == H_REG &&
-		   is(m, (const char *const[]){ "movzx", "movsx", "movsxd", NULL })) {
+		   model_word_in(m, (const char *const[]){ "movzx", "movsx", "movsxd", NULL })) {
 		unsigned from = o[1].kind == H_REG ? o[1].size : msize;
 		struct val v = VAL(1);
 
@@ -326,8 +311,8 @@ static void step(struct state *s, const struct ipcc_model_program *prog, unsigne
 			done = true;
 		}
 	} else if (n == 2 && (o[0].kind == H_REG || o[0].kind == H_MEM) &&
-		   is(m, (const char *const[]){ "add", "sub", "and", "or", "xor", "shl", "shr",
-						"sar", "imul", NULL })) {
+		   model_word_in(m, (const char *const[]){ "add", "sub", "and", "or", "xor", "shl",
+							   "shr", "sar", "imul", NULL })) {
 		struct val a = VAL(0), b = VAL(1), r = { 0, a.known && b.known };
 		unsigned c = (unsigned)(b.v & (dsize == 8 ? 63 : 31));
 
@@ -367,7 +352,7 @@ static void step(struct state *s, const struct ipcc_model_program *prog, unsigne
 		reg_set(s, &o[0], (struct val){ a.v * (uint64_t)o[2].imm, a.known });
 		done = true;
 	} else if (n == 1 && (o[0].kind == H_REG || o[0].kind == H_MEM) &&
-		   is(m, (const char *const[]){ "inc", "dec", "neg", "not", NULL })) {
+		   model_word_in(m, (const char *const[]){ "inc", "dec", "neg", "not", NULL })) {
 		struct val a = VAL(0);
 
 		a.v = !strcmp(m, "inc")	  ? a.v + 1
@@ -392,7 +377,7 @@ static void step(struct state *s, const struct ipcc_model_program *prog, unsigne
 		reg_set(s, &o[0], b);
 		reg_set(s, &o[1], a);
 		done = true;
-	} else if (is(m, (const char *const[]){ "cmp", "test", "nop", "jmp", NULL }) ||
+	} else if (model_word_in(m, (const char *const[]){ "cmp", "test", "nop", "jmp", NULL }) ||
 		   (m[0] == 'j' && (in->writes & 0xffffull) == 0)) {
 		done = true; /* flags and control only */
 	}

@@ -86,6 +86,14 @@ const char *model_lex_space(const char *s)
 	return s;
 }
 
+bool model_word_in(const char *w, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(w, *list))
+			return true;
+	return false;
+}
+
 /* An identifier or number token [A-Za-z0-9_.$@]+, lower-cased into buf. */
 const char *model_lex_word(const char *s, char *buf, size_t len)
 {

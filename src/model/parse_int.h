@@ -51,6 +51,8 @@ struct operand {
 const char *model_lex_space(const char *s);
 /* The next word (letters, digits, _ . $ @) into buf; returns what follows it. */
 const char *model_lex_word(const char *s, char *buf, size_t len);
+/* Whether word w is one of `list` (NULL-terminated). */
+bool model_word_in(const char *w, const char *const *list);
 /* One operand at s into *o; what follows it, or NULL (the failure is in ps->err). */
 const char *model_lex_operand(struct parser *ps, const char *s, struct operand *o);
 

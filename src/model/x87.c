@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "model_int.h"
+#include "parse_int.h"
 
 /* What an x87 instruction does to the stack. */
 struct x87_op {
@@ -54,14 +54,6 @@ static unsigned st_operands(const char *ops, int st[3])
 	return n;
 }
 
-static bool is(const char *m, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(m, *list))
-			return true;
-	return false;
-}
-
 /*
  * The stack effect of instruction `text`: 1 when it is an x87 one, 0 when it is not, -1
  * when it is one this pass does not know (then nothing is marked).
@@ -83,39 +75,32 @@ static int x87_effect(const char *text, struct x87_op *x)
 	static const char *const arith_p[] = { "faddp", "fsubp",  "fsubrp", "fmulp",
 					       "fdivp", "fdivrp", NULL };
 	char m[16];
-	unsigned len = 0;
 	int st[3] = { -1, -1, -1 };
+	const char *ops = model_lex_word(model_lex_space(text), m, sizeof(m));
 
-	while (*text == ' ')
-		text++;
-	while (text[len] && text[len] != ' ' && len + 1 < sizeof(m)) {
-		m[len] = text[len];
-		len++;
-	}
-	m[len] = 0;
 	if (m[0] != 'f' || !strcmp(m, "femms"))
 		return 0;
-	unsigned n = st_operands(text + len, st);
+	unsigned n = st_operands(ops, st);
 
 	memset(x, 0, sizeof(*x));
 	x->dest = -1;
-	if (is(m, pushes) || ((!strcmp(m, "fld")) && (n != 1 || st[0] < 0))) {
+	if (model_word_in(m, pushes) || ((!strcmp(m, "fld")) && (n != 1 || st[0] < 0))) {
 		x->push = true; /* from memory, or a constant */
 		x->dest = 0;
 	} else if (!strcmp(m, "fld")) { /* fld st(i) */
 		x->reads = 1u << st[0];
 		x->push = true;
 		x->dest = 0;
-	} else if (is(m, unary)) {
+	} else if (model_word_in(m, unary)) {
 		x->reads = 1;
 		x->dest = strcmp(m, "ftst") && strcmp(m, "fxam") ? 0 : -1;
 		if (!strcmp(m, "fxam"))
 			x->reads = 0; /* it classifies an empty register without a fault */
-	} else if (is(m, st01_to_st1_pop)) {
+	} else if (model_word_in(m, st01_to_st1_pop)) {
 		x->reads = 3;
 		x->dest = 1;
 		x->pops = 1;
-	} else if (is(m, st01_to_st0)) {
+	} else if (model_word_in(m, st01_to_st0)) {
 		x->reads = 3;
 		x->dest = 0;
 	} else if (!strcmp(m, "fxch")) {
@@ -123,27 +108,28 @@ static int x87_effect(const char *text, struct x87_op *x)
 
 		x->reads = 1u | 1u << i; /* both hold a value after, faulted or not */
 		x->dest = i;
-	} else if (is(m, (const char *const[]){ "fst", "fist", NULL })) {
+	} else if (model_word_in(m, (const char *const[]){ "fst", "fist", NULL })) {
 		x->reads = 1;
 		x->dest = n == 1 && st[0] >= 0 ? st[0] : -1;
-	} else if (is(m, (const char *const[]){ "fstp", "fistp", "fisttp", "fbstp", NULL })) {
+	} else if (model_word_in(
+		       m, (const char *const[]){ "fstp", "fistp", "fisttp", "fbstp", NULL })) {
 		x->reads = 1;
 		x->dest = n == 1 && st[0] >= 0 ? st[0] : -1;
 		x->pops = 1;
-	} else if (is(m,
-		      (const char *const[]){ "fcom", "fucom", "fcomi", "fucomi", "ficom", NULL })) {
+	} else if (model_word_in(m, (const char *const[]){ "fcom", "fucom", "fcomi", "fucomi",
+							   "ficom", NULL })) {
 		x->reads = 1u | (n >= 1 && st[n - 1] > 0 ? 1u << st[n - 1] : n == 0 ? 2u : 0u);
-	} else if (is(m, (const char *const[]){ "fcomp", "fucomp", "fcomip", "fucomip", "ficomp",
-						NULL })) {
+	} else if (model_word_in(m, (const char *const[]){ "fcomp", "fucomp", "fcomip", "fucomip",
+							   "ficomp", NULL })) {
 		x->reads = 1u | (n >= 1 && st[n - 1] > 0 ? 1u << st[n - 1] : n == 0 ? 2u : 0u);
 		x->pops = 1;
-	} else if (is(m, (const char *const[]){ "fcompp", "fucompp", NULL })) {
+	} else if (model_word_in(m, (const char *const[]){ "fcompp", "fucompp", NULL })) {
 		x->reads = 3;
 		x->pops = 2;
 	} else if (!strncmp(m, "fcmov", 5)) {
 		x->reads = 1u | (n >= 1 && st[n - 1] >= 0 ? 1u << st[n - 1] : 0u);
 		x->dest = 0;
-	} else if (is(m, arith)) {
+	} else if (model_word_in(m, arith)) {
 		if (n == 2 && st[0] >= 0 && st[1] >= 0) { /* fadd st(i), st(0) or st(0), st(i) */
 			x->reads = 1u << st[0] | 1u << st[1];
 			x->dest = st[0];
@@ -154,7 +140,7 @@ static int x87_effect(const char *text, struct x87_op *x)
 			x->reads = 1;
 			x->dest = 0;
 		}
-	} else if (is(m, arith_p)) {
+	} else if (model_word_in(m, arith_p)) {
 		int i = n >= 1 && st[0] > 0 ? st[0] : 1;
 
 		x->reads = 1u | 1u << i;
@@ -165,7 +151,7 @@ static int x87_effect(const char *text, struct x87_op *x)
 		x->clear = x->dest >= 0;
 	} else if (!strcmp(m, "fninit") || !strcmp(m, "finit")) {
 		x->clear = true;
-	} else if (is(m, none)) {
+	} else if (model_word_in(m, none)) {
 		/* no register */
 	} else {
 		return -1;
