@@ -529,8 +529,11 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	start = s;
 	mat = s;
 	s = model_lex_word(s, m, sizeof(m));
+	bool rep = false;
+
 	while (!strcmp(m, "lock") || model_insn_is_prefix(m)) {
 		lock |= !strcmp(m, "lock");
+		rep |= !strncmp(m, "rep", 3);
 		s = model_lex_space(s);
 		mat = s;
 		s = model_lex_word(s, m, sizeof(m));
@@ -540,6 +543,9 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	known = model_insn_lookup(m, &def, &base);
 	/* cpuid's cycles are the host's (a trap in a guest): unknown where the profile lacks them */
 	if (known && !strcmp(m, "cpuid") && !p->cpuid_cycles)
+		known = false;
+	/* a stos row is one element: rep stos, rcx of them, stays approximated */
+	if (known && rep && !strncmp(m, "stos", 4))
 		known = false;
 	if (!known && !ps->lenient)
 		return model_parse_fail(ps, mat, "unknown instruction '%s'", m);
