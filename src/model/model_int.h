@@ -125,7 +125,9 @@ void model_harness_keys(struct ipcc_model_program *prog, const struct ipcc_model
 void model_mark_forward_fails(struct ipcc_model_program *prog, const struct ipcc_model_profile *p);
 
 /*
- * With %harness, after model_harness_keys: the block run on the harness's values
+ * With %harness, after model_harness_keys, where the profile has forward_fail_latency (what
+ * such keys are for: a load from bytes stored through another virtual address; the other
+ * profiles' figures stay as they were measured): the block run on the harness's values
  * (harness.c); each access whose address is the same in the steady state gets that address
  * as its key (REG_HARNESS and the offset from the harness's address, as model_harness_keys
  * writes it), whatever registers computed it. `keys`: the keys as parsed.

@@ -410,8 +410,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	int64_t *ring = NULL;
 	double *landed = NULL; /* weight of samples landing on each static instruction */
 	unsigned *land = NULL; /* where a sample lands when instruction k is selected */
-	int64_t ret_cycle = 0, r_prev = 0, r_base = 0, row_base = 0, div_free = 0;
-	int64_t fdiv_free = 0;
+	int64_t ret_cycle = 0, r_prev = 0, r_base = 0, row_base = 0;
+	int64_t div_free[DIV_FP + 1] = { 0 }; /* when each divider (minsn.divides) is free */
 	unsigned ret_used = 0;
 	uint64_t g = 0;
 	bool paths = false; /* a branch is taken (model_taken): samples follow the path */
@@ -501,10 +501,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			if (in->at_retire)
 				q = max64(q, r_prev);
 			/* a division waits for the divider, which it then holds */
-			if (in->divides == DIV_INT && in->div_cycles)
-				q = max64(q, div_free);
-			else if (in->divides == DIV_FP && in->div_cycles)
-				q = max64(q, fdiv_free);
+			if (in->div_cycles)
+				q = max64(q, div_free[in->divides]);
 			/* immediate folding: of F add/sub reg, imm in a row, one has latency */
 			lat = df_latency(df, in, p->fold_imm);
 			/* issued: the first cycle from q with a free port of each class (a
@@ -531,10 +529,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			}
 			if (x < 0)
 				goto oom;
-			if (in->divides == DIV_INT && in->div_cycles)
-				div_free = x + in->div_cycles;
-			else if (in->divides == DIV_FP && in->div_cycles)
-				fdiv_free = x + in->div_cycles;
+			if (in->div_cycles)
+				div_free[in->divides] = x + in->div_cycles;
 			c = x + lat;
 			df_complete(df, in, s, c, g + 1);
 
