@@ -189,10 +189,12 @@ struct ipcc_model_profile {
 	unsigned fold_bits;
 	unsigned fold_materialize;
 	/*
-	 * Cycles more the flags of and, or, xor, test and andn take to reach a setcc or cmovcc
-	 * (any condition) than an add's do; adc and sbb wait for none (measured alike on Emerald
-	 * Rapids and a Granite Rapids-class core: and r8, r9; setne r8b 3.00 cycles a loop, add
-	 * r8, r9; setne r8b 2.00, and r8, r9; adc r8, r10 2.00). 0 when missing.
+	 * Cycles more a setcc or cmovcc (any condition) waits when the flags it reads are those
+	 * of an and, or, xor, test or andn in its allocation group (W micro-ops in a row), for
+	 * whichever input it waits for last; adc and sbb wait for none (measured alike on
+	 * Emerald Rapids and a Granite Rapids-class core: and r8, r9; setne r8b 3.00 cycles a
+	 * loop, add r8, r9; setne r8b 2.00, and r8, r9; adc r8, r10 2.00; here test rdx, rdx;
+	 * cmovne r12, rdx 2.00, with three nops between 2.00, with five 1.37). 0 when missing.
 	 */
 	unsigned logic_flags_late;
 	/*

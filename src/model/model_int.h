@@ -271,6 +271,7 @@ struct dataflow {
 	unsigned materialize;		/* the profile's fold_materialize */
 	unsigned logic_late;		/* the profile's logic_flags_late */
 	unsigned flags_late;		/* the flags' writer's: logic_late or 0 */
+	uint64_t flags_group;		/* the flags' writer's allocation group */
 	struct mstore st[MODEL_STORES]; /* oldest first */
 	unsigned nst;
 	uint64_t st_regs;	  /* the live entries' address registers */
@@ -305,13 +306,13 @@ static inline uint64_t mkey_regs(const struct mkey *k)
 }
 
 /*
- * max(q, the completion of every input of `in`); *who: the input that set it, if any. A
- * load-op's latency holds the load's; its data inputs (registers other than the address's)
+ * max(q, the completion of every input of `in`, in allocation group grp); *who: the input
+ * that set it, if any. A load-op's latency holds the load's; its data inputs (registers other than the address's)
  * meet the loaded value at the operation, so they are needed the load's latency later. A
  * renamed load gets the store's data without the load's latency: a mov takes no cycle.
  */
-static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in, int64_t q,
-			       uint64_t *who)
+static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in, uint64_t grp,
+			       int64_t q, uint64_t *who)
 {
 	uint64_t w = 0;
 	uint64_t addr = in->mem & MEM_LOAD && !in->at_retire ? in->addr_regs : ~0ull;
@@ -348,11 +349,19 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 			t += d->fp_bypass;
 		if (in->no_absorb && d->off[r])
 			t += d->materialize;
-		if (r == REG_FLAGS && in->cond)
-			t += d->flags_late;
 		if (t > q)
 			q = t, w = d->who[r];
 	}
+	/*
+	 * A condition in the allocation group of its flags' logical writer (and, or, xor,
+	 * test) goes a cycle late, whatever input it waited for: test rdx, rdx; cmovne r12,
+	 * rdx runs 2.00 cycles a loop, 1.67 with a nop between (the two share a group two
+	 * iterations in three), 1.50 with two, 2.00 again with three (six micro-ops a loop:
+	 * every iteration). The groups are the front end's W micro-ops in a row, across the
+	 * loop's branch, not the cycles they are allocated in.
+	 */
+	if (in->cond && d->flags_late && grp == d->flags_group && in->reads >> REG_FLAGS & 1)
+		q += d->flags_late;
 	if (from) {
 		int64_t t = from->ready - (renamed ? (int64_t)in->load_latency : 0);
 
@@ -396,9 +405,12 @@ static inline unsigned df_latency(struct dataflow *d, const struct minsn *in, un
 	return in->latency;
 }
 
-/* Dynamic instruction g (`in`, allocated at s) completes at c: its stores and writes. */
-static inline void df_complete(struct dataflow *d, const struct minsn *in, int64_t s, int64_t c,
-			       uint64_t g)
+/*
+ * Dynamic instruction g (`in`, allocated at s, in allocation group grp) completes at c: its
+ * stores and writes.
+ */
+static inline void df_complete(struct dataflow *d, const struct minsn *in, int64_t s, uint64_t grp,
+			       int64_t c, uint64_t g)
 {
 	if (in->mem & MEM_STORE) {
 		struct mstore e = { in->key, mkey_regs(&in->key), c, g, in->renamable, in->size };
@@ -436,6 +448,7 @@ static inline void df_complete(struct dataflow *d, const struct minsn *in, int64
 		if (d->now_folded)
 			d->done[REG_FLAGS] = c + in->latency;
 		d->flags_late = in->logic_flags ? d->logic_late : 0;
+		d->flags_group = grp;
 	}
 	if (in->writes & d->st_regs) { /* those stores' addresses changed */
 		unsigned n = 0;

@@ -488,6 +488,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			const struct minsn *in = &prog->insn[k];
 			const unsigned u = in->uops;
 			int64_t s, q, x, c, r;
+			uint64_t grp; /* its allocation group: W micro-ops in a row */
 			unsigned lat;
 
 			/* scheduled: in order, W micro-ops a cycle, when the front end offers it,
@@ -497,7 +498,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				from = snap(&al);
 
 			/* ready: registers and flags, and a store to the address it loads */
-			q = df_ready(df, in, s, NULL);
+			grp = (al.uops - u) / al.width;
+			q = df_ready(df, in, grp, s, NULL);
 			if (in->at_retire)
 				q = max64(q, r_prev);
 			/* a division waits for the divider, which it then holds */
@@ -532,7 +534,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			if (in->div_cycles)
 				div_free[in->divides] = x + in->div_cycles;
 			c = x + lat;
-			df_complete(df, in, s, c, g + 1);
+			df_complete(df, in, s, grp, c, g + 1);
 
 			/* retired: in order, R micro-ops a cycle */
 			r = max64(c, r_prev);
