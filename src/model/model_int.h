@@ -255,6 +255,7 @@ struct mstore {
 	struct mkey key;
 	uint64_t regs;	/* its address registers */
 	int64_t ready;	/* its data */
+	int64_t where;	/* its address */
 	uint64_t who;	/* the store */
 	bool renamable; /* its data may be renamed into a load of the same address */
 	uint8_t size;	/* its bytes; 0: unknown */
@@ -280,6 +281,7 @@ struct dataflow {
 	bool renaming;		  /* the profile's memory_renaming */
 	bool within;		  /* a load within a store's bytes takes its data (forward_fail_) */
 	unsigned wide;		  /* the profile's forward_wide_latency */
+	unsigned fail;		  /* the profile's forward_fail_latency */
 };
 
 /* The dataflow's parameters from profile p. */
@@ -289,6 +291,7 @@ static inline void df_init(struct dataflow *d, const struct ipcc_model_profile *
 	d->renaming = p->memory_renaming;
 	d->within = p->forward_fail_latency != 0;
 	d->wide = p->forward_wide_latency;
+	d->fail = p->forward_fail_latency;
 	d->fold_lim = p->fold_bits ? (int32_t)1 << (p->fold_bits - 1) : 0;
 	d->materialize = p->fold_materialize;
 	d->logic_late = p->logic_flags_late;
@@ -365,10 +368,19 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 	if (from) {
 		int64_t t = from->ready - (renamed ? (int64_t)in->load_latency : 0);
 
-		/* wider than the store it starts at: its data late (forward_wide_latency) */
+		/*
+		 * Wider than the store it starts at: its data late (forward_wide_latency), and
+		 * a failed forward's time after the store's address is known (mov rax, [rdx];
+		 * mov byte ptr [rax], 0 runs 16.4 cycles a loop; with a qword store, which
+		 * forwards, 1.00).
+		 */
 		if (d->wide && from->size && in->size > from->size &&
-		    mkey_equal(&from->key, &in->key))
-			t += (int64_t)d->wide - (int64_t)in->load_latency;
+		    mkey_equal(&from->key, &in->key)) {
+			t += (int64_t)d->wide;
+			if (from->where + (int64_t)d->fail > t)
+				t = from->where + (int64_t)d->fail;
+			t -= (int64_t)in->load_latency;
+		}
 
 		if (t > q)
 			q = t, w = from->who;
@@ -413,8 +425,14 @@ static inline void df_complete(struct dataflow *d, const struct minsn *in, int64
 			       int64_t c, uint64_t g)
 {
 	if (in->mem & MEM_STORE) {
-		struct mstore e = { in->key, mkey_regs(&in->key), c, g, in->renamable, in->size };
+		struct mstore e = {
+			in->key, mkey_regs(&in->key), c, s, g, in->renamable, in->size
+		};
 		unsigned k;
+
+		for (uint64_t m = in->addr_regs & in->reads & ~(1ull << REG_HARNESS); m; m &= m - 1)
+			if (d->done[__builtin_ctzll(m)] > e.where)
+				e.where = d->done[__builtin_ctzll(m)];
 
 		if (in->plain_store) {
 			e.ready = s;
