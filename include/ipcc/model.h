@@ -352,6 +352,14 @@ struct ipcc_model_profile {
 	 * 32 bits; the FP divider pipelined.
 	 */
 	unsigned divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles;
+	/*
+	 * Accesses that cross a 64-byte line or a 4 KiB page, one after another at most: the
+	 * cycles each holds its kind's one resource (loads that split a line, loads that split
+	 * a page, and the same for stores). ipcc bench --block's harness knows its addresses:
+	 * every register starts at one page-aligned address. 0 when missing: not modelled.
+	 */
+	unsigned split_load_cycles, page_split_load_cycles, split_store_cycles,
+	    page_split_store_cycles;
 };
 
 /*
@@ -383,7 +391,8 @@ struct ipcc_model_error {
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
  * nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, cpuid_cycles, x87_assist_cycles,
- * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles):
+ * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,
+ * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles):
  * unsigned decimals,
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
  * copies its cost rows and lock latency; a lock_latency given in the file wins). An

@@ -444,3 +444,30 @@ void model_harness_values(struct ipcc_model_program *prog, const struct mkey *ke
 	free(seen);
 	free(s);
 }
+
+void model_mark_splits(struct ipcc_model_program *prog, const struct ipcc_model_profile *p)
+{
+	for (unsigned k = 0; k < prog->n; k++) {
+		struct minsn *in = &prog->insn[k];
+		/* the page offset: DATA_ADDR and its multiples are page-aligned */
+		const uint64_t off = (uint64_t)in->key.disp & 0xfff;
+		const bool store = in->mem & MEM_STORE;
+		unsigned cycles, kind;
+
+		if (!in->mem || !in->size || in->key.base != REG_HARNESS || in->key.index >= 0)
+			continue;
+		if (off + in->size > 4096) {
+			kind = store ? SPLIT_STORE_PAGE : SPLIT_LOAD_PAGE;
+			cycles = store ? p->page_split_store_cycles : p->page_split_load_cycles;
+		} else if ((off & 63) + in->size > 64) {
+			kind = store ? SPLIT_STORE_LINE : SPLIT_LOAD_LINE;
+			cycles = store ? p->split_store_cycles : p->split_load_cycles;
+		} else {
+			continue;
+		}
+		if (cycles) {
+			in->split = (uint8_t)kind;
+			in->split_cycles = (uint16_t)cycles;
+		}
+	}
+}

@@ -48,29 +48,31 @@ struct minsn {
 	uint32_t text; /* offset of the source text in the program's string pool */
 	unsigned line;
 	unsigned latency;
-	unsigned uops;	     /* 0: macro-fused into the instruction before */
-	uint64_t reads;	     /* register bits read */
-	uint64_t writes;     /* register bits written */
-	unsigned fe_stall;   /* cycles the front end delivers nothing before this one */
-	bool at_retire;	     /* executes at retirement (lock, fences, ; at_retire) */
-	uint32_t mispredict; /* of its dynamic instances, millionths mispredicted (0: none) */
-	uint32_t taken;	     /* of its dynamic instances, millionths taken (placement only) */
-	unsigned skip;	     /* a jump to a later label: the instructions a taken one skips */
-	bool fold;	     /* add/sub reg, imm: folded where the profile folds immediates */
-	int8_t fold_src;     /* with fold: the register whose value it offsets (lea's base) */
-	int32_t fold_off;    /* with fold: the offset it adds */
-	bool no_absorb;	     /* waits for its inputs' folded offsets to be added (a shift) */
-	bool logic_flags;    /* writes the flags as and, or, xor, test do */
-	bool cond;	     /* setcc, cmovcc: reads the flags as a condition */
-	uint16_t ports;	     /* the execution-port classes it issues to (PORT_* bits) */
-	bool shift_twice;    /* two micro-ops on the shift ports (and two ALU ports) */
-	bool zero;	     /* a zero idiom: no inputs, no latency, no port */
-	bool eliminated;     /* a move eliminated at rename: no latency, no port */
-	uint8_t divides;     /* DIV_INT (div, idiv), DIV_FP (div*, sqrt*): holds that divider */
-	uint16_t div_cycles; /* ... this many cycles (the profile's; 0: not held) */
-	bool approx;	     /* not in the table: a conservative class (lenient parsing) */
-	uint8_t fpu;	     /* FPU_ADD, FPU_MUL: its floating-point unit (for fp_bypass) */
-	uint8_t mem;	     /* MEM_LOAD, MEM_STORE: its accesses at `key` */
+	unsigned uops;	       /* 0: macro-fused into the instruction before */
+	uint64_t reads;	       /* register bits read */
+	uint64_t writes;       /* register bits written */
+	unsigned fe_stall;     /* cycles the front end delivers nothing before this one */
+	bool at_retire;	       /* executes at retirement (lock, fences, ; at_retire) */
+	uint32_t mispredict;   /* of its dynamic instances, millionths mispredicted (0: none) */
+	uint32_t taken;	       /* of its dynamic instances, millionths taken (placement only) */
+	unsigned skip;	       /* a jump to a later label: the instructions a taken one skips */
+	bool fold;	       /* add/sub reg, imm: folded where the profile folds immediates */
+	int8_t fold_src;       /* with fold: the register whose value it offsets (lea's base) */
+	int32_t fold_off;      /* with fold: the offset it adds */
+	bool no_absorb;	       /* waits for its inputs' folded offsets to be added (a shift) */
+	bool logic_flags;      /* writes the flags as and, or, xor, test do */
+	bool cond;	       /* setcc, cmovcc: reads the flags as a condition */
+	uint16_t ports;	       /* the execution-port classes it issues to (PORT_* bits) */
+	bool shift_twice;      /* two micro-ops on the shift ports (and two ALU ports) */
+	bool zero;	       /* a zero idiom: no inputs, no latency, no port */
+	bool eliminated;       /* a move eliminated at rename: no latency, no port */
+	uint8_t divides;       /* DIV_INT (div, idiv), DIV_FP (div*, sqrt*): holds that divider */
+	uint16_t div_cycles;   /* ... this many cycles (the profile's; 0: not held) */
+	uint8_t split;	       /* SPLIT_*: the split-access resource it holds (0: none) */
+	uint16_t split_cycles; /* ... this many cycles (the profile's) */
+	bool approx;	       /* not in the table: a conservative class (lenient parsing) */
+	uint8_t fpu;	       /* FPU_ADD, FPU_MUL: its floating-point unit (for fp_bypass) */
+	uint8_t mem;	       /* MEM_LOAD, MEM_STORE: its accesses at `key` */
 	bool plain_store; /* a store of registers (mov [m], r): its data is ready when `data` is */
 	bool renamable;	  /* its memory operand may be renamed (profile's memory_renaming) */
 	unsigned load_latency; /* with a load: the load's part of `latency` (the profile's) */
@@ -140,6 +142,19 @@ void model_harness_values(struct ipcc_model_program *prog, const struct mkey *ke
  * retirement and take the assist's cycles more (x87.c).
  */
 void model_mark_x87_faults(struct ipcc_model_program *prog, const struct ipcc_model_profile *p);
+
+/* The resources of accesses that split a line or a page (minsn.split). */
+#define SPLIT_LOAD_LINE	 1u
+#define SPLIT_LOAD_PAGE	 2u
+#define SPLIT_STORE_LINE 3u
+#define SPLIT_STORE_PAGE 4u
+
+/*
+ * With %harness: each access whose key is the harness's address (REG_HARNESS) and whose
+ * bytes cross a 64-byte line or a 4 KiB page holds the resource of its kind for the
+ * profile's cycles (split_load_cycles ...; a read-modify-write, the store's).
+ */
+void model_mark_splits(struct ipcc_model_program *prog, const struct ipcc_model_profile *p);
 
 /*
  * Whether a load of `size` bytes at `key` lies within a store of `ssize` bytes at `skey`:

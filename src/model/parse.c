@@ -277,6 +277,7 @@ int ipcc_model_parse_mode(const char *text, const struct ipcc_model_profile *p,
 			model_harness_values(prog, keys);
 		free(keys);
 		model_mark_x87_faults(prog, p);
+		model_mark_splits(prog, p);
 	}
 	model_mark_store_chunks(prog, p);
 	if (p->forward_fail_latency)

@@ -412,6 +412,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	unsigned *land = NULL; /* where a sample lands when instruction k is selected */
 	int64_t ret_cycle = 0, r_prev = 0, r_base = 0, row_base = 0;
 	int64_t div_free[DIV_FP + 1] = { 0 }; /* when each divider (minsn.divides) is free */
+	int64_t split_free[SPLIT_STORE_PAGE + 1] = { 0 }; /* each split resource (minsn.split) */
 	unsigned ret_used = 0;
 	uint64_t g = 0;
 	bool paths = false; /* a branch is taken (model_taken): samples follow the path */
@@ -505,6 +506,9 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			/* a division waits for the divider, which it then holds */
 			if (in->div_cycles)
 				q = max64(q, div_free[in->divides]);
+			/* an access that splits a line or a page waits for the one before it */
+			if (in->split)
+				q = max64(q, split_free[in->split]);
 			/* immediate folding: of F add/sub reg, imm in a row, one has latency */
 			lat = df_latency(df, in, p->fold_imm);
 			/* issued: the first cycle from q with a free port of each class (a
@@ -533,6 +537,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				goto oom;
 			if (in->div_cycles)
 				div_free[in->divides] = x + in->div_cycles;
+			if (in->split)
+				split_free[in->split] = x + in->split_cycles;
 			c = x + lat;
 			df_complete(df, in, s, grp, c, g + 1);
 

@@ -172,6 +172,20 @@ static const struct {
 	 */
 	{ "cpuid_cycles", "0fa2", D_BLOCK_EXCESS, 10000000,
 	  offsetof(struct ipcc_model_profile, cpuid_cycles) },
+	/*
+	 * Accesses across a line or a page of the harness's page-aligned address: three
+	 * movdqu xmm, [reg - 0x42] (line splits) 3.20 cycles on a Granite Rapids-class core;
+	 * mov rax, [rdi - 4] (a page split) 3.32; mov [rdi + 0x3c], rax 2.00; mov [rdi - 4],
+	 * rax 25.0.
+	 */
+	{ "split_load_cycles", "f30f6f4fbef30f6f56bef30f6f5abe", D_BLOCK, 20,
+	  offsetof(struct ipcc_model_profile, split_load_cycles) },
+	{ "page_split_load_cycles", "488b47fc", D_BLOCK, 100,
+	  offsetof(struct ipcc_model_profile, page_split_load_cycles) },
+	{ "split_store_cycles", "4889473c", D_BLOCK, 20,
+	  offsetof(struct ipcc_model_profile, split_store_cycles) },
+	{ "page_split_store_cycles", "488947fc", D_BLOCK, 200,
+	  offsetof(struct ipcc_model_profile, page_split_store_cycles) },
 };
 
 /*

@@ -280,18 +280,22 @@ static int fit_profile(const struct bench_opts *o)
 	struct ipcc_model_profile fitted;
 	char text[8192];
 	int kw = (int)strlen("kernel or block"); /* the widest kernel name or block, to 34 */
+	int pw = (int)strlen("parameter");	 /* the widest parameter name */
 
 	ipcc_clock_init();
 	if (ipcc_fit_profile(&o->base, &fitted, rows))
 		return cli_error("bench", "%s", ipcc_last_error());
-	for (int i = 0; i < IPCC_FIT_ROWS; i++)
+	for (int i = 0; i < IPCC_FIT_ROWS; i++) {
 		if ((int)strlen(rows[i].kernel) > kw)
 			kw = strlen(rows[i].kernel) > 34 ? 34 : (int)strlen(rows[i].kernel);
+		if ((int)strlen(rows[i].param) > pw)
+			pw = (int)strlen(rows[i].param);
+	}
 	if (*o->profile_note)
 		fprintf(stderr, "%s\n", o->profile_note);
 	printf("ipcc bench: profile %s fitted to this machine as %s\n\n", o->base.name,
 	       fitted.name);
-	printf("%-20s %-*s %12s %-11s %6s %6s  %s\n", "parameter", kw, "kernel or block",
+	printf("%-*s %-*s %12s %-11s %6s %6s  %s\n", pw, "parameter", kw, "kernel or block",
 	       "measured", "", o->base.name, "fitted", "");
 	for (int i = 0; i < IPCC_FIT_ROWS; i++) {
 		const struct ipcc_fit_row *r = &rows[i];
@@ -301,10 +305,10 @@ static int fit_profile(const struct bench_opts *o)
 		snprintf(kernel, sizeof(kernel), "%.*s%s", strlen(r->kernel) > 34 ? 31 : 34,
 			 r->kernel, strlen(r->kernel) > 34 ? "..." : "");
 		if (isnan(r->measured))
-			printf("%-20s %-*s %12s %-11s %6u %6s  %s\n", r->param, kw, kernel, "n/a",
-			       "", r->base, "-", r->note);
+			printf("%-*s %-*s %12s %-11s %6u %6s  %s\n", pw, r->param, kw, kernel,
+			       "n/a", "", r->base, "-", r->note);
 		else
-			printf("%-20s %-*s %12.3f %-11s %6u %6u  %s\n", r->param, kw, kernel,
+			printf("%-*s %-*s %12.3f %-11s %6u %6u  %s\n", pw, r->param, kw, kernel,
 			       r->measured, r->unit, r->base, r->fitted, r->note);
 	}
 	printf("(0 for mul_latency, lock_latency, fadd_latency and fmul_latency: the %s latencies "
