@@ -241,9 +241,11 @@ static int64_t ports_issue(struct ports *pt, uint16_t need, int64_t t, int64_t f
  * Binding to ALU ports at allocation (the profile's port_binding), as Intel's allocator
  * does and uiCA models it (Abel and Reineke): each ALU micro-op is given one port of those
  * it may use when it is allocated, from how many micro-ops bound to each wait to issue at
- * the start of the cycle before (the least busy first, a higher port first on a tie, ports
- * within BIND_SPREAD of the least), the k-th of the cycle's group with the same choice of
- * ports taking the k-th of that order; it then issues on that port alone. Ports are 0 ..
+ * the start of the cycle before its group's first (the least busy first, a higher port
+ * first on a tie, ports within BIND_SPREAD of the least), the k-th of the group with the
+ * same choice of ports taking the k-th of that order; it then issues on that port alone. The
+ * groups are the front end's W micro-ops in a row, as for a logical operation's flags
+ * (df_ready), not the cycles the model allocates in. Ports are 0 ..
  * alu_ports - 1; shifts and branches may use 0 and alu_ports - 2 (Intel's 0 and 6), the
  * 3-cycle unit 1.
  */
@@ -260,6 +262,7 @@ struct bind {
 	int64_t least[BIND_PORTS]; /* the least of each port's x[] (INT64_MAX: none) */
 	unsigned prev[BIND_PORTS], cur[BIND_PORTS]; /* waiting at the start of cycle - 1, cycle */
 	int64_t cycle;				    /* the allocation cycle of the group */
+	int64_t group;				    /* and its number (W micro-ops in a row) */
 	uint8_t gset[16];			    /* of the cycle's group, each set chosen */
 	unsigned gcount[16], ng;		    /* and by how many */
 };
@@ -279,6 +282,7 @@ static void bind_init(struct bind *b, const struct ipcc_model_profile *p)
 	b->mul = b->nports >= 2 ? 2u : b->all;
 	b->vec = p->vector_ports == 3 && b->nports >= 3;
 	b->cycle = INT64_MIN;
+	b->group = -1;
 }
 
 /* How many of port j's bound micro-ops issue at or after cycle t (those before dropped). */
@@ -300,8 +304,11 @@ static unsigned bind_waiting(struct bind *b, unsigned j, int64_t t)
 	return n;
 }
 
-/* The port that an instruction of port classes `ports`, allocated in cycle s, is bound to. */
-static int bind_port(struct bind *b, uint16_t ports, int64_t s)
+/*
+ * The port that an instruction of port classes `ports`, allocated in cycle s in allocation
+ * group grp, is bound to.
+ */
+static int bind_port(struct bind *b, uint16_t ports, int64_t s, uint64_t grp)
 {
 	uint8_t set = ports >> PORT_MUL & 1 ? b->mul : ports >> PORT_SHIFT & 1 ? b->shift : b->all;
 
@@ -313,7 +320,7 @@ static int bind_port(struct bind *b, uint16_t ports, int64_t s)
 						: 7u;
 	unsigned order[BIND_PORTS], n = 0, least = UINT_MAX, k;
 
-	if (s != b->cycle) {
+	if ((int64_t)grp != b->group) {
 		for (unsigned j = 0; j < b->nports; j++) {
 			unsigned before = bind_waiting(b, j, s - 1);
 
@@ -321,6 +328,7 @@ static int bind_port(struct bind *b, uint16_t ports, int64_t s)
 			b->cur[j] = bind_waiting(b, j, s);
 		}
 		b->cycle = s;
+		b->group = (int64_t)grp;
 		b->ng = 0;
 	}
 	for (unsigned j = 0; j < b->nports; j++)
@@ -518,7 +526,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			} else {
 				const int bp = bind && (in->ports >> PORT_ALU & 1 ||
 							(bind->vec && in->ports >> PORT_VEC & 1))
-						   ? bind_port(bind, in->ports, s)
+						   ? bind_port(bind, in->ports, s, grp)
 						   : -1;
 
 				/* a second micro-op where its class has two ports (else one) */
