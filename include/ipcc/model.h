@@ -198,6 +198,13 @@ struct ipcc_model_profile {
 	 */
 	unsigned logic_flags_late;
 	/*
+	 * The same for the flags of a macro-fused pair's first instruction (a loop's dec, jnz)
+	 * in a condition's allocation group: cmovne r12, rdx alone in a loop 1.67 cycles (two
+	 * iterations in three share a group with the dec before), sete al; cmp r13, r14 1.50 on
+	 * a Granite Rapids-class core; inc rdx; cmovne r12, rdx 1.00. 0 when missing.
+	 */
+	unsigned fused_flags_late;
+	/*
 	 * Whether each ALU micro-op is bound to one port when it is allocated, by how busy each
 	 * was a cycle before (Intel's allocator, as uiCA models it), and issues there alone;
 	 * false when missing: it takes any free port of its class when it is ready.
@@ -382,7 +389,8 @@ struct ipcc_model_error {
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
  * memory_renaming, rename_rmw_imm_only, rename_base_only, rename_no_word,
- * fold_no_port, divider_cycles, vector_load_latency,
+ * fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
+ * fused_flags_late, port_binding, divider_cycles, vector_load_latency,
  * complex_load_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, agu_ports, shift_ports,
  * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,

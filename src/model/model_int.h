@@ -61,6 +61,7 @@ struct minsn {
 	int32_t fold_off;      /* with fold: the offset it adds */
 	bool no_absorb;	       /* waits for its inputs' folded offsets to be added (a shift) */
 	bool logic_flags;      /* writes the flags as and, or, xor, test do */
+	bool fused_flags;      /* writes the flags as the first of a macro-fused pair */
 	bool cond;	       /* setcc, cmovcc: reads the flags as a condition */
 	uint16_t ports;	       /* the execution-port classes it issues to (PORT_* bits) */
 	bool shift_twice;      /* two micro-ops on the shift ports (and two ALU ports) */
@@ -286,7 +287,8 @@ struct dataflow {
 	int32_t fold_lim;		/* the profile's fold_bits as a bound (0: none) */
 	unsigned materialize;		/* the profile's fold_materialize */
 	unsigned logic_late;		/* the profile's logic_flags_late */
-	unsigned flags_late;		/* the flags' writer's: logic_late or 0 */
+	unsigned fused_late;		/* the profile's fused_flags_late */
+	unsigned flags_late;		/* the flags' writer's: logic_late, fused_late or 0 */
 	uint64_t flags_group;		/* the flags' writer's allocation group */
 	struct mstore st[MODEL_STORES]; /* oldest first */
 	unsigned nst;
@@ -310,6 +312,7 @@ static inline void df_init(struct dataflow *d, const struct ipcc_model_profile *
 	d->fold_lim = p->fold_bits ? (int32_t)1 << (p->fold_bits - 1) : 0;
 	d->materialize = p->fold_materialize;
 	d->logic_late = p->logic_flags_late;
+	d->fused_late = p->fused_flags_late;
 }
 
 static inline bool mkey_equal(const struct mkey *a, const struct mkey *b)
@@ -480,7 +483,9 @@ static inline void df_complete(struct dataflow *d, const struct minsn *in, int64
 		/* a folded add's flags are computed: its latency after its value */
 		if (d->now_folded)
 			d->done[REG_FLAGS] = c + in->latency;
-		d->flags_late = in->logic_flags ? d->logic_late : 0;
+		d->flags_late = in->logic_flags	  ? d->logic_late
+				: in->fused_flags ? d->fused_late
+						  : 0;
 		d->flags_group = grp;
 	}
 	if (in->writes & d->st_regs) { /* those stores' addresses changed */

@@ -779,6 +779,8 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 				ps->prog->insn[ps->prog->n - 1].ports |= 1u << PORT_SHIFT;
 			/* the pair executes for its flags: a loop's dec, jnz is not folded */
 			ps->prog->insn[ps->prog->n - 1].fold = false;
+			/* whose flags reach a condition late (fused_flags_late) */
+			ps->prog->insn[ps->prog->n - 1].fused_flags = true;
 		}
 	}
 	/* The comment's overrides win, over fusion too. */

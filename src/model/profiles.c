@@ -338,6 +338,9 @@ static const struct ipcc_model_profile builtin[] = {
 	  .fold_bits = 11,
 	  .fold_materialize = 2,
 	  .logic_flags_late = 1,
+	  /* cmovne r12, rdx alone 1.67 cycles a loop, sete al; cmp r13, r14 1.50: the loop's
+	   * fused dec, jnz's flags late to a condition in its allocation group */
+	  .fused_flags_late = 1,
 	  /*
 	   * ALU and vector micro-ops bound to ports at allocation (uiCA's rule for Ice Lake):
 	   * four independent add reg, r12 chains and the loop's branch 1.32 cycles (1.78 on
@@ -528,7 +531,8 @@ static const struct key {
 	 * Optional (0 when missing): the latencies table's own figure; fp_bypass: none;
 	 * partial_rename: false, parts merge; move_elimination, memory_renaming,
 	 * rename_rmw_imm_only, rename_base_only, rename_no_word, fold_no_port, fold_lea: false;
-	 * fold_bits: 0, any size and offset; fold_materialize, logic_flags_late: 0;
+	 * fold_bits: 0, any size and offset; fold_materialize, logic_flags_late,
+	 * fused_flags_late: 0;
 	 * divider_cycles: 0, pipelined; vector_load_latency: 0, load_latency;
 	 * complex_load_latency: 0; lea3_latency, lea_scale_latency: 0, the table's;
 	 * pair_stores: false; pair_store_bytes: 0, 32; pair_wide_stores: false;
@@ -562,6 +566,7 @@ static const struct key {
 	KEY(fold_bits, K_UNSIGNED, 0, 31),
 	KEY(fold_materialize, K_UNSIGNED, 0, 100),
 	KEY(logic_flags_late, K_UNSIGNED, 0, 100),
+	KEY(fused_flags_late, K_UNSIGNED, 0, 100),
 	KEY(port_binding, K_BOOL, 0, 0),
 	KEY(divider_cycles, K_UNSIGNED, 0, 1000),
 	KEY(vector_load_latency, K_UNSIGNED, 0, 100000),
@@ -1014,7 +1019,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->rename_no_word == b->rename_no_word && a->fold_no_port == b->fold_no_port &&
 	       a->fold_lea == b->fold_lea && a->fold_bits == b->fold_bits &&
 	       a->fold_materialize == b->fold_materialize &&
-	       a->logic_flags_late == b->logic_flags_late && a->port_binding == b->port_binding &&
+	       a->logic_flags_late == b->logic_flags_late &&
+	       a->fused_flags_late == b->fused_flags_late && a->port_binding == b->port_binding &&
 	       a->divider_cycles == b->divider_cycles &&
 	       a->vector_load_latency == b->vector_load_latency &&
 	       a->complex_load_latency == b->complex_load_latency &&

@@ -186,6 +186,15 @@ static const struct {
 	  offsetof(struct ipcc_model_profile, split_store_cycles) },
 	{ "page_split_store_cycles", "488947fc", D_BLOCK, 200,
 	  offsetof(struct ipcc_model_profile, page_split_store_cycles) },
+	/*
+	 * A condition's flags from a logical operation, or from the loop's fused dec, jnz, in
+	 * its allocation group: test rdx, rdx; cmovne r12, rdx 2.00 cycles on a Granite
+	 * Rapids-class core, cmovne r12, rdx alone 1.67 (1.00 each with the key at 0).
+	 */
+	{ "logic_flags_late", "4885d24c0f45e2", D_BLOCK, 10,
+	  offsetof(struct ipcc_model_profile, logic_flags_late) },
+	{ "fused_flags_late", "4c0f45e2", D_BLOCK, 10,
+	  offsetof(struct ipcc_model_profile, fused_flags_late) },
 };
 
 /*
