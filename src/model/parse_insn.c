@@ -783,6 +783,21 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 			ps->prog->insn[ps->prog->n - 1].fused_flags = true;
 		}
 	}
+	/*
+	 * A register move and a one-micro-op operation on its destination right after it: one
+	 * slot, the move's (the profile's fuse_mov_alu); the operation keeps its port.
+	 */
+	if (known && !in.approx && p->fuse_mov_alu && ps->prog->n > 0 && !ps->label_before &&
+	    times == 1 && !in.mem && in.uops == 1 && !in.shift_twice && !in.zero &&
+	    (def.form == F_ALU || def.form == F_UNARY ||
+	     (def.form == F_SHIFT && n == 2 && o[1].kind == O_IMM))) {
+		const struct minsn *pr = &ps->prog->insn[ps->prog->n - 1];
+		const uint64_t dst = pr->writes & 0xffffull;
+
+		if (pr->whole_mov && !pr->mem && pr->uops == 1 && dst && (in.writes & dst) &&
+		    (in.reads & dst))
+			in.uops = 0;
+	}
 	/* The comment's overrides win, over fusion too. */
 	ret = annotations(ps, c, &in);
 	if (ret)

@@ -342,6 +342,13 @@ static const struct ipcc_model_profile builtin[] = {
 	   * fused dec, jnz's flags late to a condition in its allocation group */
 	  .fused_flags_late = 1,
 	  /*
+	   * No move fusion: mov rax, r12; and rax, 7 (add, xor, shl by 3, neg, not, inc) and
+	   * four nops run 1.00 cycle a loop on a Granite Rapids-class core (1.17 with a nop
+	   * between the two, or with cmp, test, imul, lea), but fusing them there made the
+	   * Emerald Rapids guest's blocks worse (BHive 2.36% -> 2.44%): Golden Cove does not;
+	   * ipcc bench --fit-profile measures it (fuse_mov_alu)
+	   */
+	  /*
 	   * ALU and vector micro-ops bound to ports at allocation (uiCA's rule for Ice Lake):
 	   * four independent add reg, r12 chains and the loop's branch 1.32 cycles (1.78 on
 	   * Emerald Rapids), three 1.20, three with two nops 1.00, modelled 1.40, 1.29, 1.34
@@ -532,7 +539,7 @@ static const struct key {
 	 * partial_rename: false, parts merge; move_elimination, memory_renaming,
 	 * rename_rmw_imm_only, rename_base_only, rename_no_word, fold_no_port, fold_lea: false;
 	 * fold_bits: 0, any size and offset; fold_materialize, logic_flags_late,
-	 * fused_flags_late: 0;
+	 * fused_flags_late, fuse_mov_alu: 0;
 	 * divider_cycles: 0, pipelined; vector_load_latency: 0, load_latency;
 	 * complex_load_latency: 0; lea3_latency, lea_scale_latency: 0, the table's;
 	 * pair_stores: false; pair_store_bytes: 0, 32; pair_wide_stores: false;
@@ -566,6 +573,7 @@ static const struct key {
 	KEY(fold_bits, K_UNSIGNED, 0, 31),
 	KEY(fold_materialize, K_UNSIGNED, 0, 100),
 	KEY(logic_flags_late, K_UNSIGNED, 0, 100),
+	KEY(fuse_mov_alu, K_UNSIGNED, 0, 1),
 	KEY(fused_flags_late, K_UNSIGNED, 0, 100),
 	KEY(port_binding, K_BOOL, 0, 0),
 	KEY(divider_cycles, K_UNSIGNED, 0, 1000),
@@ -1020,8 +1028,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->fold_lea == b->fold_lea && a->fold_bits == b->fold_bits &&
 	       a->fold_materialize == b->fold_materialize &&
 	       a->logic_flags_late == b->logic_flags_late &&
-	       a->fused_flags_late == b->fused_flags_late && a->port_binding == b->port_binding &&
-	       a->divider_cycles == b->divider_cycles &&
+	       a->fused_flags_late == b->fused_flags_late && a->fuse_mov_alu == b->fuse_mov_alu &&
+	       a->port_binding == b->port_binding && a->divider_cycles == b->divider_cycles &&
 	       a->vector_load_latency == b->vector_load_latency &&
 	       a->complex_load_latency == b->complex_load_latency &&
 	       a->lea3_latency == b->lea3_latency && a->lea_scale_latency == b->lea_scale_latency &&

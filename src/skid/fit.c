@@ -195,6 +195,12 @@ static const struct {
 	  offsetof(struct ipcc_model_profile, logic_flags_late) },
 	{ "fused_flags_late", "4c0f45e2", D_BLOCK, 10,
 	  offsetof(struct ipcc_model_profile, fused_flags_late) },
+	/*
+	 * mov rax, r12; and rax, 7 and four nops: 1.00 cycle a loop where the move and the and
+	 * take one slot (a Granite Rapids-class core), 1.17 where they take two (six a cycle).
+	 */
+	{ "fuse_mov_alu", "4c89e04883e00790909090", D_BLOCK, 1,
+	  offsetof(struct ipcc_model_profile, fuse_mov_alu) },
 };
 
 /*
