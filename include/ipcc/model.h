@@ -377,6 +377,14 @@ struct ipcc_model_profile {
 	 */
 	unsigned split_load_cycles, page_split_load_cycles, split_store_cycles,
 	    page_split_store_cycles;
+	/*
+	 * Loads a cycle from one bank of the L1 (the address's bits 2-5: sixteen banks of four
+	 * bytes), where the harness knows the address: on a Granite Rapids-class core three
+	 * loads from [rsi], [rdi + 0x40], [rdx + 0x80] (or one address, or bytes 0, 1, 2) run
+	 * 1.51 cycles a loop, from [rsi], [rdi + 4], [rdx + 0x40] 1.00. 0 when missing: no
+	 * limit (1 or 2; more is none).
+	 */
+	unsigned loads_per_bank;
 };
 
 /*
@@ -410,7 +418,8 @@ struct ipcc_model_error {
  * nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, cpuid_cycles, x87_assist_cycles,
  * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,
- * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles):
+ * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,
+ * loads_per_bank):
  * unsigned decimals,
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
  * copies its cost rows and lock latency; a lock_latency given in the file wins). An

@@ -456,6 +456,8 @@ void model_mark_splits(struct ipcc_model_program *prog, const struct ipcc_model_
 
 		if (!in->mem || !in->size || in->key.base != REG_HARNESS || in->key.index >= 0)
 			continue;
+		if (in->mem & MEM_LOAD && p->loads_per_bank)
+			in->bank = (uint8_t)(1 + (off >> 2 & 15));
 		if (off + in->size > 4096) {
 			kind = store ? SPLIT_STORE_PAGE : SPLIT_LOAD_PAGE;
 			cycles = store ? p->page_split_store_cycles : p->page_split_load_cycles;

@@ -71,6 +71,7 @@ struct minsn {
 	uint16_t div_cycles;   /* ... this many cycles (the profile's; 0: not held) */
 	uint8_t split;	       /* SPLIT_*: the split-access resource it holds (0: none) */
 	uint16_t split_cycles; /* ... this many cycles (the profile's) */
+	uint8_t bank;	       /* 1 + a load's L1 bank (its address's bits 2-5); 0: unknown */
 	bool approx;	       /* not in the table: a conservative class (lenient parsing) */
 	uint8_t fpu;	       /* FPU_ADD, FPU_MUL: its floating-point unit (for fp_bypass) */
 	uint8_t mem;	       /* MEM_LOAD, MEM_STORE: its accesses at `key` */
@@ -153,7 +154,8 @@ void model_mark_x87_faults(struct ipcc_model_program *prog, const struct ipcc_mo
 /*
  * With %harness: each access whose key is the harness's address (REG_HARNESS) and whose
  * bytes cross a 64-byte line or a 4 KiB page holds the resource of its kind for the
- * profile's cycles (split_load_cycles ...; a read-modify-write, the store's).
+ * profile's cycles (split_load_cycles ...; a read-modify-write, the store's); each load
+ * with such a key gets its L1 bank (minsn.bank, for the profile's loads_per_bank).
  */
 void model_mark_splits(struct ipcc_model_program *prog, const struct ipcc_model_profile *p);
 

@@ -92,6 +92,8 @@ struct ports {
 	uint8_t (*used)[PORT_CLASSES];
 	int64_t (*next)[PORT_CLASSES]; /* of a full cycle: no free port before this cycle */
 	uint8_t *bound;		       /* the ALU ports bound micro-ops took (port_binding) */
+	uint32_t *banks;   /* the L1 banks its loads read: one (low 16 bits), two (high 16) */
+	unsigned per_bank; /* the profile's loads_per_bank (0: no limit) */
 };
 
 static int ports_grow(struct ports *pt, int64_t floor)
@@ -101,12 +103,14 @@ static int ports_grow(struct ports *pt, int64_t floor)
 	uint8_t(*used)[PORT_CLASSES] = calloc(size, sizeof(*used));
 	int64_t(*next)[PORT_CLASSES] = calloc(size, sizeof(*next));
 	uint8_t *bound = calloc(size, sizeof(*bound));
+	uint32_t *banks = calloc(size, sizeof(*banks));
 
-	if (!tag || !used || !next || !bound) {
+	if (!tag || !used || !next || !bound || !banks) {
 		free(tag);
 		free(used);
 		free(next);
 		free(bound);
+		free(banks);
 		return IPCC_ENOMEM;
 	}
 	for (size_t i = 0; i < size; i++)
@@ -119,15 +123,18 @@ static int ports_grow(struct ports *pt, int64_t floor)
 			memcpy(used[j], pt->used[i], sizeof(used[j]));
 			memcpy(next[j], pt->next[i], sizeof(next[j]));
 			bound[j] = pt->bound[i];
+			banks[j] = pt->banks[i];
 		}
 	free(pt->tag);
 	free(pt->used);
 	free(pt->next);
 	free(pt->bound);
+	free(pt->banks);
 	pt->tag = tag;
 	pt->used = used;
 	pt->next = next;
 	pt->bound = bound;
+	pt->banks = banks;
 	pt->size = size;
 	return 0;
 }
@@ -138,6 +145,7 @@ static void ports_free(struct ports *pt)
 	free(pt->used);
 	free(pt->next);
 	free(pt->bound);
+	free(pt->banks);
 }
 
 /* The slot of cycle t, claimed for it; -1 when out of memory. */
@@ -154,6 +162,7 @@ static ptrdiff_t ports_at(struct ports *pt, int64_t t, int64_t floor)
 		pt->tag[j] = t;
 		memset(pt->used[j], 0, sizeof(pt->used[j]));
 		pt->bound[j] = 0;
+		pt->banks[j] = 0;
 	}
 	return (ptrdiff_t)j;
 }
@@ -197,7 +206,7 @@ static uint16_t store_ports(const struct ipcc_model_profile *p, const struct min
  * first cycle from then with one free, whose cycle it returns; -1: no memory.
  */
 static int64_t ports_issue(struct ports *pt, uint16_t need, int64_t t, int64_t floor, int port,
-			   uint16_t twice)
+			   uint16_t twice, int bank)
 {
 	ptrdiff_t j;
 	bool moved = true;
@@ -219,18 +228,21 @@ static int64_t ports_issue(struct ports *pt, uint16_t need, int64_t t, int64_t f
 		j = ports_at(pt, t, floor);
 		if (j < 0)
 			return -1;
-		if (port < 0 || !(pt->bound[j] >> port & 1))
+		if ((port < 0 || !(pt->bound[j] >> port & 1)) &&
+		    (bank < 0 || !(pt->banks[j] >> (pt->per_bank == 1 ? bank : 16 + bank) & 1)))
 			break;
-		t++; /* its own port is taken then */
+		t++; /* its own port, or its bank, is taken then */
 		moved = true;
 	}
+	if (bank >= 0) /* one load more in its bank */
+		pt->banks[j] |= pt->banks[j] >> bank & 1 ? 1u << (16 + bank) : 1u << bank;
 	for (int k = 0; k < PORT_CLASSES; k++)
 		if ((need >> k & 1) && ++pt->used[j][k] >= pt->limit[k])
 			pt->next[j][k] = t + 1;
 	if (port >= 0)
 		pt->bound[j] |= (uint8_t)(1u << port);
 	if (twice) { /* the second micro-op: the first cycle from t with room for it */
-		int64_t t2 = ports_issue(pt, need & twice, t, floor, -1, 0);
+		int64_t t2 = ports_issue(pt, need & twice, t, floor, -1, 0, -1);
 
 		return t2 < 0 ? -1 : t2;
 	}
@@ -412,7 +424,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	struct ports pt = { .limit = { p->alu_ports, p->load_ports, p->store_ports, p->vector_ports,
 				       p->pair_stores, p->agu_ports, p->shift_ports, p->mul_ports,
 				       p->vec_mul_ports, p->vec_add_ports, p->vec_out_ports,
-				       p->vec_shuffle_ports } };
+				       p->vec_shuffle_ports },
+			    .per_bank = p->loads_per_bank <= 2 ? p->loads_per_bank : 0 };
 	bool paired = false;	  /* the last store reached the cache with the one before it */
 	struct bind *bind = NULL; /* the profile's port_binding */
 	int64_t *ring = NULL;
@@ -537,7 +550,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 					    pt.limit[cl] >= 2)
 						twice |= (uint16_t)(1u << cl);
 				x = ports_issue(&pt, store_ports(p, in, &paired), q, al.cur, bp,
-						twice);
+						twice, pt.per_bank && in->bank ? in->bank - 1 : -1);
 				if (bind)
 					bind_issued(bind, bp, x);
 			}
