@@ -77,6 +77,7 @@ struct minsn {
 	uint8_t mem;	       /* MEM_LOAD, MEM_STORE: its accesses at `key` */
 	bool plain_store; /* a store of registers (mov [m], r): its data is ready when `data` is */
 	bool renamable;	  /* its memory operand may be renamed (profile's memory_renaming) */
+	bool rmw_alu;	  /* add, sub, and, or, xor ... [m], x: not inc or dec [m] */
 	unsigned load_latency; /* with a load: the load's part of `latency` (the profile's) */
 	bool narrow_store;     /* stores at most 8 bytes */
 	bool vector_store;     /* stores a vector register (or part of one) */
@@ -355,7 +356,7 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 	 * the harness, one address, runs at 1 cycle on Zen 4).
 	 */
 	if (from && d->renaming && in->renamable && from->renamable &&
-	    !(from->offset && in->mem & MEM_STORE) && mkey_equal(&from->key, &in->key) &&
+	    !(from->offset && in->rmw_alu) && mkey_equal(&from->key, &in->key) &&
 	    !(d->wide && from->size && in->size > from->size))
 		renamed = true;
 	for (uint64_t m = in->reads; m; m &= m - 1) {
@@ -462,9 +463,9 @@ static inline void df_complete(struct dataflow *d, const struct minsn *in, int64
 
 		if (in->plain_store) {
 			e.ready = s;
-			/* a folded value stored: a read-modify-write of it is not renamed (add
-			 * qword ptr [rax], 1 after lea r12, [r13 - 1]; mov [rax], r12: 7.56 a
-			 * loop, each alone 1.00) */
+			/* a folded value stored: an add (sub, and ...) into it is not renamed
+			 * (add qword ptr [rax], 1 after lea r12, [r13 - 1]; mov [rax], r12: 7.56
+			 * a loop, each alone 1.00; with inc qword ptr [rax], renamed, 1.23) */
 			for (uint64_t m = in->data; m; m &= m - 1)
 				e.offset |= d->off[__builtin_ctzll(m)] != 0;
 			for (uint64_t m = in->data; m; m &= m - 1)

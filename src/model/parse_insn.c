@@ -286,6 +286,8 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		 * core, imul's own 3 */
 		in->renamable =
 		    gpr_only && (f == F_MOV || f == F_ALU || f == F_UNARY || f == F_IMUL);
+		/* a read-modify-write that a stored folded value is not renamed into */
+		in->rmw_alu = f == F_ALU && n == 2 && o[0].kind == O_MEM;
 		/* add [m], r: not renamed where the profile renames only an immediate's */
 		if (ps->p->rename_rmw_imm_only && f == F_ALU && o[0].kind == O_MEM && n == 2 &&
 		    o[1].kind == O_REG)
