@@ -364,6 +364,20 @@ static void step(struct state *s, const struct ipcc_model_program *prog, unsigne
 		else
 			mem_set(s, *addr, msize, a);
 		done = true;
+	} else if (n == 1 && (o[0].kind == H_REG || o[0].kind == H_MEM) && !strcmp(m, "div") &&
+		   (dsize == 4 || dsize == 8)) {
+		/* rdx:rax / the operand (edx:eax for 32 bits); 64 bits only where rdx is 0 */
+		const struct val d = VAL(0), lo = s->r[0], hi = s->r[2];
+		const uint64_t dv = d.v & dm;
+		const bool known = d.known && lo.known && hi.known && dv != 0 &&
+				   (dsize == 4 ? (hi.v & dm) < dv : hi.v == 0);
+		const uint64_t x = dsize == 4 ? (hi.v & dm) << 32 | (lo.v & dm) : lo.v;
+		const struct hop rax = { H_REG, 0, dsize, false, 0 },
+				 rdx = { H_REG, 2, dsize, false, 0 };
+
+		reg_set(s, &rax, (struct val){ known ? x / dv : 0, known });
+		reg_set(s, &rdx, (struct val){ known ? x % dv : 0, known });
+		done = true;
 	} else if (n == 0 && !strcmp(m, "cdqe")) {
 		s->r[0].v = (uint64_t)(int64_t)(int32_t)s->r[0].v;
 		done = true;
