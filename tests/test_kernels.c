@@ -278,9 +278,11 @@ TEST(fitted_profile_takes_what_the_kernels_measure)
 		    !strcmp(rows[i].param, "fadd_latency") ||
 		    !strcmp(rows[i].param, "fmul_latency"))
 			CHECK_EQ(int, (int)rows[i].fitted, (int)lround(rows[i].measured));
-		if (!strcmp(rows[i].param, "fold_imm"))
-			CHECK_EQ(int, (int)rows[i].fitted,
-				 rows[i].measured < 1.5 ? 0 : (int)lround(rows[i].measured));
+		/* no folding under 1.5 adds a cycle; else the folding the model runs nearest */
+		if (!strcmp(rows[i].param, "fold_imm") && rows[i].measured < 1.5)
+			CHECK_EQ(int, (int)rows[i].fitted, 0);
+		if (!strcmp(rows[i].param, "fold_imm") && rows[i].measured >= 1.5)
+			CHECK(rows[i].fitted >= 2 && rows[i].fitted <= 16);
 	}
 	/* and the profile holds the rows' figures */
 	CHECK_EQ(int, (int)fit.load_latency, (int)rows[0].fitted);
