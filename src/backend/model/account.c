@@ -765,10 +765,25 @@ static void trace_steady(csh cs, const struct ipcc_model_profile *p, struct trac
 
 			if (!next || next > tr->n || 2 * t->succ_n[0] < t->s.c.execs)
 				return;
-			if (next == k)
+			/* back to k by the other successor, taken a third of the time or more */
+			if (next == k || (t->succ[1] == k && 3 * t->succ_n[1] >= t->s.c.execs))
 				break;
 			for (unsigned i = 0; i < len; i++)
 				seen |= ids[i] == next;
+			/*
+			 * Back into the loop elsewhere: the other successor, taken a third of the
+			 * time or more, may come back to k (the other path of an alternating
+			 * branch: jz over an add taken every other pass)
+			 */
+			if (seen && t->succ[1] && t->succ[1] <= tr->n &&
+			    3 * t->succ_n[1] >= t->s.c.execs) {
+				next = t->succ[1];
+				if (next == k)
+					break;
+				seen = false;
+				for (unsigned i = 0; i < len; i++)
+					seen |= ids[i] == next;
+			}
 			if (seen || len == TRACE_MAX)
 				return;
 			ids[len++] = c = next;
@@ -805,6 +820,8 @@ static void trace_steady(csh cs, const struct ipcc_model_profile *p, struct trac
 				struct tseg *t = &tr->t[ids[i] - 1];
 				double share = (double)t->s.ninsns / insns;
 
+				if (t->looped) /* its share of a loop found before stays */
+					continue;
 				t->done = t->looped = true;
 				t->cycles = c * share;
 				t->total = (double)res.summary.total / n * kk * share;
