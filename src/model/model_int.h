@@ -53,6 +53,7 @@ struct minsn {
 	uint64_t writes;       /* register bits written */
 	unsigned fe_stall;     /* cycles the front end delivers nothing before this one */
 	bool at_retire;	       /* executes at retirement (lock, fences, ; at_retire) */
+	bool drains;	       /* and after the stores before it reach the cache (lock, mfence) */
 	uint32_t mispredict;   /* of its dynamic instances, millionths mispredicted (0: none) */
 	uint32_t taken;	       /* of its dynamic instances, millionths taken (placement only) */
 	unsigned skip;	       /* a jump to a later label: the instructions a taken one skips */

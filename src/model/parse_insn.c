@@ -757,9 +757,12 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	if (lock) {
 		in.latency = p->lock_latency;
 		in.at_retire = true;
+		in.drains = true;
 	}
-	if (known && !in.approx && def.form == F_FENCE)
+	if (known && !in.approx && def.form == F_FENCE) {
 		in.at_retire = true;
+		in.drains = strcmp(m, "lfence") != 0; /* mfence, sfence: the stores before */
+	}
 	/* Macro-fusion: a jcc right after a fusable op goes with it, in no slot of its own. */
 	if (known && !in.approx && def.form == F_JCC && ps->prog->n > 0 && !ps->label_before &&
 	    times == 1) {

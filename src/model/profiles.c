@@ -377,6 +377,8 @@ static const struct ipcc_model_profile builtin[] = {
 	  /* three loads from [rsi], [rdi + 0x40], [rdx + 0x80] (one 4-byte bank) 1.51 cycles
 	   * a loop, from [rsi], [rdi + 4], [rdx + 0x40] 1.00 */
 	  .loads_per_bank = 2,
+	  /* lock add qword ptr [rbx], 1 18.0 cycles a loop, after mov [rsi + 0x40], rax 25.5 */
+	  .store_drain_cycles = 7,
 	  /*
 	   * Measured on a Granite Rapids-class guest (it reports model 0xa7, with AMX;
 	   * docs/internals/model.md, "Golden Cove on blocks, again"): movsd or movq xmm0, [rax];
@@ -559,7 +561,7 @@ static const struct key {
 	 * fdiv_single_cycles, fdiv_double_cycles: 0, the FP divider pipelined;
 	 * split_load_cycles, page_split_load_cycles, split_store_cycles,
 	 * page_split_store_cycles: 0, split accesses not modelled; loads_per_bank: 0, no
-	 * limit.
+	 * limit; store_drain_cycles: 0, none.
 	 */
 	KEY(mul_latency, K_UNSIGNED, 0, 1000),
 	KEY(lock_latency, K_UNSIGNED, 0, 1000),
@@ -626,6 +628,7 @@ static const struct key {
 	KEY(split_store_cycles, K_UNSIGNED, 0, 1000),
 	KEY(page_split_store_cycles, K_UNSIGNED, 0, 1000),
 	KEY(loads_per_bank, K_UNSIGNED, 0, 64),
+	KEY(store_drain_cycles, K_UNSIGNED, 0, 1000),
 #undef KEY
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -1068,7 +1071,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->page_split_load_cycles == b->page_split_load_cycles &&
 	       a->split_store_cycles == b->split_store_cycles &&
 	       a->page_split_store_cycles == b->page_split_store_cycles &&
-	       a->loads_per_bank == b->loads_per_bank && a->placement == b->placement &&
+	       a->loads_per_bank == b->loads_per_bank &&
+	       a->store_drain_cycles == b->store_drain_cycles && a->placement == b->placement &&
 	       a->sample_retire == b->sample_retire && !strcmp(a->latencies, b->latencies) &&
 	       same_costs(a, b);
 }

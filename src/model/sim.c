@@ -433,6 +433,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	unsigned *land = NULL; /* where a sample lands when instruction k is selected */
 	int64_t ret_cycle = 0, r_prev = 0, r_base = 0, row_base = 0;
 	int64_t div_free[DIV_FP + 1] = { 0 }; /* when each divider (minsn.divides) is free */
+	int64_t store_r = INT64_MIN / 2;      /* the latest store's retirement */
 	int64_t split_free[SPLIT_STORE_PAGE + 1] = { 0 }; /* each split resource (minsn.split) */
 	unsigned ret_used = 0;
 	uint64_t g = 0;
@@ -524,6 +525,9 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			q = df_ready(df, in, grp, s, NULL);
 			if (in->at_retire)
 				q = max64(q, r_prev);
+			/* a lock or a fence: the stores before it drain to the cache first */
+			if (in->drains && p->store_drain_cycles)
+				q = max64(q, store_r + p->store_drain_cycles);
 			/* a division waits for the divider, which it then holds */
 			if (in->div_cycles)
 				q = max64(q, div_free[in->divides]);
@@ -574,6 +578,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			ret_used += u;
 			if (B)
 				ring[g % B] = r;
+			if (in->mem & MEM_STORE && !in->drains) /* a lock's own store is done */
+				store_r = r;
 
 			if (counted && r > r_prev)
 				landed[paths
