@@ -278,7 +278,7 @@ struct mstore {
 	int64_t where;	/* its address */
 	uint64_t who;	/* the store */
 	bool renamable; /* its data may be renamed into a load of the same address */
-	bool offset;	/* its data carried a folded offset (not into a read-modify-write) */
+	bool offset;	/* its data carried a folded offset: not renamed into an add [m] */
 	uint8_t size;	/* its bytes; 0: unknown */
 };
 
@@ -333,9 +333,10 @@ static inline uint64_t mkey_regs(const struct mkey *k)
 
 /*
  * max(q, the completion of every input of `in`, in allocation group grp); *who: the input
- * that set it, if any. A load-op's latency holds the load's; its data inputs (registers other than the address's)
- * meet the loaded value at the operation, so they are needed the load's latency later. A
- * renamed load gets the store's data without the load's latency: a mov takes no cycle.
+ * that set it, if any. A load-op's latency holds the load's; its data inputs (registers
+ * other than the address's) meet the loaded value at the operation, so they are needed the
+ * load's latency later. A renamed load gets the store's data without the load's latency: a
+ * mov takes no cycle.
  */
 static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in, uint64_t grp,
 			       int64_t q, uint64_t *who)
