@@ -284,8 +284,8 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 				gpr_only = false;
 		/* imul r, [m] too: 2.96 cycles chained through a store on a Granite Rapids-class
 		 * core, imul's own 3 */
-		in->renamable =
-		    gpr_only && (f == F_MOV || f == F_ALU || f == F_UNARY || f == F_IMUL);
+		in->renamable = gpr_only && (f == F_MOV || f == F_ALU || f == F_UNARY ||
+					     f == F_IMUL || (f == F_CMPXCHG && !lock));
 		/* a read-modify-write that a stored folded value is not renamed into */
 		in->rmw_alu = f == F_ALU && n == 2 && o[0].kind == O_MEM;
 		/* add [m], r: not renamed where the profile renames only an immediate's */
