@@ -772,14 +772,11 @@ static void trace_steady(csh cs, const struct ipcc_model_profile *p, struct trac
 				seen |= ids[i] == next;
 			/*
 			 * Back into the loop elsewhere: the other successor, taken a third of the
-			 * time or more, may come back to k (the other path of an alternating
-			 * branch: jz over an add taken every other pass)
+			 * time or more, may lead back to k (k itself was tried above)
 			 */
 			if (seen && t->succ[1] && t->succ[1] <= tr->n &&
 			    3 * t->succ_n[1] >= t->s.c.execs) {
 				next = t->succ[1];
-				if (next == k)
-					break;
 				seen = false;
 				for (unsigned i = 0; i < len; i++)
 					seen |= ids[i] == next;
