@@ -57,6 +57,7 @@ bench: deps all
 	./$(BUILD)/bench/blocks $(BUILD)/heldout.json llvm-mca-19 native
 	./bench/stat_overhead.sh ./$(BUILD)/ipcc
 	python3 bench/model_backend.py ./$(BUILD)/ipcc
+	python3 bench/branch_patterns.py ./$(BUILD)/ipcc ./$(BUILD)/bench/branch_patterns
 	MODEL_KERNELS_BENCH=1 sh tests/cli/model_kernels.sh ./$(BUILD)/ipcc \
 		./$(BUILD)/tests/cli/model_kernels
 	./bench/record_overhead.sh ./$(BUILD)/ipcc ./$(BUILD)/tests/cli/hot_loop

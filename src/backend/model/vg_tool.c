@@ -17,10 +17,9 @@
  *   through an LRU first level and second level per thread; a miss of both is a page walk;
  * - instruction-cache misses, one fetch per cache line the segment's bytes span, with a
  *   tagged next-line prefetcher;
- * - conditional branches, taken, and mispredicted by a tournament predictor (bimodal,
- *   gshare over 16 branches of global history, a chooser), per thread;
- * - indirect jumps and calls, mispredicted by a last-target BTB indexed by address and
- *   path; returns, mispredicted by a 32-entry return-address stack.
+ * - conditional branches, taken, and mispredicted by a TAGE predictor; indirect jumps and
+ *   calls, mispredicted by its indirect sibling (ITTAGE; both in predictor.h, per thread);
+ *   returns, mispredicted by a 32-entry return-address stack.
  *
  * Regions: libipcc's ipcc_region_begin/end, with IPCC_REGION_BACKEND=model, send the tool a
  * client request (vg_requests.h). Each thread keeps its stack of open regions as a node of a
@@ -49,15 +48,12 @@
 #include "pub_tool_vki.h"
 #include "libvex_guest_amd64.h"
 
+#include "predictor.h"
 #include "vg_requests.h"
 
 #define MAX_SEG_INSNS  512
 #define MAX_THREADS    1024
 #define RAS_DEPTH      32
-#define BIMODAL_BITS   14
-#define GSHARE_BITS    16
-#define CHOOSER_BITS   14
-#define BTB_BITS       12
 #define STREAMS	       16
 #define PREFETCH_DEPTH 4
 
@@ -357,10 +353,7 @@ typedef struct {
 	Cache l1d, l1i, l2;
 	Cache dtlb, stlb; /* when tlb_on: lines of 4 KiB, pages */
 	Addr last_page;	  /* the page translated last: the first level's most recent */
-	UChar bimodal[1 << BIMODAL_BITS], gshare[1 << GSHARE_BITS], chooser[1 << CHOOSER_BITS];
-	UInt history; /* the last branches' outcomes, newest in bit 0 */
-	Addr btb[1 << BTB_BITS];
-	Addr path; /* a hash of the last indirect targets */
+	Predictor bp;	  /* conditional and indirect branches */
 	Addr ras[RAS_DEPTH];
 	UInt ras_top;	      /* entries pushed, modulo RAS_DEPTH */
 	Addr stream[STREAMS]; /* the next line each recent miss stream expects */
@@ -390,12 +383,7 @@ static void thread_start(ThreadId tid, ULong blocks)
 			cache_alloc(&t->dtlb, &geom_dtlb);
 			cache_alloc(&t->stlb, &geom_stlb);
 		}
-		for (UInt i = 0; i < (1u << BIMODAL_BITS); i++)
-			t->bimodal[i] = 1;
-		for (UInt i = 0; i < (1u << GSHARE_BITS); i++)
-			t->gshare[i] = 1;
-		for (UInt i = 0; i < (1u << CHOOSER_BITS); i++)
-			t->chooser[i] = 2;
+		predictor_init(&t->bp);
 		threads[tid] = t;
 		nthreads++;
 	}
@@ -815,53 +803,23 @@ static void mispredicted(void)
 
 static VG_REGPARM(3) void on_cond(Addr pc, ULong taken, HWord end)
 {
-	Thread *t = cur;
-	UInt b = (UInt)(pc ^ (pc >> BIMODAL_BITS)) & ((1u << BIMODAL_BITS) - 1);
-	UInt g = (UInt)((pc >> 1) ^ t->history ^ (pc >> 17)) & ((1u << GSHARE_BITS) - 1);
-	UInt c = (UInt)(pc ^ (pc >> CHOOSER_BITS)) & ((1u << CHOOSER_BITS) - 1);
-	Bool pb = t->bimodal[b] >= 2, pg = t->gshare[g] >= 2;
-	Bool predicted = t->chooser[c] >= 2 ? pg : pb;
-
 	cur->cnt->cond++;
 	cur->cnt->taken += taken != 0;
-	if (predicted != (taken != 0)) {
+	if (predict_cond(&cur->bp, pc, taken != 0)) {
 		cur->cnt->cond_miss++;
 		mispredicted();
 	}
-	if (pb != pg) {
-		if (pg == (taken != 0) && t->chooser[c] < 3)
-			t->chooser[c]++;
-		else if (pb == (taken != 0) && t->chooser[c] > 0)
-			t->chooser[c]--;
-	}
-	if (taken) {
-		if (t->bimodal[b] < 3)
-			t->bimodal[b]++;
-		if (t->gshare[g] < 3)
-			t->gshare[g]++;
-	} else {
-		if (t->bimodal[b] > 0)
-			t->bimodal[b]--;
-		if (t->gshare[g] > 0)
-			t->gshare[g]--;
-	}
-	t->history = (t->history << 1) | (taken != 0);
 	if (taken)
 		sb_end((const SBEnd *)end);
 }
 
 static VG_REGPARM(2) void on_indirect(Addr pc, Addr target)
 {
-	Thread *t = cur;
-	UInt i = (UInt)(pc ^ (pc >> BTB_BITS) ^ t->path) & ((1u << BTB_BITS) - 1);
-
 	cur->cnt->ind++;
-	if (t->btb[i] != target) {
+	if (predict_indirect(&cur->bp, pc, target)) {
 		cur->cnt->ind_miss++;
 		mispredicted();
 	}
-	t->btb[i] = target;
-	t->path = ((t->path << 3) ^ (target >> 2)) & ((1u << BTB_BITS) - 1);
 }
 
 static VG_REGPARM(1) void on_call(Addr return_to)
