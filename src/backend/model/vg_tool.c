@@ -407,6 +407,9 @@ typedef struct Seg {
 	/* The segments entered next after it, the most frequent first (see edge()). */
 	struct Seg *succ[2];
 	ULong succ_n[2];
+	/* ... and the segments it was entered from most often (see edge()). */
+	struct Seg *pred[2];
+	ULong pred_n[2];
 	UInt id; /* in the file: 1, 2, ... in the order written; 0: not written */
 } Seg;
 
@@ -532,29 +535,36 @@ static Counts *seg_counts(Seg *s)
 }
 
 /*
- * Segment l was followed by s: count it among l's two successors. A third takes the lesser
- * one's place once that one's count has run down (each other successor takes one off), so
- * that a segment's most frequent successor holds its first place.
+ * One of x's two most frequent neighbours (v, n: successors or predecessors) is s. A third
+ * takes the lesser one's place once that one's count has run down (each other neighbour
+ * takes one off), so that the most frequent holds the first place.
  */
+static void top2(Seg **v, ULong *n, Seg *s)
+{
+	if (v[0] == s) {
+		n[0]++;
+	} else if (v[1] == s) {
+		if (++n[1] > n[0]) {
+			Seg *t = v[0];
+			ULong m = n[0];
+
+			v[0] = s, n[0] = n[1];
+			v[1] = t, n[1] = m;
+		}
+	} else if (!v[0]) {
+		v[0] = s, n[0] = 1;
+	} else if (!v[1] || n[1] == 0) {
+		v[1] = s, n[1] = 1;
+	} else {
+		n[1]--;
+	}
+}
+
+/* Segment l was followed by s: s among l's two successors, l among s's two predecessors. */
 static void edge(Seg *l, Seg *s)
 {
-	if (l->succ[0] == s) {
-		l->succ_n[0]++;
-	} else if (l->succ[1] == s) {
-		if (++l->succ_n[1] > l->succ_n[0]) {
-			Seg *t = l->succ[0];
-			ULong n = l->succ_n[0];
-
-			l->succ[0] = s, l->succ_n[0] = l->succ_n[1];
-			l->succ[1] = t, l->succ_n[1] = n;
-		}
-	} else if (!l->succ[0]) {
-		l->succ[0] = s, l->succ_n[0] = 1;
-	} else if (!l->succ[1] || l->succ_n[1] == 0) {
-		l->succ[1] = s, l->succ_n[1] = 1;
-	} else {
-		l->succ_n[1]--;
-	}
+	top2(l->succ, l->succ_n, s);
+	top2(s->pred, s->pred_n, l);
 }
 
 static VG_REGPARM(1) void on_enter(Seg *s)
@@ -1425,7 +1435,7 @@ static void fini(Int exitcode)
 		VG_(umsg)("ipcc: cannot write '%s'\n", path);
 		return;
 	}
-	VG_(fprintf)(f, "ipcc-vg 7\n");
+	VG_(fprintf)(f, "ipcc-vg 8\n");
 	VG_(fprintf)
 	(f, "pid %d\nppid %d\nexit %d\nthreads %u\n", VG_(getpid)(), VG_(getppid)(), exitcode,
 	 nthreads);
@@ -1478,8 +1488,10 @@ static void fini(Int exitcode)
 			VG_(fprintf)(f, "\n");
 		}
 		VG_(fprintf)
-		(f, "N %u %llu %u %llu\n", s->succ[0] ? s->succ[0]->id : 0, s->succ_n[0],
-		 s->succ[1] ? s->succ[1]->id : 0, s->succ_n[1]);
+		(f, "N %u %llu %u %llu %u %llu %u %llu\n", s->succ[0] ? s->succ[0]->id : 0,
+		 s->succ_n[0], s->succ[1] ? s->succ[1]->id : 0, s->succ_n[1],
+		 s->pred[0] ? s->pred[0]->id : 0, s->pred_n[0], s->pred[1] ? s->pred[1]->id : 0,
+		 s->pred_n[1]);
 		for (SegRegion *r = s->regions; r; r = r->next)
 			if (r->c.execs || r->c.rep_runs) {
 				VG_(fprintf)(f, "R %u %llu ", r->path->id, r->c.execs);
