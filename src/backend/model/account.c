@@ -778,7 +778,7 @@ static void trace_model(csh cs, const struct ipcc_model_profile *p, struct trace
 			struct tseg *t = &tr->t[ids[i] - 1];
 			double share = (double)t->s.ninsns / insns;
 
-			if (t->looped || (only && ids[i] != only))
+			if ((only && ids[i] != only) || t->looped) /* only: others' are theirs */
 				continue;
 			t->done = t->looped = true;
 			t->cycles = c * share;
@@ -900,75 +900,97 @@ static void trace_apply(const struct traces *tr, unsigned k, struct steady *st)
 
 #define PREMODEL_MAX_THREADS 8
 
-struct premodel_part {
-	const struct ipcc_model_profile *p;
-	const struct traces *tr;
-	struct steady *st;
-	char **names; /* each segment's approximated mnemonics (NULL: none) */
-	size_t first, step;
-	int failed; /* no disassembler, or out of memory */
+/*
+ * fn(cs, i, arg) for every i < n: one thread a CPU (up to PREMODEL_MAX_THREADS), each with
+ * a disassembler of its own, takes every nt-th i. fn returns nonzero on failure (out of
+ * memory); so does this, or where no disassembler opens.
+ */
+struct parallel_part {
+	size_t n, first, step;
+	int (*fn)(csh, size_t, void *);
+	void *arg;
+	int failed;
 };
 
-static void *premodel_part(void *arg)
+static void *parallel_part(void *a)
 {
-	struct premodel_part *m = arg;
+	struct parallel_part *m = a;
 	csh cs;
 
 	if (disasm_open(&cs)) {
 		m->failed = 1;
 		return NULL;
 	}
-	for (size_t i = m->first; i < m->tr->n && !m->failed; i += m->step) {
-		char names[256] = "";
-
-		model_segment(cs, &m->tr->t[i].s, m->p, &m->st[i], names, sizeof(names));
-		if (*names && !(m->names[i] = strdup(names)))
-			m->failed = 1;
-	}
+	for (size_t i = m->first; i < m->n && !m->failed; i += m->step)
+		m->failed |= m->fn(cs, i, m->arg);
 	cs_close(&cs);
 	return NULL;
 }
 
-/*
- * Every segment's steady state, before the file is read for its counts. The segments are
- * independent and the tool has ended, so one thread a CPU (up to 8) models every n-th one
- * with a disassembler of its own; the approximated mnemonics are added in the file's order,
- * so the result is the same on any number of CPUs. NULL where that cannot be done (out of
- * memory, no disassembler): each segment is then modelled as it is read.
- */
-static struct steady *premodel(const struct ipcc_model_profile *p, const struct traces *tr,
-			       char *names, size_t names_len)
+static int parallel(size_t n, int (*fn)(csh, size_t, void *), void *arg)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t nt = cpus < 1			  ? 1
 		    : cpus > PREMODEL_MAX_THREADS ? PREMODEL_MAX_THREADS
 						  : (size_t)cpus;
-	struct steady *st = calloc(tr->n, sizeof(*st));
-	char **seg_names = calloc(tr->n, sizeof(*seg_names));
-	struct premodel_part part[PREMODEL_MAX_THREADS];
+	struct parallel_part part[PREMODEL_MAX_THREADS];
 	pthread_t th[PREMODEL_MAX_THREADS];
 	bool started[PREMODEL_MAX_THREADS] = { false };
-	int failed = !st || !seg_names;
+	int failed = 0;
 
-	if (nt > tr->n)
-		nt = tr->n ? tr->n : 1;
-	for (size_t t = 0; t < nt && !failed; t++) {
-		part[t] = (struct premodel_part){ p, tr, st, seg_names, t, nt, 0 };
+	if (nt > n)
+		nt = n ? n : 1;
+	for (size_t t = 0; t < nt; t++) {
+		part[t] = (struct parallel_part){ n, t, nt, fn, arg, 0 };
 		/* the others in threads; where one cannot start, its part runs here below */
 		if (t > 0)
-			started[t] = pthread_create(&th[t], NULL, premodel_part, &part[t]) == 0;
+			started[t] = pthread_create(&th[t], NULL, parallel_part, &part[t]) == 0;
 	}
-	if (!failed) {
-		premodel_part(&part[0]);
-		for (size_t t = 1; t < nt; t++) {
-			if (started[t])
-				pthread_join(th[t], NULL);
-			else
-				premodel_part(&part[t]);
-		}
-		for (size_t t = 0; t < nt; t++)
-			failed |= part[t].failed;
+	parallel_part(&part[0]);
+	for (size_t t = 1; t < nt; t++) {
+		if (started[t])
+			pthread_join(th[t], NULL);
+		else
+			parallel_part(&part[t]);
 	}
+	for (size_t t = 0; t < nt; t++)
+		failed |= part[t].failed;
+	return failed;
+}
+
+struct premodel_arg {
+	const struct ipcc_model_profile *p;
+	const struct traces *tr;
+	struct steady *st;
+	char **names; /* each segment's approximated mnemonics (NULL: none) */
+};
+
+static int premodel_one(csh cs, size_t i, void *arg)
+{
+	struct premodel_arg *m = arg;
+	char names[256] = "";
+
+	model_segment(cs, &m->tr->t[i].s, m->p, &m->st[i], names, sizeof(names));
+	return *names && !(m->names[i] = strdup(names));
+}
+
+/*
+ * Every segment's steady state, before the file is read for its counts. The segments are
+ * independent and the tool has ended, so they are modelled in parallel (parallel()); the
+ * approximated mnemonics are added in the file's order, so the result is the same on any
+ * number of CPUs. NULL where that cannot be done (out of memory, no disassembler): each
+ * segment is then modelled as it is read.
+ */
+static struct steady *premodel(const struct ipcc_model_profile *p, const struct traces *tr,
+			       char *names, size_t names_len)
+{
+	struct steady *st = calloc(tr->n, sizeof(*st));
+	char **seg_names = calloc(tr->n, sizeof(*seg_names));
+	int failed = !st || !seg_names;
+
+	if (!failed)
+		failed =
+		    parallel(tr->n, premodel_one, &(struct premodel_arg){ p, tr, st, seg_names });
 	for (size_t i = 0; seg_names && i < tr->n; i++) {
 		if (!failed && seg_names[i])
 			add_names(names, names_len, seg_names[i]);
@@ -980,6 +1002,20 @@ static struct steady *premodel(const struct ipcc_model_profile *p, const struct 
 		return NULL;
 	}
 	return st;
+}
+
+struct context_arg {
+	const struct ipcc_model_profile *p;
+	struct traces *tr;
+};
+
+/* Each context changes its own segment's figures alone: they are modelled in parallel. */
+static int context_one(csh cs, size_t i, void *arg)
+{
+	struct context_arg *m = arg;
+
+	trace_context(cs, m->p, m->tr, (unsigned)i + 1);
+	return 0;
 }
 
 static int account_file(const char *path, csh cs, const struct ipcc_model_profile *p,
@@ -1007,8 +1043,9 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	/* Loops first, in the file's order; then the hot segments on none, in context. */
 	for (unsigned k = 1; k <= tr.n; k++)
 		trace_loop(cs, p, &tr, k);
-	for (unsigned k = 1; k <= tr.n; k++)
-		trace_context(cs, p, &tr, k);
+	if (tr.n && parallel(tr.n, context_one, &(struct context_arg){ p, &tr }))
+		for (unsigned k = 1; k <= tr.n; k++) /* no disassembler there: here, in turn */
+			trace_context(cs, p, &tr, k);
 	while (!ret && (n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (lineno == 1) {
