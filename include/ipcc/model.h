@@ -393,6 +393,16 @@ struct ipcc_model_profile {
 	 * 44.6. 0 when missing: none.
 	 */
 	unsigned store_drain_cycles;
+	/*
+	 * With --block, a double-precision multiply, fused multiply-add, divide or square root
+	 * that takes a subnormal (the harness's memory, DATA_ADDR in every eight bytes, read as
+	 * a double) with a normal or nonzero operand takes a microcode assist: this many cycles
+	 * more, after every older instruction retired. On a Granite Rapids-class core vmulsd of
+	 * such a load and a converted integer 125 cycles a loop, vdivsd 133, vsqrtsd 138,
+	 * vfmadd231sd 122; the product of two subnormals (zero) and additions none. 0 when
+	 * missing: none.
+	 */
+	unsigned fp_assist_cycles;
 };
 
 /*
@@ -427,7 +437,7 @@ struct ipcc_model_error {
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, cpuid_cycles, x87_assist_cycles,
  * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,
- * loads_per_bank, store_drain_cycles):
+ * loads_per_bank, store_drain_cycles, fp_assist_cycles):
  * unsigned decimals,
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
  * copies its cost rows and lock latency; a lock_latency given in the file wins). An

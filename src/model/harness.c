@@ -487,3 +487,173 @@ void model_mark_splits(struct ipcc_model_program *prog, const struct ipcc_model_
 		}
 	}
 }
+
+/*
+ * Subnormal operands. The harness's memory holds DATA_ADDR in every eight bytes: read as a
+ * double, a subnormal (2.65e-315); its vector registers start at zero; an integer converted
+ * (cvtsi2sd) is a normal number. On a Granite Rapids-class core a double-precision
+ * multiply, fused multiply-add, divide or square root with a subnormal operand and a
+ * nonzero other one takes a microcode assist (vmulsd of such a load and a converted
+ * integer: 125 cycles a loop), where the product of two subnormals (zero, flushed) does not,
+ * nor does an addition (vaddsd 4.2), a conversion (vcvtsd2ss 1.0) or a fused multiply-add
+ * of zero and a subnormal; a fused multiply-add of two subnormals and a subnormal does
+ * (d * d + d: 129). This pass follows each vector register's class, as a double, through the
+ * block's iterations from the harness's start, and marks the operations that assist.
+ * Single precision is not followed: the harness's bytes read as floats are 0x20000000 (a
+ * normal number) and 0, neither of them subnormal.
+ */
+enum fpc { FP_UNKNOWN, FP_ZERO, FP_SUB, FP_NORMAL };
+
+/* An operand: a vector register (its number), a memory operand, or something else. */
+struct fop {
+	enum { F_OTHER, F_VEC, F_MEM } kind;
+	unsigned reg;
+	unsigned size; /* a memory operand's bytes (0: not given) */
+};
+
+static unsigned fp_operands(const char *ops, struct fop o[4])
+{
+	unsigned n = 0;
+
+	while (*ops && n < 4) {
+		const char *end = strchr(ops, ',');
+		size_t len = end ? (size_t)(end - ops) : strlen(ops);
+		char t[64];
+
+		while (len && isspace((unsigned char)*ops))
+			ops++, len--;
+		if (len >= sizeof(t))
+			len = sizeof(t) - 1;
+		memcpy(t, ops, len);
+		t[len] = 0;
+		o[n] = (struct fop){ F_OTHER, 0, 0 };
+		if ((t[0] == 'x' || t[0] == 'y' || t[0] == 'z') && !strncmp(t + 1, "mm", 2) &&
+		    isdigit((unsigned char)t[3])) {
+			o[n].kind = F_VEC;
+			o[n].reg = (unsigned)atoi(t + 3) & 31;
+		} else if (strchr(t, '[')) {
+			o[n].kind = F_MEM;
+			o[n].size = !strncmp(t, "dword", 5) ? 4 : !strncmp(t, "qword", 5) ? 8 : 16;
+		}
+		n++;
+		if (!end)
+			break;
+		ops = end + 1;
+	}
+	return n;
+}
+
+/* A mnemonic without its VEX v, where the rest is an SSE one (vmulsd: mulsd). */
+static const char *sse_name(const char *m)
+{
+	static const char *const vex_only[] = { "vbroadcastsd", "vfmadd",  "vfmsub",
+						"vfnmadd",	"vfnmsub", NULL };
+
+	for (unsigned i = 0; vex_only[i]; i++)
+		if (!strncmp(m, vex_only[i], strlen(vex_only[i])))
+			return m;
+	return m[0] == 'v' ? m + 1 : m;
+}
+
+static enum fpc fp_product(enum fpc a, enum fpc b)
+{
+	if (a == FP_ZERO || b == FP_ZERO || (a == FP_SUB && b == FP_SUB))
+		return FP_ZERO;
+	if (a == FP_UNKNOWN || b == FP_UNKNOWN)
+		return FP_UNKNOWN;
+	return FP_NORMAL;
+}
+
+static enum fpc fp_sum(enum fpc a, enum fpc b)
+{
+	if (a == FP_ZERO)
+		return b;
+	if (b == FP_ZERO)
+		return a;
+	if (a == FP_UNKNOWN || b == FP_UNKNOWN)
+		return FP_UNKNOWN;
+	return a == FP_SUB && b == FP_SUB ? FP_SUB : FP_NORMAL;
+}
+
+void model_mark_fp_assists(struct ipcc_model_program *prog)
+{
+	enum fpc v[32];
+
+	for (unsigned r = 0; r < 32; r++)
+		v[r] = FP_ZERO;
+	for (unsigned it = 0; it < 3; it++)
+		for (unsigned k = 0; k < prog->n; k++) {
+			struct minsn *in = &prog->insn[k];
+			const char *text = prog->pool + in->text;
+			char mm[24];
+			struct fop o[4];
+			unsigned n = fp_operands(
+			    model_lex_space(model_lex_word(model_lex_space(text), mm, sizeof(mm))),
+			    o);
+			const char *m = sse_name(mm);
+			size_t ml = strlen(m);
+			bool pd =
+			    ml > 2 && (!strcmp(m + ml - 2, "sd") || !strcmp(m + ml - 2, "pd"));
+			bool vex = m != mm || mm[0] == 'v';
+			enum fpc c[4], res = FP_UNKNOWN;
+			bool assist = false;
+
+			if (!n || o[0].kind != F_VEC)
+				continue; /* writes no vector register (a store, a compare into flags) */
+			for (unsigned i = 0; i < n; i++)
+				c[i] = o[i].kind == F_VEC		      ? v[o[i].reg]
+				       : o[i].kind == F_MEM && o[i].size >= 8 ? FP_SUB
+									      : FP_UNKNOWN;
+			/* the sources: (dst, src) for SSE's two operands, (src1, src2) for VEX */
+			enum fpc a = vex && n >= 3 ? c[1] : c[0], b = vex && n >= 3 ? c[2] : c[1];
+
+			if (n == 2 && model_word_in(m, (const char *const[]){
+							   "movsd", "movapd", "movupd", "movaps",
+							   "movups", "movdqa", "movdqu", "movq",
+							   "movddup", "vbroadcastsd", NULL })) {
+				res = c[1];
+			} else if (n >= 2 &&
+				   model_word_in(m, (const char *const[]){ "xorps", "xorpd", "pxor",
+									   NULL })) {
+				const struct fop *x = &o[n - 2], *y = &o[n - 1];
+
+				res = x->kind == F_VEC && y->kind == F_VEC && x->reg == y->reg
+					  ? FP_ZERO
+					  : FP_UNKNOWN;
+			} else if (!strcmp(m, "cvtsi2sd")) {
+				res = FP_NORMAL;
+			} else if (pd && (!strncmp(m, "mul", 3) || !strncmp(m, "div", 3))) {
+				assist = (a == FP_SUB && b == FP_NORMAL) ||
+					 (a == FP_NORMAL && b == FP_SUB);
+				res = m[0] == 'm'			 ? fp_product(a, b)
+				      : a == FP_NORMAL || b == FP_NORMAL ? FP_NORMAL
+									 : FP_UNKNOWN;
+			} else if (pd && !strncmp(m, "sqrt", 4)) {
+				assist = c[n - 1] == FP_SUB;
+				res = c[n - 1] == FP_SUB ? FP_NORMAL : c[n - 1];
+			} else if (pd && (!strncmp(m, "add", 3) || !strncmp(m, "sub", 3))) {
+				res = fp_sum(a, b);
+			} else if (pd && n == 3 && !strncmp(m, "vf", 2) && strlen(m) > 8) {
+				/* vfmadd231sd d, s2, s3: s2 * s3 + d; 213: s2 * d + s3; 132: d * s3 + s2 */
+				const char *form = m + ml - 5;
+				enum fpc p1 = c[1], p2 = c[2], add = c[0];
+
+				if (!strncmp(form, "213", 3))
+					p2 = c[0], add = c[2];
+				else if (!strncmp(form, "132", 3))
+					p1 = c[0], add = c[1];
+				const bool nz1 = p1 == FP_SUB || p1 == FP_NORMAL,
+					   nz2 = p2 == FP_SUB || p2 == FP_NORMAL;
+
+				assist = ((p1 == FP_SUB && nz2) || (p2 == FP_SUB && nz1)) &&
+					 !(p1 == FP_SUB && p2 == FP_SUB &&
+					   (add == FP_ZERO || add == FP_UNKNOWN));
+				res = fp_sum(p1 == FP_SUB && p2 == FP_SUB ? FP_ZERO
+									  : fp_product(p1, p2),
+					     add);
+			}
+			v[o[0].reg] = res;
+			if (it == 2)
+				in->assist = assist;
+		}
+}

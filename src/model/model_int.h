@@ -54,6 +54,7 @@ struct minsn {
 	unsigned fe_stall;     /* cycles the front end delivers nothing before this one */
 	bool at_retire;	       /* executes at retirement (lock, fences, ; at_retire) */
 	bool drains;	       /* and after the stores before it reach the cache (lock, mfence) */
+	bool assist;	       /* a subnormal operand's microcode assist (model_mark_fp_assists) */
 	uint32_t mispredict;   /* of its dynamic instances, millionths mispredicted (0: none) */
 	uint32_t taken;	       /* of its dynamic instances, millionths taken (placement only) */
 	unsigned skip;	       /* a jump to a later label: the instructions a taken one skips */
@@ -160,6 +161,11 @@ void model_mark_x87_faults(struct ipcc_model_program *prog, const struct ipcc_mo
  * with such a key gets its L1 bank (minsn.bank, for the profile's loads_per_bank).
  */
 void model_mark_splits(struct ipcc_model_program *prog, const struct ipcc_model_profile *p);
+/*
+ * With the harness: the double-precision operations that meet a subnormal (the harness's
+ * memory read as a double) and take a microcode assist (model/harness.c).
+ */
+void model_mark_fp_assists(struct ipcc_model_program *prog);
 
 /*
  * Whether a load of `size` bytes at `key` lies within a store of `ssize` bytes at `skey`:

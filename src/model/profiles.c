@@ -379,6 +379,7 @@ static const struct ipcc_model_profile builtin[] = {
 	  .loads_per_bank = 2,
 	  /* lock add qword ptr [rbx], 1 18.0 cycles a loop, after mov [rsi + 0x40], rax 25.5 */
 	  .store_drain_cycles = 7,
+	  .fp_assist_cycles = 120,
 	  /*
 	   * Measured on a Granite Rapids-class guest (it reports model 0xa7, with AMX;
 	   * docs/internals/model.md, "Golden Cove on blocks, again"): movsd or movq xmm0, [rax];
@@ -561,7 +562,7 @@ static const struct key {
 	 * fdiv_single_cycles, fdiv_double_cycles: 0, the FP divider pipelined;
 	 * split_load_cycles, page_split_load_cycles, split_store_cycles,
 	 * page_split_store_cycles: 0, split accesses not modelled; loads_per_bank: 0, no
-	 * limit; store_drain_cycles: 0, none.
+	 * limit; store_drain_cycles: 0, none; fp_assist_cycles: 0, no subnormal assists.
 	 */
 	KEY(mul_latency, K_UNSIGNED, 0, 1000),
 	KEY(lock_latency, K_UNSIGNED, 0, 1000),
@@ -629,6 +630,7 @@ static const struct key {
 	KEY(page_split_store_cycles, K_UNSIGNED, 0, 1000),
 	KEY(loads_per_bank, K_UNSIGNED, 0, 64),
 	KEY(store_drain_cycles, K_UNSIGNED, 0, 1000),
+	KEY(fp_assist_cycles, K_UNSIGNED, 0, 100000),
 #undef KEY
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -1072,7 +1074,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->split_store_cycles == b->split_store_cycles &&
 	       a->page_split_store_cycles == b->page_split_store_cycles &&
 	       a->loads_per_bank == b->loads_per_bank &&
-	       a->store_drain_cycles == b->store_drain_cycles && a->placement == b->placement &&
+	       a->store_drain_cycles == b->store_drain_cycles &&
+	       a->fp_assist_cycles == b->fp_assist_cycles && a->placement == b->placement &&
 	       a->sample_retire == b->sample_retire && !strcmp(a->latencies, b->latencies) &&
 	       same_costs(a, b);
 }

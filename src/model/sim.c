@@ -523,7 +523,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			/* ready: registers and flags, and a store to the address it loads */
 			grp = (al.uops - u) / al.width;
 			q = df_ready(df, in, grp, s, NULL);
-			if (in->at_retire)
+			if (in->at_retire || (in->assist && p->fp_assist_cycles))
 				q = max64(q, r_prev);
 			/* a lock or a fence: the stores before it drain to the cache first */
 			if (in->drains && p->store_drain_cycles)
@@ -536,6 +536,9 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				q = max64(q, split_free[in->split]);
 			/* immediate folding: of F add/sub reg, imm in a row, one has latency */
 			lat = df_latency(df, in, p->fold_imm);
+			/* a subnormal's assist: microcode, once all before it retired (above) */
+			if (in->assist)
+				lat += p->fp_assist_cycles;
 			/* issued: the first cycle from q with a free port of each class (a
 			 * folded add none, where the profile folds at rename) */
 			if (in->fold && lat == 0 && p->fold_no_port) {
