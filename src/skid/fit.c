@@ -216,6 +216,13 @@ static const struct {
 	 */
 	{ "store_drain_cycles", "48894640f048830301", D_BLOCK, 100,
 	  offsetof(struct ipcc_model_profile, store_drain_cycles) },
+	/*
+	 * vmovsd xmm0, [rdx]; vcvtsi2sd xmm1, xmm1, rdx; vmulsd xmm2, xmm0, xmm1: a subnormal
+	 * (the harness's memory as a double) times a normal number, a microcode assist: 125.3
+	 * cycles a loop on a Granite Rapids-class core.
+	 */
+	{ "fp_assist_cycles", "c5fb1002c4e1f32acac5fb59d1", D_BLOCK_EXCESS, 100000,
+	  offsetof(struct ipcc_model_profile, fp_assist_cycles) },
 };
 
 /*
