@@ -28,8 +28,9 @@
  *
  * At exit it writes, to --ipcc-out (%p expands to the pid, so each child process of a
  * --trace-children run has its own file), a header and each executed segment with its
- * instructions' addresses and bytes, the function and object they belong to. The format is
- * described in docs/internals/model-backend.md.
+ * instructions' addresses and bytes, the function and object they belong to, and the two
+ * segments entered after it and the two it was entered from most often (for ipcc's
+ * traces). The format is described in docs/internals/model-backend.md.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_clreq.h"
@@ -1462,7 +1463,7 @@ static void fini(Int exitcode)
 				(f, "region %u %u %llu\t%s\n", p->id, p->parent ? p->parent->id : 0,
 				 p->calls, p->name);
 			}
-	/* The ids the successor lines name: the segments written, in order. */
+	/* The ids the N lines name: the segments written, in order. */
 	UInt next_id = 0;
 
 	for (Seg *s = seg_all; s; s = s->all_next) {
