@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""bench/branch_patterns.py IPCC PROG: the model backend's branch predictors against this
-machine's, on one branch that repeats a random pattern (PROG: bench/branch_patterns).
+"""bench/branch_patterns.py IPCC PROG [NATIVE MODEL]: the model backend's branch predictors
+against this machine's, on one branch that repeats a random pattern (PROG:
+bench/branch_patterns).
 
 Per period: cycles an iteration natively (ipcc stat, time backend: user time times the core
 frequency, the fewest of three runs of 30 million iterations) and under the model backend
@@ -8,15 +9,13 @@ frequency, the fewest of three runs of 30 million iterations) and under the mode
 iteration. Natively the period where the cycles jump is where the core's predictor runs out;
 under the model, where its predictors do (src/backend/model/predictor.h). The pattern is
 the same bytes in both (a fixed seed); the model learns it over fewer repetitions.
+NATIVE and MODEL set the two iteration counts (a quick check: small ones).
 """
 import json
 import os
 import subprocess
 import sys
 import tempfile
-
-NATIVE, MODEL = 30_000_000, 2_000_000
-
 
 def stat(ipcc, args, backend):
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
@@ -27,20 +26,22 @@ def stat(ipcc, args, backend):
 
 
 def main(argv):
-    if len(argv) != 2:
+    if len(argv) not in (2, 4):
         print(__doc__)
         return 2
-    ipcc, prog = argv
+    ipcc, prog = argv[:2]
+    native_iters, model_iters = (int(argv[2]), int(argv[3])) if len(argv) == 4 else \
+        (30_000_000, 2_000_000)
     print(f"{'branch':9} {'period':>7} {'native':>8} {'model':>8} {'mispredicts':>12}")
     for kind, periods in (("cond", (64, 1024, 4096, 8192, 16384, 65536)),
                           ("indirect", (64, 512, 1024, 2048, 4096, 65536))):
         for p in periods:
-            native = min(j["user_ns"] * j["core_khz"] / 1e6 / NATIVE
-                         for j in (stat(ipcc, [prog, kind, str(p), str(NATIVE)], "time")
+            native = min(j["user_ns"] * j["core_khz"] / 1e6 / native_iters
+                         for j in (stat(ipcc, [prog, kind, str(p), str(native_iters)], "time")
                                    for _ in range(3)))
-            m = stat(ipcc, [prog, kind, str(p), str(MODEL)], "model")
-            print(f"{kind:9} {p:7} {native:8.2f} {m['counters']['cycles'] / MODEL:8.2f} "
-                  f"{m['model']['counts']['mispredicts'] / MODEL:12.3f}", flush=True)
+            m = stat(ipcc, [prog, kind, str(p), str(model_iters)], "model")
+            print(f"{kind:9} {p:7} {native:8.2f} {m['counters']['cycles'] / model_iters:8.2f} "
+                  f"{m['model']['counts']['mispredicts'] / model_iters:12.3f}", flush=True)
     return 0
 
 

@@ -69,6 +69,13 @@ if command -v valgrind >/dev/null && command -v gzip >/dev/null; then
         fail "model_backend.py: $(cat "$tmp/out")"
     grep -q "cachegrind formula" "$tmp/out" || fail "model_backend.py: $(cat "$tmp/out")"
 fi
+# bench/branch_patterns.py, small: a row for each of its twelve patterns (Valgrind cannot run
+# the sanitizer build's program: there it is left out).
+if command -v valgrind >/dev/null && ! nm "$build/bench/branch_patterns" 2>/dev/null | grep -q __asan_init; then
+    python3 "$src/bench/branch_patterns.py" "$build/ipcc" "$build/bench/branch_patterns" 20000 20000 \
+        >"$tmp/out" 2>&1 || fail "branch_patterns.py: $(cat "$tmp/out")"
+    [ "$(grep -c '^\(cond\|indirect\) ' "$tmp/out")" = 12 ] || fail "branch_patterns.py: $(cat "$tmp/out")"
+fi
 "$src/bench/stat_overhead.sh" "$build/ipcc" 1 >"$tmp/out" 2>&1 || fail "stat_overhead.sh: $(cat "$tmp/out")"
 grep -q "ratio" "$tmp/out" || fail "stat_overhead.sh printed no ratio: $(cat "$tmp/out")"
 "$src/bench/record_overhead.sh" "$build/ipcc" "$build/tests/cli/hot_loop" 1 >"$tmp/out" 2>&1 ||
