@@ -96,6 +96,20 @@ static inline uint32_t predictor_rand(Predictor *p)
 	return p->rng;
 }
 
+/*
+ * Where a wrong prediction allocates: the first free entry from the table after the
+ * provider's (prov, -1 for none), or, half the time, from the one after that (so that two
+ * branches that collide in one table do not evict each other for ever).
+ */
+static inline unsigned alloc_start(Predictor *p, int prov, unsigned tables)
+{
+	unsigned start = (unsigned)(prov + 1);
+
+	if (start + 1 < tables && (predictor_rand(p) & 1))
+		start++;
+	return start;
+}
+
 /* One bit into the global history. */
 static inline void history_push(Predictor *p, unsigned bit)
 {
@@ -244,10 +258,8 @@ static inline int predict_cond(Predictor *p, uint64_t pc, int taken)
 	}
 	/* A wrong prediction allocates an entry in a longer table (one of the first two free). */
 	if (pred != taken && prov < TAGE_TABLES - 1) {
-		unsigned start = (unsigned)(prov + 1), done = 0;
+		unsigned start = alloc_start(p, prov, TAGE_TABLES), done = 0;
 
-		if (start + 1 < TAGE_TABLES && (predictor_rand(p) & 1))
-			start++;
 		for (unsigned i = start; i < TAGE_TABLES && !done; i++)
 			if (p->tab[i][idx[i]].u == 0) {
 				TageEntry *n = &p->tab[i][idx[i]];
@@ -325,10 +337,8 @@ static inline int predict_indirect(Predictor *p, uint64_t pc, uint64_t target)
 			e->target = target;
 	}
 	if (wrong && prov < ITTAGE_TABLES - 1) {
-		unsigned start = (unsigned)(prov + 1), done = 0;
+		unsigned start = alloc_start(p, prov, ITTAGE_TABLES), done = 0;
 
-		if (start + 1 < ITTAGE_TABLES && (predictor_rand(p) & 1))
-			start++;
 		for (unsigned k = start; k < ITTAGE_TABLES && !done; k++)
 			if (p->itab[k][idx[k]].u == 0) {
 				IttageEntry *n = &p->itab[k][idx[k]];
