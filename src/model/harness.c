@@ -533,7 +533,11 @@ static unsigned fp_operands(const char *ops, struct fop o[4])
 			o[n].reg = (unsigned)atoi(t + 3) & 31;
 		} else if (strchr(t, '[')) {
 			o[n].kind = F_MEM;
-			o[n].size = !strncmp(t, "dword", 5) ? 4 : !strncmp(t, "qword", 5) ? 8 : 16;
+			o[n].size = !strncmp(t, "byte", 4)    ? 1
+				    : !strncmp(t, "word", 4)  ? 2
+				    : !strncmp(t, "dword", 5) ? 4
+				    : !strncmp(t, "qword", 5) ? 8
+							      : 16; /* xmmword and wider */
 		}
 		n++;
 		if (!end)
