@@ -38,6 +38,8 @@ enum derive {
 	D_CALL,		 /* call.pointer's cycles less its return's and branch's taken cycles */
 	D_BLOCK,	 /* a basic block (`kernel` is its hex) timed as ipcc bench --block times
 			    it: the value, 0 to `ops`, with which the model runs it as measured */
+	D_BLOCK_UNITS,	 /* the same from 1: a count of units, which at 0 the model would not
+			    bound at all */
 	D_BLOCK_EXCESS	 /* the same: the cycles it takes over the model's with the key at 1,
 			    plus 1 (for a key of thousands of cycles; at most `ops`) */
 };
@@ -165,7 +167,7 @@ static const struct {
 	{ "alu_ports",
 	  "410fb7c4410fb7dc410fb7cc410fb7d4410fb7f4410fb7fc450fb7c4450fb7cc450fb7d4450fb7dc"
 	  "410fb7c4410fb7dc410fb7cc410fb7d4410fb7f4410fb7fc450fb7c4450fb7cc450fb7d4450fb7dc",
-	  D_BLOCK, 8, offsetof(struct ipcc_model_profile, alu_ports) },
+	  D_BLOCK_UNITS, 8, offsetof(struct ipcc_model_profile, alu_ports) },
 	/*
 	 * cpuid (leaf 0x20000000, the harness's eax: past the last, as good as any): a trap to
 	 * the hypervisor in a guest, 3,300 cycles on an Emerald Rapids guest, 23,400 on a
@@ -342,7 +344,7 @@ int ipcc_fit_block_key(const struct ipcc_model_profile *p, const char *key, cons
 		return err_set(IPCC_EINVAL, "no profile key '%s' is fitted", key);
 	if (ipcc_block_parse_hex(hex, &b) || ipcc_block_lift(&b, &text))
 		return err_set(IPCC_EINVAL, "block %s: %s", hex, ipcc_last_error());
-	for (unsigned v = 0; v <= max; v++) {
+	for (unsigned v = params[i].how == D_BLOCK_UNITS; v <= max; v++) {
 		double c;
 
 		*field_of(&q, i) = v;
@@ -436,7 +438,8 @@ int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_pr
 			const struct ipcc_kernel *k = ipcc_kernel_find(params[i].kernel);
 			struct ipcc_bench_point p;
 
-			if (params[i].how == D_BLOCK || params[i].how == D_BLOCK_EXCESS) {
+			if (params[i].how == D_BLOCK || params[i].how == D_BLOCK_UNITS ||
+			    params[i].how == D_BLOCK_EXCESS) {
 				char why[160];
 				double c = block_measured(params[i].kernel, why, sizeof(why));
 
@@ -579,7 +582,8 @@ int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_pr
 				 model);
 			break;
 		}
-		case D_BLOCK: {
+		case D_BLOCK:
+		case D_BLOCK_UNITS: {
 			unsigned fit = 0;
 			double model = NAN;
 
