@@ -198,3 +198,26 @@ TEST(agreement_is_mape_and_kendall_tau_b)
 	CHECK_EQ(u64, g.n_used, 3);
 	return TEST_OK;
 }
+
+/*
+ * A block's figure from its passes: the fewest that another pass confirms within 1%, a lone
+ * pass a few percent under the rest left out; the fewest where it is far under the rest (the
+ * unslowed pass) or where nothing is confirmed.
+ */
+TEST(figure_leaves_out_a_lone_low_timing)
+{
+	/* a loop of 1.00 cycles that read 0.95 in one pass of five */
+	CHECK_EQ(dbl, ipcc_block_figure((const double[]){ 1.001, 0.953, 1.003, 1.0, 1.002 }, 5),
+		 1.0);
+	/* agreeing passes: the fewest */
+	CHECK_EQ(dbl, ipcc_block_figure((const double[]){ 2.004, 2.0, 2.01 }, 3), 2.0);
+	/* the host's neighbours slowed two passes alike: the third, far under them, stands */
+	CHECK_EQ(dbl, ipcc_block_figure((const double[]){ 1.31, 1.0, 1.30 }, 3), 1.0);
+	/* nothing confirmed: the fewest */
+	CHECK_EQ(dbl, ipcc_block_figure((const double[]){ 1.2, 1.0, 1.1 }, 3), 1.0);
+	/* two passes, or one: the fewest whatever they read */
+	CHECK_EQ(dbl, ipcc_block_figure((const double[]){ 1.0, 0.95 }, 2), 0.95);
+	CHECK_EQ(dbl, ipcc_block_figure((const double[]){ 3.5 }, 1), 3.5);
+	CHECK(isnan(ipcc_block_figure(NULL, 0)));
+	return TEST_OK;
+}

@@ -241,6 +241,28 @@ out:
 
 /* ---- agreement ------------------------------------------------------------------------- */
 
+static int cmp_cycles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double ipcc_block_figure(const double *cycles, unsigned n)
+{
+	double s[16];
+
+	if (!n)
+		return NAN;
+	n = n < 16 ? n : 16;
+	memcpy(s, cycles, n * sizeof(s[0]));
+	qsort(s, n, sizeof(s[0]), cmp_cycles);
+	for (unsigned i = 0; i + 1 < n; i++)
+		if (s[i + 1] <= s[i] * 1.01) /* confirmed: the fewest such */
+			return s[0] >= 0.9 * s[i] ? s[i] : s[0];
+	return s[0];
+}
+
 static double binned(double v, double bin)
 {
 	return bin > 0 ? round(v / bin) * bin : v;

@@ -26,7 +26,9 @@
  *               only errs low). A repetition is taken again when it was preempted or when
  *               t(2n) is not 2 t(n) within 2%: a disturbance that slowed only one side's runs
  *               would otherwise make the difference, and so the best repetition, too small.
- *               The figure is the fewest cycles of the repetitions; the median is kept.
+ *               The figure is the fewest cycles of the repetitions that another confirms
+ *               within 1% (ipcc_block_figure: a lone repetition a few percent under the rest
+ *               misread the frequency); the median is kept.
  *               A block whose addresses stride over more than MAX_L1_PAGES pages is not
  *               timed: the page walks (costly in a guest) would set its pace, not the core.
  *
@@ -378,10 +380,9 @@ static void run_child(const struct ipcc_block *b, const struct ipcc_block_opts *
 	{
 		unsigned best = 0;
 
-		for (unsigned i = 1; i < got; i++)
-			if (cyc[i] < cyc[best])
-				best = i;
-		r->cycles = cyc[best];
+		r->cycles = ipcc_block_figure(cyc, got);
+		while (best + 1 < got && cyc[best] != r->cycles)
+			best++;
 		r->core_khz = khz[best];
 	}
 	qsort(cyc, got, sizeof(cyc[0]), cmp_double);

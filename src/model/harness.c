@@ -599,7 +599,8 @@ void model_mark_fp_assists(struct ipcc_model_program *prog)
 			bool pd =
 			    ml > 2 && (!strcmp(m + ml - 2, "sd") || !strcmp(m + ml - 2, "pd"));
 			bool vex = m != mm || mm[0] == 'v';
-			enum fpc c[4], res = FP_UNKNOWN;
+			enum fpc c[4] = { FP_UNKNOWN, FP_UNKNOWN, FP_UNKNOWN, FP_UNKNOWN },
+				 res = FP_UNKNOWN;
 			bool assist = false;
 
 			if (!n || o[0].kind != F_VEC)
