@@ -29,6 +29,14 @@ jq -e '.summary | .profile == "zen5" and .all.blocks > 10 and .all.mape >= 0 and
        (.all.tau_b | fabs) <= 1 and .repeatability.blocks == .all.blocks and
        (.by_kind | keys == ["division", "memory", "scalar", "vector"])' "$dir/out.json" \
     >/dev/null || { echo "summary:"; jq .summary "$dir/out.json"; exit 1; }
+# Each prediction is the model's steady state, as ipcc sim --block gives it (the first ten
+# measured blocks; a prediction that counted the model's first iterations read up to 4% high).
+jq -r '[.blocks[] | select(.status == "ok")][:10][] | "\(.code) \(.predicted)"' "$dir/out.json" |
+    while read -r code pred; do
+        sim=$("$ipcc" sim --block "$code" --profile zen5 | awk '/cycles per iteration/ { print $4 }')
+        awk -v a="$pred" -v b="$sim" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.0005 * b) }' ||
+            { echo "block $code: bench --model predicts $pred, ipcc sim $sim"; exit 1; }
+    done
 # CSV: a header and a row per block.
 "$ipcc" bench --blocks "$dir/blocks.txt" --passes 1 --format csv >"$dir/out.csv"
 [ "$(wc -l <"$dir/out.csv")" = 44 ] || { echo "CSV: $(wc -l <"$dir/out.csv") lines"; exit 1; }

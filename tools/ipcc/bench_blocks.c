@@ -127,7 +127,10 @@ static void predict(const struct bench_blocks_opts *o, struct row *r)
 		return;
 	}
 	free(text);
-	if (ipcc_model_run(prog, o->prof, &(struct ipcc_model_opts){ .iterations = 400 }, &res)) {
+	/* the steady state as ipcc sim --block(s) takes it: the last 500 of 1000 iterations
+	 * (with .warmup unset, the first iterations' filling of the pipeline counted too) */
+	if (ipcc_model_run(prog, o->prof,
+			   &(struct ipcc_model_opts){ .iterations = 1000, .warmup = 500 }, &res)) {
 		snprintf(r->model_error, sizeof(r->model_error), "%s", ipcc_last_error());
 	} else {
 		r->predicted = res.summary.cycles_per_iteration;
