@@ -209,6 +209,8 @@ TEST(figure_leaves_out_a_lone_low_timing)
 	/* a loop of 1.00 cycles that read 0.95 in one pass of five */
 	CHECK_EQ(dbl, ipcc_block_figure((const double[]){ 1.001, 0.953, 1.003, 1.0, 1.002 }, 5),
 		 1.0);
+	/* a loop of 1.00 that read 0.87 once: 13% under is still a misreading */
+	CHECK_EQ(dbl, ipcc_block_figure((const double[]){ 0.873, 1.0, 1.001, 1.0, 1.001 }, 5), 1.0);
 	/* agreeing passes: the fewest */
 	CHECK_EQ(dbl, ipcc_block_figure((const double[]){ 2.004, 2.0, 2.01 }, 3), 2.0);
 	/* the host's neighbours slowed two passes alike: the third, far under them, stands */

@@ -259,7 +259,7 @@ double ipcc_block_figure(const double *cycles, unsigned n)
 	qsort(s, n, sizeof(s[0]), cmp_cycles);
 	for (unsigned i = 0; i + 1 < n; i++)
 		if (s[i + 1] <= s[i] * 1.01) /* confirmed: the fewest such */
-			return s[0] >= 0.9 * s[i] ? s[i] : s[0];
+			return s[0] * 1.25 > s[i] ? s[i] : s[0];
 	return s[0];
 }
 
