@@ -312,9 +312,13 @@ TEST(fitted_profile_takes_what_the_kernels_measure)
 	CHECK(fit.stlb_latency >= 1 && fit.stlb_latency <= 40);
 	CHECK(fit.walk_latency >= 5 && fit.walk_latency <= 1000);
 	CHECK(fit.llc_latency > fit.l2_latency && fit.llc_latency <= 1000);
-	/* 256 bytes an iteration of the triad between L1 and L2, 64 streamed: 44 and 5 here */
+	/* a line L1 fills from L2 (87 bytes a cycle here; 44 as one rate with write-backs), 64
+	 * bytes streamed past the caches (5) */
 	CHECK(fit.l2_bytes_per_cycle >= 4 && fit.l2_bytes_per_cycle <= 512);
 	CHECK(fit.nt_bytes_per_cycle >= 1 && fit.nt_bytes_per_cycle <= 256);
+	/* write-backs apart (18 here), or 0 where the fills could not be told apart */
+	CHECK(fit.l2_wb_bytes_per_cycle == 0 ||
+	      (fit.l2_wb_bytes_per_cycle >= 1 && fit.l2_wb_bytes_per_cycle <= 512));
 	CHECK(fit.alu_ports >= 1 && fit.alu_ports <= 16);
 	CHECK_EQ(int, fit.width, base.width); /* what no kernel measures stays the base's */
 	/* It reads back as written. */

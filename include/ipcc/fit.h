@@ -21,7 +21,7 @@ struct ipcc_fit_row {
 	char note[160]; /* how it was read, or why it was not */
 };
 
-#define IPCC_FIT_ROWS 40
+#define IPCC_FIT_ROWS 41
 
 /*
  * Fit a pipeline-model profile to this machine: start from `base`, measure with the
@@ -32,7 +32,8 @@ struct ipcc_fit_row {
  * taken branches a cycle (branch.always: two different ones an iteration), an indirect
  * call's cycles (call.pointer), the memory
  * hierarchy's latencies (l2, stlb, walk, llc: chases over lines and pages), the bandwidth
- * between L1 and L2 and of streaming stores (the triads over half of L2), the store ports (the triad's stores a cycle, up), and from basic blocks timed as ipcc
+ * from L2 to L1 and back and of streaming stores (the triads and the copy over half of L2:
+ * fills and write-backs apart), the store ports (the triad's stores a cycle, up), and from basic blocks timed as ipcc
  * bench --block times them (the value with which the model runs each as measured:
  * ipcc_fit_block_key) a vector load's latency, a scaled lea's, a one-operand multiply's
  * rdx, and the two store-forwarding latencies; and put each into `out`, named BASE-fit. One

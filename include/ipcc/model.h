@@ -312,12 +312,13 @@ struct ipcc_model_profile {
 	 */
 	unsigned dtlb_entries, stlb_entries, stlb_latency, walk_latency;
 	/*
-	 * Bandwidths, bytes a cycle: between L1 and L2 (each line L1 fills and each written line
-	 * it evicts), and of non-temporal stores (movnt*: to memory, past the caches). The
-	 * model backend gives a segment at least the cycles its lines or its streaming stores
-	 * take at these rates; 0 when missing: no limit.
+	 * Bandwidths, bytes a cycle: between L1 and L2 (each line L1 fills; each written line
+	 * it evicts at l2_wb_bytes_per_cycle, or where that is 0 at l2_bytes_per_cycle too),
+	 * and of non-temporal stores (movnt*: to memory, past the caches). The model backend
+	 * gives a segment at least the cycles its lines or its streaming stores take at these
+	 * rates; 0 when missing: no limit.
 	 */
-	unsigned l2_bytes_per_cycle, nt_bytes_per_cycle;
+	unsigned l2_bytes_per_cycle, l2_wb_bytes_per_cycle, nt_bytes_per_cycle;
 	/*
 	 * Taken branches the front end follows per cycle (fetch stops at a taken one): 0 when
 	 * missing, no limit. The model backend gives each segment at least its taken branches'
@@ -433,7 +434,7 @@ struct ipcc_model_error {
  * indexed_store_alu,
  * mul_high_latency, l2_latency, llc_latency,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
- * nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
+ * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, cpuid_cycles, x87_assist_cycles,
  * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,

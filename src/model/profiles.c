@@ -555,7 +555,7 @@ static const struct key {
 	 * l2_latency, llc_latency, dram_latency: 0, a miss costs
 	 * nothing (the model backend says so); dtlb_entries: 0, no TLB modelled (stlb_entries,
 	 * stlb_latency, walk_latency: 0, none); l2_bytes_per_cycle, nt_bytes_per_cycle: 0, no
-	 * limit; indirect_call_cycles: 0, no limit; taken_per_cycle: 0, no limit; rep_short_cycles,
+	 * limit; l2_wb_bytes_per_cycle: 0, l2_bytes_per_cycle's; indirect_call_cycles: 0, no limit; taken_per_cycle: 0, no limit; rep_short_cycles,
 	 * rep_cycles, rep_bytes_per_cycle: 0, rep movs/stos through the pipeline model;
 	 * cpuid_cycles: 0, cpuid approximated; x87_assist_cycles: 0, no x87 stack faults;
 	 * high8_latency: 0, the table's latencies; divider_cycles_32: 0, divider_cycles;
@@ -610,6 +610,7 @@ static const struct key {
 	KEY(stlb_latency, K_UNSIGNED, 0, 100000),
 	KEY(walk_latency, K_UNSIGNED, 0, 100000),
 	KEY(l2_bytes_per_cycle, K_UNSIGNED, 0, 4096),
+	KEY(l2_wb_bytes_per_cycle, K_UNSIGNED, 0, 4096),
 	KEY(nt_bytes_per_cycle, K_UNSIGNED, 0, 4096),
 	KEY(taken_per_cycle, K_UNSIGNED, 0, 16),
 	KEY(indirect_call_cycles, K_UNSIGNED, 0, 1000),
@@ -1057,6 +1058,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->dtlb_entries == b->dtlb_entries && a->stlb_entries == b->stlb_entries &&
 	       a->stlb_latency == b->stlb_latency && a->walk_latency == b->walk_latency &&
 	       a->l2_bytes_per_cycle == b->l2_bytes_per_cycle &&
+	       a->l2_wb_bytes_per_cycle == b->l2_wb_bytes_per_cycle &&
 	       a->nt_bytes_per_cycle == b->nt_bytes_per_cycle &&
 	       a->taken_per_cycle == b->taken_per_cycle &&
 	       a->indirect_call_cycles == b->indirect_call_cycles &&

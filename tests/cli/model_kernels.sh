@@ -141,6 +141,28 @@ if [ $# = 0 ]; then
     awk -v a="$alt" 'BEGIN { exit !(a > 0.9 && a < 1.15) }' ||
         fail "branch.alternate: $alt cycles an iteration, not its two paths' overlap (about 1)"
 fi
+# The copy's lines between L1 and L2, a line of 64 bytes every four iterations: two filled
+# at l2_bytes_per_cycle and one written back at l2_wb_bytes_per_cycle, (2 x 64/88 + 64/18) / 4
+# = 1.253 cycles an iteration; with the write-back at the fills' one rate of 44, 3 x 64/44 /
+# 4 = 1.091 (the pipeline alone: 1.00).
+if [ $# = 0 ]; then
+    printf 'base = goldencove\nl2_bytes_per_cycle = 88\nl2_wb_bytes_per_cycle = 18\n' >"$tmp/wb.profile"
+    printf 'base = goldencove\nl2_bytes_per_cycle = 44\n' >"$tmp/one.profile"
+    for p in wb one; do
+        for i in 8000 16000; do
+            "$ipcc" stat --backend model --profile "$tmp/$p.profile" --per-function \
+                --format json -o "$tmp/w$p$i.json" -- "$drv" bandwidth.copy $i 2>"$tmp/err" ||
+                fail "bandwidth.copy, $p: $(cat "$tmp/err")"
+        done
+        jq -n --slurpfile a "$tmp/w${p}8000.json" --slurpfile b "$tmp/w${p}16000.json" \
+            'def c($r): [$r.model.functions[] | select(.function == "k_copy") | .counts.cycles.total] | add;
+             (c($b[0]) - c($a[0])) / 8000' >"$tmp/w$p"
+    done
+    awk -v w="$(cat "$tmp/wwb")" -v o="$(cat "$tmp/wone")" \
+        'BEGIN { exit !(w > 1.24 && w < 1.27 && o > 1.08 && o < 1.10) }' ||
+        fail "bandwidth.copy: $(cat "$tmp/wwb") cycles an iteration with write-backs apart" \
+            "(1.253 expected), $(cat "$tmp/wone") at one rate (1.091)"
+fi
 # L2 is indexed by page frames scattered over memory (vg_tool.c, frame_line()): a chase over
 # 7/8 of L2 has pages whose colour takes more than its ways hold, and misses there (a 2 MiB
 # L2: 0.25 a load; indexed by the virtual address, none).
@@ -162,4 +184,5 @@ if [ $# = 0 ]; then
 fi
 echo "ok: every kernel's instructions, loads, stores and branches exact under the model;" \
     "a chase's misses stall, a stream's overlap, a page chase misses the TLB; one taken" \
-    "branch a cycle; a chase over 7/8 of L2 misses in its crowded page colours"
+    "branch a cycle; a copy's write-backs at their own rate; a chase over 7/8 of L2 misses in" \
+    "its crowded page colours"

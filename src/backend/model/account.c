@@ -21,7 +21,8 @@
  * - fetch follows taken_per_cycle taken branches a cycle, one branch once a cycle, and an
  *   indirect call every indirect_call_cycles: a segment's taken branches and indirect calls
  *   set a floor under its cycles (front-end stall); so do its lines between L1 and L2 at
- *   l2_bytes_per_cycle and its streaming stores at nt_bytes_per_cycle (back-end stall).
+ *   l2_bytes_per_cycle (written lines back at l2_wb_bytes_per_cycle) and its streaming
+ *   stores at nt_bytes_per_cycle (back-end stall).
  * Where a segment lies on a hot loop of segments (the tool's successor counts), the steady
  * state is the loop's, modelled whole, and the segment takes its share (trace_loop()); a
  * hot segment on no loop takes its share of its usual neighbours' (trace_context()).
@@ -393,15 +394,20 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	 * extra is front-end stall.
 	 */
 	/*
-	 * Bandwidth: the lines L1 fills and the written lines it evicts cross to L2 at
-	 * l2_bytes_per_cycle, non-temporal stores leave for memory at nt_bytes_per_cycle; a
+	 * Bandwidth: the lines L1 fills cross from L2 at l2_bytes_per_cycle, the written lines
+	 * it evicts at l2_wb_bytes_per_cycle (or as fills, where a profile has none;
+	 * --fit-profile measures the two apart), non-temporal
+	 * stores leave for memory at nt_bytes_per_cycle; a
 	 * segment takes at least their cycles, the extra on the misses' account (L2's, or
 	 * memory's), as back-end stall. (A rep movs or stos has its own figures above.)
 	 */
 	double paid = core + dl2 + dl3 + dmem + dtlb;
 
 	if (p->l2_bytes_per_cycle && !st->rep_size) {
-		double bw = (double)(s->l1d + s->wb) * 64 / p->l2_bytes_per_cycle;
+		unsigned wb_rate =
+		    p->l2_wb_bytes_per_cycle ? p->l2_wb_bytes_per_cycle : p->l2_bytes_per_cycle;
+		double bw =
+		    (double)s->l1d * 64 / p->l2_bytes_per_cycle + (double)s->wb * 64 / wb_rate;
 
 		if (bw > paid) {
 			dl2 += bw - paid;
