@@ -68,8 +68,9 @@ static const HChar *clo_ll = "33554432,16,64";
 static const HChar *clo_dtlb = NULL; /* none: no TLB is modelled */
 static const HChar *clo_stlb = NULL;
 static Bool clo_prefetch = True;
-static Bool clo_frames = True; /* L2 and the LLC indexed by a page's frame, not its address */
-static Long clo_window = 512;  /* the out-of-order window, in instructions; 0: no overlap */
+static Bool clo_l1_prefetch = True; /* with clo_prefetch: the L1 prefetcher too */
+static Bool clo_frames = True;	    /* L2 and the LLC indexed by a page's frame, not its address */
+static Long clo_window = 512;	    /* the out-of-order window, in instructions; 0: no overlap */
 
 static Bool opt_process(const HChar *arg)
 {
@@ -81,6 +82,7 @@ static Bool opt_process(const HChar *arg)
 	} else if VG_STR_CLO (arg, "--ipcc-dtlb", clo_dtlb) {
 	} else if VG_STR_CLO (arg, "--ipcc-stlb", clo_stlb) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-prefetch", clo_prefetch) {
+	} else if VG_BOOL_CLO (arg, "--ipcc-l1-prefetch", clo_l1_prefetch) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-frames", clo_frames) {
 	} else if VG_BINT_CLO (arg, "--ipcc-window", clo_window, 0, 1 << 20) {
 	} else
@@ -99,6 +101,7 @@ static void opt_usage(void)
 	 "    --ipcc-dtlb=SIZE,ASSOC,4096 first-level data TLB, SIZE = entries x 4096 [none]\n"
 	 "    --ipcc-stlb=SIZE,ASSOC,4096 second-level TLB [none]\n"
 	 "    --ipcc-prefetch=yes|no     model the L2 stream prefetcher [yes]\n"
+	 "    --ipcc-l1-prefetch=yes|no  and the L1 next-line prefetcher [yes]\n"
 	 "    --ipcc-frames=yes|no       index L2 and the LLC by a page frame of its own for\n"
 	 "                               each page, as the kernel's scattered frames [yes]\n"
 	 "    --ipcc-window=N            out-of-order window in instructions, 0: none [512]\n");
@@ -202,21 +205,25 @@ static Bool cache_ref(Cache *c, Addr line)
 /*
  * L1d's access: as cache_ref, and a store marks its line written (WRITTEN, the tag's top
  * bit: a line number never has it); *wb says whether the line it evicted had been written
- * (L1 writes it back to L2).
+ * (L1 writes it back to L2). A line the L1 prefetcher brought in carries PREFETCHED until
+ * its first use: *pf says the access was that use.
  */
-#define WRITTEN ((Addr)1 << 63)
+#define WRITTEN	   ((Addr)1 << 63)
+#define PREFETCHED ((Addr)1 << 62)
+#define FLAGS	   (WRITTEN | PREFETCHED)
 
-static Bool cache_ref_write(Cache *c, Addr line, Bool store, Bool *wb)
+static Bool cache_ref_write(Cache *c, Addr line, Bool store, Bool *wb, Bool *pf)
 {
 	Addr *s = cache_set(c, line), mark = store ? WRITTEN : 0;
 	UInt i;
 
 	*wb = False;
-	if ((s[0] & ~WRITTEN) == line) {
-		s[0] |= mark;
+	if ((s[0] & ~FLAGS) == line) {
+		*pf = (s[0] & PREFETCHED) != 0;
+		s[0] = (s[0] & ~PREFETCHED) | mark;
 		return True;
 	}
-	for (i = 1; i < c->assoc && (s[i] & ~WRITTEN) != line; i++)
+	for (i = 1; i < c->assoc && (s[i] & ~FLAGS) != line; i++)
 		;
 	Bool hit = i < c->assoc;
 
@@ -225,6 +232,7 @@ static Bool cache_ref_write(Cache *c, Addr line, Bool store, Bool *wb)
 	Addr old = s[i];
 
 	*wb = !hit && old != ~(Addr)0 && (old & WRITTEN);
+	*pf = hit && (old & PREFETCHED);
 	if (hit)
 		mark |= old & WRITTEN;
 	for (; i > 0; i--)
@@ -617,7 +625,7 @@ static VG_REGPARM(1) void on_enter(Seg *s)
  * next PREFETCH_DEPTH lines into L2 and the LLC (uncounted) and moves the stream on; any
  * other miss starts a stream.
  */
-static void prefetch(Addr line)
+static Bool prefetch(Addr line)
 {
 	for (UInt i = 0; i < STREAMS; i++)
 		if (cur->stream[i] == line) {
@@ -628,20 +636,49 @@ static void prefetch(Addr line)
 				cache_ref(&ll, f);
 			}
 			cur->stream[i] = line + 1;
-			return;
+			return True;
 		}
 	cur->stream[cur->stream_next] = line + 1;
 	cur->stream_next = (cur->stream_next + 1) % STREAMS;
+	return False;
+}
+
+/*
+ * The L1 prefetcher: a miss that continues a stream, or the first use of a line this
+ * brought in, brings the next line of the page into L1d (a fill, counted as a miss is, that
+ * no load waits for). So a stream read in order misses L1 where it starts and at each page.
+ */
+static void l1_prefetch(Addr line)
+{
+	UInt per_page = 4096 >> geom_l1d.shift;
+	Bool wb, pf;
+
+	if (!(line & (per_page - 1)) || cache_ref_write(&cur->l1d, line, False, &wb, &pf))
+		return;
+	cache_set(&cur->l1d, line)[0] |= PREFETCHED;
+	cur->cnt->l1d++;
+	if (wb)
+		cur->cnt->wb++;
+	Addr f = frame_line(line);
+
+	if (!cache_ref(&cur->l2, f)) {
+		cur->cnt->l2++;
+		if (!cache_ref(&ll, f))
+			cur->cnt->ll++;
+	}
 }
 
 /* One line's access: 0 when it hits L1, else where it was served (1 L2, 2 LLC, 3 memory). */
 static UInt data_line(Addr line, Bool store)
 {
 	UInt level = 1;
-	Bool wb;
+	Bool wb, pf;
 
-	if (cache_ref_write(&cur->l1d, line, store, &wb))
+	if (cache_ref_write(&cur->l1d, line, store, &wb, &pf)) {
+		if (pf && clo_l1_prefetch)
+			l1_prefetch(line + 1);
 		return 0;
+	}
 	if (wb)
 		cur->cnt->wb++;
 	cur->cnt->l1d++;
@@ -678,8 +715,8 @@ static UInt data_line(Addr line, Bool store)
 			cache_ref(&cur->l2, f ^ 1);
 		}
 	}
-	if (clo_prefetch)
-		prefetch(line);
+	if (clo_prefetch && prefetch(line) && clo_l1_prefetch)
+		l1_prefetch(line + 1);
 	return level;
 }
 
