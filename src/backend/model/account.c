@@ -16,7 +16,8 @@
  * - an instruction fetch that misses L2 costs the latency of where it hit, as front-end
  *   stall (not filled); one that hits L2 is hidden by the decoupled front end's prefetch;
  * - a mispredicted branch costs the cycles it waits for its inputs and runs (from a start
- *   with every input ready) and then `recovery`; their slots were issued and not retired:
+ *   with every input ready), a cycle, and then `recovery`; their slots were issued and not
+ *   retired:
  *   wasted speculation;
  * - fetch follows taken_per_cycle taken branches a cycle, one branch once a cycle, and an
  *   indirect call every indirect_call_cycles: a segment's taken branches and indirect calls
@@ -296,8 +297,9 @@ static void model_segment(csh cs, const struct seg *s, const struct ipcc_model_p
 		}
 		/*
 		 * A mispredicted branch is found out when it completes: the time it waits for
-		 * its inputs and runs (a load and a test: 6 cycles) comes before the profile's
-		 * recovery, as the pipeline model charges it (ipcc_fit_profile fits recovery so).
+		 * its inputs and runs (a load and a test: 6 cycles), and the cycle after it
+		 * (allocation resumes then), come before the profile's recovery, as the
+		 * pipeline model charges it (ipcc_fit_profile fits recovery so).
 		 * One pass from a cold start: the steady state's figure would hold the queueing
 		 * of a loop that the program does not run. Only where the segment mispredicts.
 		 */
@@ -444,7 +446,7 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	 * sqlite3's cycles 70% over). One that misses L2 costs where it is served.
 	 */
 	double ic = (double)(s->l2i - s->llci) * p->llc_latency + (double)s->llci * p->dram_latency;
-	double bad = (double)misp * (p->recovery + st->resolve);
+	double bad = (double)misp * (p->recovery + st->resolve + 1);
 
 	c->core_cycles += core;
 	c->l2_hit_cycles += dl2;
