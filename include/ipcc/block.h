@@ -120,8 +120,9 @@ int ipcc_block_measure(const struct ipcc_block *b, const struct ipcc_block_opts 
  * less than 25% above the fewest; else the fewest. A timing a few percent under every other
  * misread the core frequency, which moves between the measurements around a repetition and
  * the repetition itself (on the Granite Rapids-class guest, 53 of the 4,000 passes' sets of
- * five repetitions of 2,000 blocks held one; over the 11,869 blocks of blocks.txt timed there in five passes, 11% of the
- * blocks had one such pass: loops of 1.00 cycles read 0.95). A timing 25% or more under the
+ * five repetitions of 2,000 blocks held one; over the 11,869 blocks of blocks.txt timed
+ * there in five passes, 11% of the blocks had one such pass: loops of 1.00 cycles read
+ * 0.95). A timing 25% or more under the
  * rest is the one the host's neighbours did not slow (they slow throughput-bound loops
  * 1.3-1.7x), or a rare schedule the core fell into (loops of 1.41-1.67 cycles ran at 1.00 in
  * one pass of five). NAN when n is 0.
