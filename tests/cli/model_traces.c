@@ -1,0 +1,59 @@
+/*
+ * model_traces.c: a loop of more segments than a short walk finds (model_traces.sh).
+ *   model_traces N   N iterations of: ten branches that are never taken (each ends a
+ *                    segment), then a call to tail(), whose last segment is as glibc's
+ *                    memcmp ends: tzcnt rax, rax; movzx eax, byte [rsi + rax]; ret.
+ * Alone as a loop, that segment carries rax from one pass into the next: the tzcnt and the
+ * load, 8 cycles a pass on Golden Cove. In the program rax comes fresh from the segment
+ * before it (mov rax, rdi), so a core runs the whole loop in a few cycles.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+long tail(long m, const unsigned char *p);
+__asm__(".text\n"
+	".type tail, @function\n"
+	"tail:\n"
+	"	mov %rdi, %rax\n"
+	"	test %rdi, %rdi\n"
+	"	jz 1f\n"
+	"	tzcnt %rax, %rax\n"
+	"	movzbl (%rsi, %rax), %eax\n"
+	"	ret\n"
+	"1:	xor %eax, %eax\n"
+	"	ret\n"
+	".size tail, . - tail\n");
+
+static unsigned char bytes[64];
+
+/* A branch never taken: a segment ends at it. */
+#define EXIT() __asm__ goto("test %0, %0\n\tjnz %l1" ::"r"(zero) : "cc" : out)
+
+int main(int argc, char **argv)
+{
+	long n = argc == 2 ? atol(argv[1]) : 0, sum = 0;
+	volatile long z = 0;
+	long zero = z;
+
+	if (n <= 0) {
+		fprintf(stderr, "usage: model_traces ITERATIONS\n");
+		return 2;
+	}
+	for (long i = 1; i <= n; i++) {
+		EXIT();
+		EXIT();
+		EXIT();
+		EXIT();
+		EXIT();
+		EXIT();
+		EXIT();
+		EXIT();
+		EXIT();
+		EXIT();
+		sum += tail(i | 1, bytes);
+	}
+	printf("%ld\n", sum);
+	return 0;
+out:
+	abort();
+}
