@@ -1,5 +1,5 @@
 /*
- * model_traces.c: a loop of more segments than a short walk finds (model_traces.sh).
+ * model_traces.c: a loop of more segments than a short walk finds (model_branches.sh).
  *   model_traces N   N iterations of: ten branches that are never taken (each ends a
  *                    segment), then a call to tail(), whose last segment is as glibc's
  *                    memcmp ends: tzcnt rax, rax; movzx eax, byte [rsi + rax]; ret.

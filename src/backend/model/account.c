@@ -749,10 +749,11 @@ static int traces_read(const char *path, struct traces *tr)
 /*
  * How far a walk goes for a segment's loop or context. 8 left a hot segment of a loop of
  * more segments alone, carrying its chains into its own next pass: glibc memcmp's last
- * segment (tzcnt eax, eax; movzx eax, byte [rsi + rax]; ...; ret) at 9 cycles a call in
- * python3's sort, whose eax comes fresh from the segment before it; tests/cli/model_traces
- * (13 segments) 15.5 cycles an iteration under goldencove, 8.5 now, 6.75 natively. The
- * eight programs of bench/model_backend gain nothing past 64.
+ * segment (tzcnt eax, eax; byte loads from [rsi + rax] and [rdi + rax]; sub; ret) at 9
+ * cycles a call in python3's sort, whose eax comes fresh from the segment before it;
+ * tests/cli/model_traces.c (13 segments; model_branches.sh) 15.5 cycles an iteration under
+ * goldencove, 8.5 now, 6.75 natively. The eight programs of bench/model_backend gain nothing
+ * past 64.
  */
 #define TRACE_MAX	  64
 #define CONTEXT_MIN_EXECS 1000 /* colder segments keep their own steady state */
