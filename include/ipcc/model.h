@@ -336,6 +336,13 @@ struct ipcc_model_profile {
 	 */
 	unsigned indirect_call_cycles;
 	/*
+	 * The branch-target buffer: the targets of btb_entries taken branches (8-way, LRU),
+	 * which the front end has at once; a taken branch whose target it misses costs
+	 * btb_miss_cycles more (front-end stall). Used by the model backend; 0 when missing:
+	 * none modelled.
+	 */
+	unsigned btb_entries, btb_miss_cycles;
+	/*
 	 * rep movs and rep stos (the fast-string microcode): a run of at most 128 bytes costs
 	 * rep_short_cycles, a longer one rep_cycles + its bytes / rep_bytes_per_cycle, and each
 	 * line it misses in L1 64 / rep_l2_bytes_per_cycle more where L2 serves it, 64 /
@@ -434,7 +441,8 @@ struct ipcc_model_error {
  * indexed_store_alu,
  * mul_high_latency, l2_latency, llc_latency,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
- * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
+ * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
+ * btb_entries, btb_miss_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, cpuid_cycles, x87_assist_cycles,
  * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,

@@ -35,6 +35,8 @@ struct ipcc_mb_caches {
 	struct ipcc_mb_cache l1d, l1i, l2, llc;
 	/* The data TLBs, from the profile (size = entries x 4096, line 4096); size 0: none. */
 	struct ipcc_mb_cache dtlb, stlb;
+	/* The branch-target buffer, from the profile (size = entries x 8, 8-way, line 8). */
+	struct ipcc_mb_cache btb;
 	char source[96]; /* "sysfs (cpu0)" or why the defaults were taken */
 };
 
@@ -43,7 +45,8 @@ int ipcc_mb_caches(struct ipcc_mb_caches *c);
 /*
  * The data TLBs the profile names into c: the first level 6-way (8- or 4-way where its
  * entries are no multiple of 6, else fully associative), the second 16-way (fully where its
- * entries are no multiple of 16); none where p has no dtlb_entries.
+ * entries are no multiple of 16); none where p has no dtlb_entries. And its branch-target
+ * buffer: 8-way, its entries rounded down to a multiple of 8; none where it has none.
  */
 void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p);
 
@@ -91,6 +94,7 @@ struct ipcc_mb_counts {
 	uint64_t stalling_misses; /* of the loads' misses, those that stall (the epoch model) */
 	uint64_t l1i_misses, l2i_misses, llci_misses;
 	uint64_t dtlb_misses, page_walks; /* data: first-level TLB misses; of them, walks */
+	uint64_t btb_misses;		  /* taken branches the branch-target buffer missed */
 	uint64_t approximated;		  /* dynamic instructions the model approximated */
 	/* Cycles: the pipeline's steady state plus what each kind of event costs. */
 	double cycles;
@@ -100,6 +104,7 @@ struct ipcc_mb_counts {
 	double memory_cycles;	  /* ... that went to memory */
 	double tlb_cycles;	  /* data TLB misses: the second level's latency or a walk's */
 	double icache_cycles;	  /* instruction fetch misses */
+	double btb_cycles;	  /* branch-target buffer misses */
 	double mispredict_cycles; /* mispredicted branches */
 	/* The four slot counters (width x cycles; filled; issued; retired). */
 	double slots_total, slots_filled, slots_issued, slots_retired;

@@ -12,7 +12,10 @@
 #   call to a function whose last segment ends as glibc's memcmp does, tzcnt rax, rax; movzx
 #   eax, byte [rsi + rax]; ret): in its loop, not alone, where it carries rax into its next
 #   pass (15.5 cycles an iteration under goldencove when the walk stopped at 8 segments;
-#   8.5 now, 6.75 natively on a Granite Rapids-class guest).
+#   8.5 now, 6.75 natively on a Granite Rapids-class guest);
+# - a chain of 2,048 jmps (model_traces jumps): each misses goldencove's branch-target buffer
+#   of 1,024 and costs a cycle more (2.10 cycles a jump natively there; 1.00 without the
+#   buffer, as a profile that names none gives).
 set -u
 ipcc=$1
 prog=$2
@@ -50,5 +53,21 @@ for i in $n $((2 * n)); do
 done
 t=$(difference .counters.cycles)
 within "$t" 4 11 || fail "13 segments: $t cycles an iteration, the tail segment alone (15.5)"
+# jumps PROFILE FIELD: FIELD over N passes of the chain, a jump each
+jumps() {
+    for i in 20 40; do
+        "$ipcc" stat --backend model --profile "$1" --format json -o "$tmp/$i.json" \
+            -- "$traces" jumps $i 2>"$tmp/err" >/dev/null || fail "jumps, $i: $(cat "$tmp/err")"
+    done
+    jq -n --slurpfile a "$tmp/20.json" --slurpfile b "$tmp/40.json" "(\$b[0]$2 - \$a[0]$2) / 40960"
+}
+j=$(jumps goldencove .counters.cycles)
+within "$j" 1.8 2.3 || fail "2,048 jumps: $j cycles a jump, not a branch-target buffer's miss each"
+b=$(jumps goldencove .model.counts.btb_misses)
+within "$b" 0.95 1.05 || fail "2,048 jumps: $b branch-target buffer misses a jump, not one"
+printf 'base = goldencove\nbtb_entries = 0\n' >"$tmp/nobtb.profile"
+k=$(jumps "$tmp/nobtb.profile" .counters.cycles)
+within "$k" 0.9 1.2 || fail "2,048 jumps, no branch-target buffer: $k cycles a jump, not 1"
 echo "ok: patterns of period 64 learned, 65536 not; the indirect loop at $c cycles an" \
-    "iteration, the loop of 13 segments at $t"
+    "iteration, the loop of 13 segments at $t, 2,048 jumps at $j cycles each ($k without" \
+    "a branch-target buffer)"

@@ -23,8 +23,9 @@ static const char left_out[] =
     "threads' contention for caches and memory bandwidth (each thread has its own L1 and "
     "L2, the LLC is shared but its latency is fixed); an SMT sibling; the hardware "
     "prefetchers but a stream one into L2 and the spatial one (a line's 128-byte pair); the "
-    "branch-target buffer (a taken branch costs the front end the same wherever its target "
-    "is held); the page frames the kernel gives the program (L2 and the LLC are indexed "
+    "branch-target buffer's levels (a taken branch its one level misses costs the same "
+    "wherever its target is held); the page frames the kernel gives the program (L2 and the LLC "
+    "are indexed "
     "by frames scattered by a fixed rule, not by the real ones); huge pages (the TLB "
     "model's pages are 4 KiB) and where a page walk's entries are (its latency is fixed); "
     "the LLC's and "
@@ -124,6 +125,9 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 			k->dtlb.size / k->dtlb.line, k->stlb.size / k->stlb.line);
 	else
 		fprintf(out, "; no TLB (the profile names none)");
+	if (k->btb.size)
+		fprintf(out, "; a branch-target buffer of %" PRIu64 " taken branches",
+			k->btb.size / k->btb.line);
 	fprintf(out, "\n\n");
 	fprintf(out, "  %-24s %18" PRIu64 "  exact\n", "loads", c->loads);
 	fprintf(out, "  %-24s %18" PRIu64 "  exact\n", "stores", c->stores);
@@ -147,6 +151,11 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 	if (k->dtlb.size)
 		fprintf(out, "  %-24s %18" PRIu64 "  %" PRIu64 " page walks\n", "DTLB misses",
 			c->dtlb_misses, c->page_walks);
+	if (k->btb.size)
+		fprintf(out, "  %-24s %18" PRIu64 "  %.2f%% of taken branches\n", "BTB misses",
+			c->btb_misses,
+			pct((double)c->btb_misses,
+			    (double)(c->cond_taken + c->branches - c->cond_branches)));
 	fprintf(out, "\n  where the cycles went (%.0f cycles)\n", cyc);
 	fprintf(out, "    %-36s %5.1f%%\n", "the pipeline, every load hitting L1",
 		pct(c->core_cycles, cyc));
@@ -157,6 +166,7 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 		pct(c->memory_cycles, cyc));
 	fprintf(out, "    %-36s %5.1f%%\n", "data TLB misses", pct(c->tlb_cycles, cyc));
 	fprintf(out, "    %-36s %5.1f%%\n", "instruction-cache misses", pct(c->icache_cycles, cyc));
+	fprintf(out, "    %-36s %5.1f%%\n", "branch-target buffer misses", pct(c->btb_cycles, cyc));
 	fprintf(out, "    %-36s %5.1f%%\n", "mispredicted branches",
 		pct(c->mispredict_cycles, cyc));
 	fprintf(out, "\n  approximated: %" PRIu64 " instructions (%.3f%%)%s%s\n", c->approximated,
@@ -199,7 +209,8 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 static json_t *counts_json(const struct ipcc_mb_counts *c)
 {
 	return json_pack(
-	    "{sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI s{sf sf sf sf sf sf sf sf}"
+	    "{sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI s{sf sf sf sf sf sf sf "
+	    "sf sf}"
 	    " s{sf sf sf sf}}",
 	    "instructions", (json_int_t)c->instructions, "loads", (json_int_t)c->loads, "stores",
 	    (json_int_t)c->stores, "branches", (json_int_t)c->branches, "cond_branches",
@@ -209,11 +220,12 @@ static json_t *counts_json(const struct ipcc_mb_counts *c)
 	    (json_int_t)c->l2_misses, "llc_misses", (json_int_t)c->llc_misses, "stalling_misses",
 	    (json_int_t)c->stalling_misses, "l1i_misses", (json_int_t)c->l1i_misses, "l2i_misses",
 	    (json_int_t)c->l2i_misses, "llci_misses", (json_int_t)c->llci_misses, "dtlb_misses",
-	    (json_int_t)c->dtlb_misses, "page_walks", (json_int_t)c->page_walks, "approximated",
-	    (json_int_t)c->approximated, "cycles", "total", c->cycles, "pipeline", c->core_cycles,
-	    "l2_hits", c->l2_hit_cycles, "llc_hits", c->llc_hit_cycles, "memory", c->memory_cycles,
-	    "tlb", c->tlb_cycles, "icache", c->icache_cycles, "mispredicts", c->mispredict_cycles,
-	    "slots", "total", c->slots_total, "filled", c->slots_filled, "issued", c->slots_issued,
+	    (json_int_t)c->dtlb_misses, "page_walks", (json_int_t)c->page_walks, "btb_misses",
+	    (json_int_t)c->btb_misses, "approximated", (json_int_t)c->approximated, "cycles",
+	    "total", c->cycles, "pipeline", c->core_cycles, "l2_hits", c->l2_hit_cycles, "llc_hits",
+	    c->llc_hit_cycles, "memory", c->memory_cycles, "tlb", c->tlb_cycles, "icache",
+	    c->icache_cycles, "btb", c->btb_cycles, "mispredicts", c->mispredict_cycles, "slots",
+	    "total", c->slots_total, "filled", c->slots_filled, "issued", c->slots_issued,
 	    "retired", c->slots_retired);
 }
 
@@ -328,12 +340,14 @@ void stat_model_csv(FILE *out, const struct stat_result *r)
 		{ "model_l1i_misses", (double)c->l1i_misses },
 		{ "model_dtlb_misses", (double)c->dtlb_misses },
 		{ "model_page_walks", (double)c->page_walks },
+		{ "model_btb_misses", (double)c->btb_misses },
 		{ "model_cycles_pipeline", c->core_cycles },
 		{ "model_cycles_l2_hits", c->l2_hit_cycles },
 		{ "model_cycles_llc_hits", c->llc_hit_cycles },
 		{ "model_cycles_memory", c->memory_cycles },
 		{ "model_cycles_tlb", c->tlb_cycles },
 		{ "model_cycles_icache", c->icache_cycles },
+		{ "model_cycles_btb", c->btb_cycles },
 		{ "model_cycles_mispredicts", c->mispredict_cycles },
 		{ "model_approximated", (double)c->approximated },
 	};
@@ -394,13 +408,10 @@ int stat_model_openmetrics(struct ipcc_openmetrics *w, const struct stat_result 
 	const struct {
 		const char *part;
 		double v;
-	} parts[] = { { "pipeline", c->core_cycles },
-		      { "l2_hits", c->l2_hit_cycles },
-		      { "llc_hits", c->llc_hit_cycles },
-		      { "memory", c->memory_cycles },
-		      { "tlb", c->tlb_cycles },
-		      { "icache", c->icache_cycles },
-		      { "mispredicts", c->mispredict_cycles } };
+	} parts[] = { { "pipeline", c->core_cycles },	 { "l2_hits", c->l2_hit_cycles },
+		      { "llc_hits", c->llc_hit_cycles }, { "memory", c->memory_cycles },
+		      { "tlb", c->tlb_cycles },		 { "icache", c->icache_cycles },
+		      { "btb", c->btb_cycles },		 { "mispredicts", c->mispredict_cycles } };
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && !ret; i++) {
 		const struct ipcc_om_label l[] = { { "part", parts[i].part } };

@@ -55,6 +55,7 @@ struct seg_counts {
 	uint64_t rep_iters, rep_runs; /* a rep movs/stos: iterations, runs begun before */
 	uint64_t dtlb, walk, stall_stlb, stall_walk; /* data TLB misses, walks; stalling */
 	uint64_t wb;				     /* written lines L1d evicted */
+	uint64_t btb;				     /* taken branches the BTB missed */
 };
 
 /* One segment of one process, as the tool wrote it. */
@@ -356,6 +357,7 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	c->l2i_misses += s->l2i;
 	c->llci_misses += s->llci;
 	c->dtlb_misses += s->dtlb;
+	c->btb_misses += s->btb;
 	c->page_walks += s->walk;
 	c->approximated += s->execs * st->approximated;
 
@@ -447,6 +449,8 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	 */
 	double ic = (double)(s->l2i - s->llci) * p->llc_latency + (double)s->llci * p->dram_latency;
 	double bad = (double)misp * (p->recovery + st->resolve + 1);
+	/* A taken branch whose target the branch-target buffer missed: front-end stall. */
+	double btb = (double)s->btb * p->btb_miss_cycles;
 
 	c->core_cycles += core;
 	c->l2_hit_cycles += dl2;
@@ -454,10 +458,11 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	c->memory_cycles += dmem;
 	c->tlb_cycles += dtlb;
 	c->icache_cycles += ic;
+	c->btb_cycles += btb;
 	c->mispredict_cycles += bad;
-	c->cycles += core + dl2 + dl3 + dmem + dtlb + ic + bad;
+	c->cycles += core + dl2 + dl3 + dmem + dtlb + ic + btb + bad;
 	/* Slots: the steady state's, then each penalty's cycles where they belong. */
-	c->slots_total += st_total + w * (dl2 + dl3 + dmem + dtlb + ic + bad + fe_extra);
+	c->slots_total += st_total + w * (dl2 + dl3 + dmem + dtlb + ic + btb + bad + fe_extra);
 	c->slots_filled += st_filled + w * (dl2 + dl3 + dmem + dtlb + bad);
 	c->slots_issued += st_issued + w * bad;
 	c->slots_retired += st_retired;
@@ -515,6 +520,8 @@ static int parse_cache(const char *line, struct ipcc_mb_caches *c)
 		k = &c->dtlb;
 	else if (!strcmp(name, "stlb"))
 		k = &c->stlb;
+	else if (!strcmp(name, "btb"))
+		k = &c->btb;
 	if (!k)
 		return -1;
 	k->size = size, k->assoc = assoc, k->line = ln;
@@ -529,7 +536,7 @@ static int read_counts(const char *p, struct seg_counts *c)
 			  &c->cond_miss,  &c->ind,	  &c->ind_miss,	 &c->ret,
 			  &c->ret_miss,	  &c->stall_l2,	  &c->stall_llc, &c->stall_mem,
 			  &c->rep_iters,  &c->rep_runs,	  &c->dtlb,	 &c->walk,
-			  &c->stall_stlb, &c->stall_walk, &c->wb };
+			  &c->stall_stlb, &c->stall_walk, &c->wb,	 &c->btb };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		char *end;
@@ -1066,7 +1073,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	while (!ret && (n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(line, "ipcc-vg 8\n"))
+			if (strcmp(line, "ipcc-vg 9\n"))
 				ret = err_set(IPCC_EINVAL, "%s: not a file of ipcc's Valgrind tool",
 					      path);
 			header = true;

@@ -157,7 +157,9 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 {
 	const uint64_t page = 4096;
 
-	c->dtlb = c->stlb = (struct ipcc_mb_cache){ 0, 0, 0 };
+	c->dtlb = c->stlb = c->btb = (struct ipcc_mb_cache){ 0, 0, 0 };
+	if (p->btb_entries >= 8)
+		c->btb = (struct ipcc_mb_cache){ (uint64_t)(p->btb_entries & ~7u) * 8, 8, 8 };
 	if (!p->dtlb_entries || !p->stlb_entries)
 		return;
 	/*
@@ -175,7 +177,7 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c, unsigned window,
 		 const char *outdir, char *const *cmd, char ***argv)
 {
-	enum { NOPT = 8 };
+	enum { NOPT = 9 };
 	char opt[NOPT][640];
 	size_t ncmd = 0, bytes = 0, n = 0;
 	const char *fixed[] = { e->valgrind, "--tool=ipcc", "-q", "--trace-children=yes",
@@ -199,6 +201,10 @@ int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c,
 		GEOMETRY(6, "dtlb", c->dtlb);
 		GEOMETRY(7, "stlb", c->stlb);
 		nopt = 8;
+	}
+	if (c->btb.size) {
+		GEOMETRY(nopt, "btb", c->btb);
+		nopt++;
 	}
 #undef GEOMETRY
 	for (size_t i = 0; i < nfixed; i++)

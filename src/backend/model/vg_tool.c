@@ -19,7 +19,10 @@
  *   tagged next-line prefetcher;
  * - conditional branches, taken, and mispredicted by a TAGE predictor; indirect jumps and
  *   calls, mispredicted by its indirect sibling (ITTAGE; both in predictor.h, per thread);
- *   returns, mispredicted by a 32-entry return-address stack.
+ *   returns, mispredicted by a 32-entry return-address stack;
+ * - taken branches whose target a branch-target buffer (--ipcc-btb: LRU, per thread) did
+ *   not hold: a segment's direct jumps, calls and returns each time it runs, its conditional
+ *   branch when taken, its indirect jump or call.
  *
  * Regions: libipcc's ipcc_region_begin/end, with IPCC_REGION_BACKEND=model, send the tool a
  * client request (vg_requests.h). Each thread keeps its stack of open regions as a node of a
@@ -67,6 +70,7 @@ static const HChar *clo_l2 = "1048576,16,64";
 static const HChar *clo_ll = "33554432,16,64";
 static const HChar *clo_dtlb = NULL; /* none: no TLB is modelled */
 static const HChar *clo_stlb = NULL;
+static const HChar *clo_btb = NULL; /* none: no branch-target buffer is modelled */
 static Bool clo_prefetch = True;
 static Bool clo_l1_prefetch = True; /* with clo_prefetch: the L1 prefetcher too */
 static Bool clo_frames = True;	    /* L2 and the LLC indexed by a page's frame, not its address */
@@ -81,6 +85,7 @@ static Bool opt_process(const HChar *arg)
 	} else if VG_STR_CLO (arg, "--ipcc-ll", clo_ll) {
 	} else if VG_STR_CLO (arg, "--ipcc-dtlb", clo_dtlb) {
 	} else if VG_STR_CLO (arg, "--ipcc-stlb", clo_stlb) {
+	} else if VG_STR_CLO (arg, "--ipcc-btb", clo_btb) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-prefetch", clo_prefetch) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-l1-prefetch", clo_l1_prefetch) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-frames", clo_frames) {
@@ -100,6 +105,7 @@ static void opt_usage(void)
 	 "    --ipcc-ll=SIZE,ASSOC,LINE   last-level cache [33554432,16,64]\n"
 	 "    --ipcc-dtlb=SIZE,ASSOC,4096 first-level data TLB, SIZE = entries x 4096 [none]\n"
 	 "    --ipcc-stlb=SIZE,ASSOC,4096 second-level TLB [none]\n"
+	 "    --ipcc-btb=SIZE,ASSOC,8    branch-target buffer, SIZE = entries x 8 [none]\n"
 	 "    --ipcc-prefetch=yes|no     model the L2 stream prefetcher [yes]\n"
 	 "    --ipcc-l1-prefetch=yes|no  and the L1 next-line prefetcher [yes]\n"
 	 "    --ipcc-frames=yes|no       index L2 and the LLC by a page frame of its own for\n"
@@ -292,6 +298,7 @@ typedef struct {
 	ULong stall_l2, stall_llc, stall_mem; /* load misses that stall: see miss_stalls() */
 	ULong dtlb, walk;		      /* first-level TLB misses; of them, page walks */
 	ULong wb;			      /* written lines L1d evicted (to L2) */
+	ULong btb;			      /* taken branches the branch-target buffer missed */
 	ULong stall_stlb, stall_walk;	      /* ... of loads that stall */
 	ULong rep_iters; /* a rep movs/stos segment: its iterations (execs counts its starts) */
 	ULong rep_runs;	 /* ... and the runs of it that started at the end of another segment */
@@ -361,6 +368,7 @@ typedef struct {
 	Counts *cnt;	  /* where the segment running now counts: set on its entry */
 	Cache l1d, l1i, l2;
 	Cache dtlb, stlb; /* when tlb_on: lines of 4 KiB, pages */
+	Cache btb;	  /* when btb_on: taken branches' addresses (btb_key()) */
 	Addr last_page;	  /* the page translated last: the first level's most recent */
 	Predictor bp;	  /* conditional and indirect branches */
 	Addr ras[RAS_DEPTH];
@@ -370,7 +378,8 @@ typedef struct {
 	UInt stream_next;
 } Thread;
 
-static Cache geom_l1d, geom_l1i, geom_l2, geom_ll, geom_dtlb, geom_stlb;
+static Cache geom_l1d, geom_l1i, geom_l2, geom_ll, geom_dtlb, geom_stlb, geom_btb;
+static Bool btb_on;
 static Bool tlb_on;
 static Cache ll; /* shared by every thread */
 static Thread *threads[MAX_THREADS];
@@ -392,6 +401,8 @@ static void thread_start(ThreadId tid, ULong blocks)
 			cache_alloc(&t->dtlb, &geom_dtlb);
 			cache_alloc(&t->stlb, &geom_stlb);
 		}
+		if (btb_on)
+			cache_alloc(&t->btb, &geom_btb);
 		predictor_init(&t->bp);
 		threads[tid] = t;
 		nthreads++;
@@ -419,7 +430,9 @@ typedef struct Seg {
 	/* ... and the segments it was entered from most often (see edge()). */
 	struct Seg *pred[2];
 	ULong pred_n[2];
-	UInt id; /* in the file: 1, 2, ... in the order written; 0: not written */
+	UInt id;     /* in the file: 1, 2, ... in the order written; 0: not written */
+	Addr *jumps; /* its direct jumps and calls and its returns: always taken */
+	UInt njumps;
 } Seg;
 
 typedef struct SegRegion {
@@ -478,6 +491,20 @@ static Seg *seg_find(const Addr *addr, const UChar *len, UInt n, const UChar *by
 	for (UInt i = 1; i < n; i++)
 		if (addr[i] != addr[i - 1] + len[i - 1])
 			s->contiguous = False;
+	s->jumps = VG_(malloc)("ipcc.seg.jumps", n * sizeof(Addr));
+	s->njumps = 0;
+	for (UInt i = 0, off = 0; i < n; off += len[i], i++) {
+		UInt j = off;
+
+		while (j < off + len[i] &&
+		       (bytes[j] == 0x66 || bytes[j] == 0xf2 || bytes[j] == 0xf3 ||
+			bytes[j] == 0x2e || bytes[j] == 0x3e ||
+			(bytes[j] >= 0x40 && bytes[j] <= 0x4f)))
+			j++;
+		if (j < off + len[i] && (bytes[j] == 0xe8 || bytes[j] == 0xe9 || bytes[j] == 0xeb ||
+					 bytes[j] == 0xc3 || bytes[j] == 0xc2))
+			s->jumps[s->njumps++] = addr[i];
+	}
 	s->line_first = addr[0] >> geom_l1i.shift;
 	s->line_last = (addr[n - 1] + len[n - 1] - 1) >> geom_l1i.shift;
 	s->hash_next = seg_hash[k];
@@ -523,6 +550,15 @@ static void fetch_line(Addr line)
 	cur->cnt->l2i++;
 	if (!cache_ref(&ll, f))
 		cur->cnt->lli++;
+}
+
+/*
+ * A taken branch's key in the branch-target buffer: its address, mixed so that branches 16
+ * or 64 bytes apart spread over the sets (x ^ x >> 4 ^ x >> 10 is one-to-one).
+ */
+static inline Addr btb_key(Addr pc)
+{
+	return pc ^ pc >> 4 ^ pc >> 10;
 }
 
 /* The counts of segment s under the regions open now. */
@@ -604,6 +640,10 @@ static VG_REGPARM(1) void on_enter(Seg *s)
 	cur->cnt = seg_counts(s);
 	cur->cnt->execs++;
 	cur->insns += s->ninsns;
+	if (btb_on)
+		for (UInt i = 0; i < s->njumps; i++)
+			if (!cache_ref(&cur->btb, btb_key(s->jumps[i])))
+				cur->cnt->btb++;
 	if (s->contiguous) {
 		for (Addr l = s->line_first; l <= s->line_last; l++)
 			fetch_line(l);
@@ -853,6 +893,8 @@ static VG_REGPARM(3) void on_cond(Addr pc, ULong taken, HWord end)
 {
 	cur->cnt->cond++;
 	cur->cnt->taken += taken != 0;
+	if (taken && btb_on && !cache_ref(&cur->btb, btb_key(pc)))
+		cur->cnt->btb++;
 	if (predict_cond(&cur->bp, pc, taken != 0)) {
 		cur->cnt->cond_miss++;
 		mispredicted();
@@ -864,6 +906,8 @@ static VG_REGPARM(3) void on_cond(Addr pc, ULong taken, HWord end)
 static VG_REGPARM(2) void on_indirect(Addr pc, Addr target)
 {
 	cur->cnt->ind++;
+	if (btb_on && !cache_ref(&cur->btb, btb_key(pc)))
+		cur->cnt->btb++;
 	if (predict_indirect(&cur->bp, pc, target)) {
 		cur->cnt->ind_miss++;
 		mispredicted();
@@ -1399,6 +1443,10 @@ static void post_clo_init(void)
 	cache_geometry(&geom_l1i, "--ipcc-l1i", clo_l1i);
 	cache_geometry(&geom_l2, "--ipcc-l2", clo_l2);
 	cache_geometry(&geom_ll, "--ipcc-ll", clo_ll);
+	if (clo_btb) {
+		cache_geometry(&geom_btb, "--ipcc-btb", clo_btb);
+		btb_on = True;
+	}
 	if (geom_l1d.line != geom_l2.line || geom_l2.line != geom_ll.line ||
 	    geom_l1i.line != geom_l2.line)
 		VG_(fmsg_bad_option)("--ipcc-l2", "every cache must have the same line size\n");
@@ -1446,7 +1494,7 @@ static void counts_add(Counts *t, const Counts *c)
 	t->ind += c->ind, t->ind_miss += c->ind_miss;
 	t->ret += c->ret, t->ret_miss += c->ret_miss;
 	t->stall_l2 += c->stall_l2, t->stall_llc += c->stall_llc, t->stall_mem += c->stall_mem;
-	t->dtlb += c->dtlb, t->walk += c->walk, t->wb += c->wb;
+	t->dtlb += c->dtlb, t->walk += c->walk, t->wb += c->wb, t->btb += c->btb;
 	t->stall_stlb += c->stall_stlb, t->stall_walk += c->stall_walk;
 	t->rep_iters += c->rep_iters, t->rep_runs += c->rep_runs;
 }
@@ -1457,10 +1505,10 @@ static void counts_write(VgFile *f, const Counts *c)
 	VG_(fprintf)
 	(f,
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-	 "%llu %llu %llu %llu %llu %llu",
+	 "%llu %llu %llu %llu %llu %llu %llu",
 	 c->l1d, c->l2, c->ll, c->l1i, c->l2i, c->lli, c->cond, c->taken, c->cond_miss, c->ind,
 	 c->ind_miss, c->ret, c->ret_miss, c->stall_l2, c->stall_llc, c->stall_mem, c->rep_iters,
-	 c->rep_runs, c->dtlb, c->walk, c->stall_stlb, c->stall_walk, c->wb);
+	 c->rep_runs, c->dtlb, c->walk, c->stall_stlb, c->stall_walk, c->wb, c->btb);
 }
 
 static void fini(Int exitcode)
@@ -1473,7 +1521,7 @@ static void fini(Int exitcode)
 		VG_(umsg)("ipcc: cannot write '%s'\n", path);
 		return;
 	}
-	VG_(fprintf)(f, "ipcc-vg 8\n");
+	VG_(fprintf)(f, "ipcc-vg 9\n");
 	VG_(fprintf)
 	(f, "pid %d\nppid %d\nexit %d\nthreads %u\n", VG_(getpid)(), VG_(getppid)(), exitcode,
 	 nthreads);
@@ -1486,6 +1534,8 @@ static void fini(Int exitcode)
 		cache_line(f, "dtlb", &geom_dtlb);
 		cache_line(f, "stlb", &geom_stlb);
 	}
+	if (btb_on)
+		cache_line(f, "btb", &geom_btb);
 	VG_(fprintf)(f, "prefetch %s\n", clo_prefetch ? "yes" : "no");
 	VG_(fprintf)(f, "frames %s\n", clo_frames ? "yes" : "no");
 	VG_(fprintf)(f, "window %lld\n", clo_window);
