@@ -491,6 +491,8 @@ static Seg *seg_find(const Addr *addr, const UChar *len, UInt n, const UChar *by
 	for (UInt i = 1; i < n; i++)
 		if (addr[i] != addr[i - 1] + len[i - 1])
 			s->contiguous = False;
+	/* Its always-taken branches: past legacy and REX prefixes, e8 (call), e9 and eb (jmp),
+	 * c2 and c3 (ret); an indirect one is looked up with its target (on_indirect). */
 	s->jumps = VG_(malloc)("ipcc.seg.jumps", n * sizeof(Addr));
 	s->njumps = 0;
 	for (UInt i = 0, off = 0; i < n; off += len[i], i++) {
