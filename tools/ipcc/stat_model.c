@@ -16,24 +16,29 @@
 
 /*
  * What the model leaves out, said in every output: this, and the allocator's binding of
- * micro-ops to ports where the profile does not model it (ports_left_out).
+ * micro-ops to ports where the profile does not model it (ports_left_out), and the
+ * branch-target buffer's second level, or all of it where the profile names none
+ * (btb_left_out).
  */
 static const char left_out[] =
     "time in system calls and page faults (the kernel's); other processes and other "
     "threads' contention for caches and memory bandwidth (each thread has its own L1 and "
     "L2, the LLC is shared but its latency is fixed); an SMT sibling; the hardware "
     "prefetchers but a stream one into L2 and the spatial one (a line's 128-byte pair); the "
-    "branch-target buffer's levels (a taken branch its one level misses costs the same "
-    "wherever its target is held); the page frames the kernel gives the program (L2 and the LLC "
-    "are indexed "
-    "by frames scattered by a fixed rule, not by the real ones); huge pages (the TLB "
-    "model's pages are 4 KiB) and where a page walk's entries are (its latency is fixed); "
-    "the LLC's and "
+    "page frames the kernel gives the program (L2 and the LLC are indexed by frames "
+    "scattered by a fixed rule, not by the real ones); huge pages (the TLB model's pages "
+    "are 4 KiB) and where a page walk's entries are (its latency is fixed); the LLC's and "
     "memory's bandwidth (L2's and streaming stores' are modelled); the overlap of cache "
     "misses is estimated (an epoch over the reorder buffer: a load's miss within it, "
     "independent of an earlier one, costs nothing) and a store's miss costs nothing; the "
     "segments' steady states are modelled as loops; Valgrind presents its own CPU (no "
     "AVX-512), so libraries may take other code paths than on this machine";
+static const char *const btb_left_out[2] = {
+	"; the branch-target buffer (this profile names none: a taken branch costs the front "
+	"end the same wherever its target is held)",
+	"; the branch-target buffer's second level (a taken branch that its one level misses "
+	"costs the same wherever its target is held)"
+};
 static const char ports_left_out[] =
     "; the allocator's binding of micro-ops to ports (this profile gives each any free port "
     "of its class)";
@@ -177,7 +182,8 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 			"  %" PRIu64 " segments the model could not parse: one instruction "
 			"a slot\n",
 			m->unmodelled);
-	fprintf(out, "  left out: %s%s\n", left_out, m->port_binding ? "" : ports_left_out);
+	fprintf(out, "  left out: %s%s%s\n", left_out, btb_left_out[k->btb.size != 0],
+		m->port_binding ? "" : ports_left_out);
 	if (r->model_regions)
 		text_regions(out, r);
 	if (!r->per_function)
@@ -263,9 +269,10 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 			    "stlb_entries", (json_int_t)(m->caches.stlb.size / 4096))
 		: json_null());
 	json_object_set_new(model, "counts", counts_json(&m->total));
-	char lo[sizeof(left_out) + sizeof(ports_left_out)];
+	char lo[sizeof(left_out) + sizeof(ports_left_out) + 256];
 
-	snprintf(lo, sizeof(lo), "%s%s", left_out, m->port_binding ? "" : ports_left_out);
+	snprintf(lo, sizeof(lo), "%s%s%s", left_out, btb_left_out[m->caches.btb.size != 0],
+		 m->port_binding ? "" : ports_left_out);
 	json_object_set_new(model, "left_out", json_string(lo));
 	for (size_t i = 0; r->per_function && i < m->nfn; i++)
 		json_array_append_new(fns, json_pack("{ss ss so}", "function", m->fn[i].name,
