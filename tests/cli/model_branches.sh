@@ -68,8 +68,13 @@ within "$b" 0.95 1.05 || fail "2,048 jumps: $b branch-target buffer misses a jum
 printf 'base = goldencove\nbtb_entries = 0\n' >"$tmp/nobtb.profile"
 k=$(jumps "$tmp/nobtb.profile" .counters.cycles)
 within "$k" 0.9 1.2 || fail "2,048 jumps, no branch-target buffer: $k cycles a jump, not 1"
-jq -e '.model.left_out | contains("the branch-target buffer (this profile names none")' \
-    "$tmp/40.json" >/dev/null || fail "a profile with no branch-target buffer: not said"
+jq -e '(.model.left_out | contains("the branch-target buffer (this profile names none"))
+        and .model.btb_entries == null' "$tmp/40.json" >/dev/null ||
+    fail "a profile with no branch-target buffer: not said"
+jumps goldencove .counters.cycles >/dev/null
+jq -e '.model.btb_entries == 1024' "$tmp/40.json" >/dev/null ||
+    fail "goldencove's branch-target buffer: $(jq .model.btb_entries "$tmp/40.json") entries"
+
 echo "ok: patterns of period 64 learned, 65536 not; the indirect loop at $c cycles an" \
     "iteration, the loop of 13 segments at $t, 2,048 jumps at $j cycles each ($k without" \
     "a branch-target buffer)"

@@ -268,6 +268,10 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 		? json_pack("{sI sI}", "dtlb_entries", (json_int_t)(m->caches.dtlb.size / 4096),
 			    "stlb_entries", (json_int_t)(m->caches.stlb.size / 4096))
 		: json_null());
+	json_object_set_new(
+	    model, "btb_entries",
+	    m->caches.btb.size ? json_integer((json_int_t)(m->caches.btb.size / m->caches.btb.line))
+			       : json_null());
 	json_object_set_new(model, "counts", counts_json(&m->total));
 	char lo[sizeof(left_out) + sizeof(ports_left_out) + 256];
 

@@ -463,6 +463,27 @@ static Bool is_rep_move(const UChar *p, UInt len)
 	return rep && p + 1 == end && (*p == 0xa4 || *p == 0xa5 || *p == 0xaa || *p == 0xab);
 }
 
+/* The opcode of the len bytes of an instruction at p, past legacy and REX prefixes; NULL if
+ * there is none. */
+static const UChar *opcode(const UChar *p, UInt len)
+{
+	const UChar *end = p + len;
+
+	while (p < end && (*p == 0x66 || *p == 0x67 || *p == 0xf2 || *p == 0xf3 || *p == 0x2e ||
+			   *p == 0x3e || (*p >= 0x40 && *p <= 0x4f)))
+		p++;
+	return p < end ? p : NULL;
+}
+
+/* Whether the instruction at p is a branch always taken: a direct call or jmp, or a ret (an
+ * indirect one is looked up with its target: on_indirect). */
+static Bool always_taken(const UChar *p, UInt len)
+{
+	const UChar *op = opcode(p, len);
+
+	return op && (*op == 0xe8 || *op == 0xe9 || *op == 0xeb || *op == 0xc2 || *op == 0xc3);
+}
+
 static Seg *seg_find(const Addr *addr, const UChar *len, UInt n, const UChar *bytes, UInt nbytes)
 {
 	UInt k = seg_key(addr, n);
@@ -491,22 +512,12 @@ static Seg *seg_find(const Addr *addr, const UChar *len, UInt n, const UChar *by
 	for (UInt i = 1; i < n; i++)
 		if (addr[i] != addr[i - 1] + len[i - 1])
 			s->contiguous = False;
-	/* Its always-taken branches: past legacy and REX prefixes, e8 (call), e9 and eb (jmp),
-	 * c2 and c3 (ret); an indirect one is looked up with its target (on_indirect). */
-	s->jumps = VG_(malloc)("ipcc.seg.jumps", n * sizeof(Addr));
-	s->njumps = 0;
-	for (UInt i = 0, off = 0; i < n; off += len[i], i++) {
-		UInt j = off;
-
-		while (j < off + len[i] &&
-		       (bytes[j] == 0x66 || bytes[j] == 0xf2 || bytes[j] == 0xf3 ||
-			bytes[j] == 0x2e || bytes[j] == 0x3e ||
-			(bytes[j] >= 0x40 && bytes[j] <= 0x4f)))
-			j++;
-		if (j < off + len[i] && (bytes[j] == 0xe8 || bytes[j] == 0xe9 || bytes[j] == 0xeb ||
-					 bytes[j] == 0xc3 || bytes[j] == 0xc2))
-			s->jumps[s->njumps++] = addr[i];
-	}
+	for (UInt i = 0, off = 0; i < n; off += len[i], i++)
+		s->njumps += always_taken(bytes + off, len[i]);
+	s->jumps = s->njumps ? VG_(malloc)("ipcc.seg.jumps", s->njumps * sizeof(Addr)) : NULL;
+	for (UInt i = 0, off = 0, k = 0; i < n; off += len[i], i++)
+		if (always_taken(bytes + off, len[i]))
+			s->jumps[k++] = addr[i];
 	s->line_first = addr[0] >> geom_l1i.shift;
 	s->line_last = (addr[n - 1] + len[n - 1] - 1) >> geom_l1i.shift;
 	s->hash_next = seg_hash[k];
@@ -1103,11 +1114,9 @@ static void access(IRSB *sb, IRExpr *addr, Int size, IRExpr *guard, Addr pc, Boo
 /* Whether the guest instruction at a is a conditional branch (jcc, loop, jrcxz). */
 static Bool is_jcc(Addr a, UInt len)
 {
-	const UChar *p = (const UChar *)a, *end = p + len;
+	const UChar *p = opcode((const UChar *)a, len), *end = (const UChar *)a + len;
 
-	while (p < end && (*p == 0x2e || *p == 0x3e || *p == 0xf2 || *p == 0xf3))
-		p++;
-	if (p >= end)
+	if (!p)
 		return False;
 	if ((*p >= 0x70 && *p <= 0x7f) || (*p >= 0xe0 && *p <= 0xe3))
 		return True;
@@ -1117,12 +1126,9 @@ static Bool is_jcc(Addr a, UInt len)
 /* Whether the guest instruction at a is a call (direct, or indirect through FF /2). */
 static Bool is_call(Addr a, UInt len)
 {
-	const UChar *p = (const UChar *)a, *end = p + len;
+	const UChar *p = opcode((const UChar *)a, len), *end = (const UChar *)a + len;
 
-	while (p < end && (*p == 0x66 || *p == 0x67 || *p == 0xf2 || *p == 0x3e || *p == 0x2e ||
-			   (*p >= 0x40 && *p <= 0x4f)))
-		p++;
-	if (p >= end)
+	if (!p)
 		return False;
 	return *p == 0xe8 || (*p == 0xff && p + 1 < end && ((p[1] >> 3) & 7) == 2);
 }
