@@ -370,6 +370,7 @@ typedef struct {
 	Cache dtlb, stlb; /* when tlb_on: lines of 4 KiB, pages */
 	Cache btb;	  /* when btb_on: taken branches' addresses (btb_key()) */
 	Addr last_page;	  /* the page translated last: the first level's most recent */
+	Addr *l1d_last;	  /* the first tag of the L1d set data_line() looked in last */
 	Predictor bp;	  /* conditional and indirect branches */
 	Addr ras[RAS_DEPTH];
 	UInt ras_top;	      /* entries pushed, modulo RAS_DEPTH */
@@ -385,6 +386,13 @@ static Cache ll; /* shared by every thread */
 static Thread *threads[MAX_THREADS];
 static Thread *cur;
 static UInt nthreads;
+/*
+ * The line the running thread accessed last, while it is its L1d set's most recent and was
+ * not brought in by the prefetcher (else ~0); fast_st the same line once it is written. An
+ * access within it changes nothing (cache_ref_write()'s first case, its TLB page the last
+ * one, no miss): the instrumentation reads these and calls on_access only for the others.
+ */
+static Addr fast_ld = ~(Addr)0, fast_st = ~(Addr)0;
 
 static void thread_start(ThreadId tid, ULong blocks)
 {
@@ -408,6 +416,7 @@ static void thread_start(ThreadId tid, ULong blocks)
 		nthreads++;
 	}
 	cur = threads[tid];
+	fast_ld = fast_st = ~(Addr)0;
 }
 
 /* ---- segments --------------------------------------------------------------------------- */
@@ -673,6 +682,14 @@ static VG_REGPARM(1) void on_enter(Seg *s)
 	}
 }
 
+/* The start of a superblock's run: on_enter() for its first segment. */
+static VG_REGPARM(1) void on_sb_start(Seg *s)
+{
+	cur->pending = 0;
+	cur->sb_missed = 0;
+	on_enter(s);
+}
+
 /*
  * The stream prefetcher: an L1 miss on the line a recent miss stream expects brings the
  * next PREFETCH_DEPTH lines into L2 and the LLC (uncounted) and moves the stream on; any
@@ -727,6 +744,7 @@ static UInt data_line(Addr line, Bool store)
 	UInt level = 1;
 	Bool wb, pf;
 
+	cur->l1d_last = cache_set(&cur->l1d, line);
 	if (cache_ref_write(&cur->l1d, line, store, &wb, &pf)) {
 		if (pf && clo_l1_prefetch)
 			l1_prefetch(line + 1);
@@ -841,6 +859,7 @@ static VG_REGPARM(3) void on_access(Addr addr, SizeT size, HWord desc)
 	Thread *t = cur;
 	Addr a = addr >> geom_l1d.shift, b = (addr + (size ? size : 1) - 1) >> geom_l1d.shift;
 	UInt level = data_line(a, x->store), tlb = 0;
+	Addr *s0;
 
 	if (b != a) {
 		UInt l2 = data_line(b, x->store);
@@ -865,24 +884,29 @@ static VG_REGPARM(3) void on_access(Addr addr, SizeT size, HWord desc)
 			t->sb_missed |= 1ull << x->index;
 		t->pending |= x->out_regs;
 	}
-}
-
-/* The start of a superblock's run. */
-static VG_REGPARM(0) void on_sb_start(void)
-{
-	cur->pending = 0;
-	cur->sb_missed = 0;
+	s0 = t->l1d_last;
+	if (s0 && (*s0 & ~WRITTEN) == b) {
+		fast_ld = b;
+		fast_st = *s0 & WRITTEN ? b : ~(Addr)0;
+	} else
+		fast_ld = fast_st = ~(Addr)0;
 }
 
 /* Its end (or a taken side exit): the registers it wrote now hold what it computed. */
 static void sb_end(const SBEnd *e)
 {
 	Thread *t = cur;
+
+	if (!(t->miss_regs | t->pending))
+		return; /* no register holds a miss's value, nor will: most superblocks */
 	UShort m = t->miss_regs & (UShort)~e->written;
 
-	for (UInt r = 0; r < 16; r++)
-		if ((e->written >> r & 1) && ((e->pass[r] & t->miss_regs) || (t->pending >> r & 1)))
+	for (UInt w = e->written; w; w &= w - 1) {
+		UInt r = (UInt)__builtin_ctz(w);
+
+		if ((e->pass[r] & t->miss_regs) || (t->pending >> r & 1))
 			m |= (UShort)(1u << r);
+	}
 	t->miss_regs = m;
 }
 
@@ -1094,6 +1118,15 @@ static void call(IRSB *sb, Int regparms, const HChar *name, void *fn, IRExpr **a
 	addStmtToIRSB(sb, IRStmt_Dirty(di));
 }
 
+/* e (its operands atoms) into a new temporary of type ty: the atom that reads it. */
+static IRExpr *flat(IRSB *sb, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(sb->tyenv, ty);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
+	return IRExpr_RdTmp(t);
+}
+
 static void access(IRSB *sb, IRExpr *addr, Int size, IRExpr *guard, Addr pc, Bool store)
 {
 	Access *a = VG_(calloc)("ipcc.access", 1, sizeof(Access));
@@ -1107,8 +1140,25 @@ static void access(IRSB *sb, IRExpr *addr, Int size, IRExpr *guard, Addr pc, Boo
 	if (sb_naccess < 64)
 		sb_access[sb_naccess++] = a;
 	last_access = a;
+	/* Called unless the access lies within the line fast_ld (a store: fast_st) names. */
+	IRExpr *shift = IRExpr_Const(IRConst_U8((UChar)geom_l1d.shift));
+	IRExpr *end = flat(
+	    sb, Ity_I64,
+	    IRExpr_Binop(Iop_Add64, addr, IRExpr_Const(IRConst_U64((ULong)(size ? size - 1 : 0)))));
+	IRExpr *first = flat(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr, shift));
+	IRExpr *last = flat(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, end, shift));
+	IRExpr *fast = flat(
+	    sb, Ity_I64,
+	    IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)(store ? &fast_st : &fast_ld))));
+	IRExpr *when =
+	    flat(sb, Ity_I1,
+		 IRExpr_Binop(Iop_Or1, flat(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, first, fast)),
+			      flat(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, last, fast))));
+
+	if (guard)
+		when = flat(sb, Ity_I1, IRExpr_Binop(Iop_And1, guard, when));
 	call(sb, 3, "on_access", on_access,
-	     mkIRExprVec_3(addr, mkIRExpr_HWord((HWord)size), mkIRExpr_HWord((HWord)a)), guard);
+	     mkIRExprVec_3(addr, mkIRExpr_HWord((HWord)size), mkIRExpr_HWord((HWord)a)), when);
 }
 
 /* Whether the guest instruction at a is a conditional branch (jcc, loop, jrcxz). */
@@ -1307,7 +1357,6 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 
 	SBEnd *end = VG_(calloc)("ipcc.sbend", 1, sizeof(SBEnd));
 
-	call(out, 0, "on_sb_start", on_sb_start, mkIRExprVec_0(), NULL);
 	for (i = 0; i < in->stmts_used; i++) {
 		IRStmt *st = in->stmts[i];
 
@@ -1317,8 +1366,12 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 		case Ist_IMark:
 			k = seg_of[ninsn++];
 			if ((Int)k != entered) {
-				call(out, 1, "on_enter", on_enter, mkIRExprVec_1(seg_expr(segs[k])),
-				     NULL);
+				if (entered < 0)
+					call(out, 1, "on_sb_start", on_sb_start,
+					     mkIRExprVec_1(seg_expr(segs[k])), NULL);
+				else
+					call(out, 1, "on_enter", on_enter,
+					     mkIRExprVec_1(seg_expr(segs[k])), NULL);
 				entered = (Int)k;
 			}
 			pc = (Addr)st->Ist.IMark.addr;
