@@ -39,7 +39,7 @@ struct alloc {
 };
 
 /* The cycle instruction g (u micro-ops, `fe_stall`) is allocated in; closes the cycles before. */
-static int64_t allocate(struct alloc *a, const int64_t *ring, uint64_t g, unsigned u,
+static int64_t allocate(struct alloc *a, const int64_t *ring, uint64_t g, size_t slot, unsigned u,
 			unsigned fe_stall)
 {
 	const unsigned W = a->width;
@@ -49,7 +49,7 @@ static int64_t allocate(struct alloc *a, const int64_t *ring, uint64_t g, unsign
 		a->fe_ready = max64(a->fe_ready, a->cur + fe_stall + (a->cur_used ? 1 : 0));
 	earliest = max64(a->cur, a->fe_ready);
 	if (a->rob && g >= a->rob)
-		earliest = max64(earliest, ring[g % a->rob] + 1);
+		earliest = max64(earliest, ring[slot] + 1);
 	if (earliest == a->cur && a->cur_used + u > W)
 		earliest = a->cur + 1;
 	if (earliest > a->cur) {
@@ -217,13 +217,12 @@ static int64_t ports_issue(struct ports *pt, uint16_t need, int64_t t, int64_t f
 	for (;;) {
 		while (moved) {
 			moved = false;
-			for (int k = 0; k < PORT_CLASSES; k++)
-				if (need >> k & 1) {
-					int64_t f = ports_next_free(pt, k, t);
+			for (unsigned m = need; m; m &= m - 1) {
+				int64_t f = ports_next_free(pt, __builtin_ctz(m), t);
 
-					moved |= f != t;
-					t = f;
-				}
+				moved |= f != t;
+				t = f;
+			}
 		}
 		j = ports_at(pt, t, floor);
 		if (j < 0)
@@ -236,9 +235,12 @@ static int64_t ports_issue(struct ports *pt, uint16_t need, int64_t t, int64_t f
 	}
 	if (bank >= 0) /* one load more in its bank */
 		pt->banks[j] |= pt->banks[j] >> bank & 1 ? 1u << (16 + bank) : 1u << bank;
-	for (int k = 0; k < PORT_CLASSES; k++)
-		if ((need >> k & 1) && ++pt->used[j][k] >= pt->limit[k])
+	for (unsigned m = need; m; m &= m - 1) {
+		int k = __builtin_ctz(m);
+
+		if (++pt->used[j][k] >= pt->limit[k])
 			pt->next[j][k] = t + 1;
+	}
 	if (port >= 0)
 		pt->bound[j] |= (uint8_t)(1u << port);
 	if (twice) { /* the second micro-op: the first cycle from t with room for it */
@@ -348,11 +350,20 @@ static int bind_port(struct bind *b, uint16_t ports, int64_t s, uint64_t grp)
 			least = b->prev[j];
 	if (least == UINT_MAX) /* none of its ports is one of the profile's */
 		return -1;
-	/* the ports within the spread, least busy first, a higher one first on a tie */
-	for (unsigned w = least; w < least + BIND_SPREAD; w++)
-		for (unsigned j = b->nports; j-- > 0;)
-			if (set >> j & 1 && b->prev[j] == w)
-				order[n++] = j;
+	/*
+	 * The ports within the spread, least busy first, a higher one first on a tie: taken
+	 * from the highest down, each placed after those no busier (an insertion sort).
+	 */
+	for (unsigned j = b->nports; j-- > 0;) {
+		unsigned i = n;
+
+		if (!(set >> j & 1) || b->prev[j] >= least + BIND_SPREAD)
+			continue;
+		for (; i > 0 && b->prev[order[i - 1]] > b->prev[j]; i--)
+			order[i] = order[i - 1];
+		order[i] = j;
+		n++;
+	}
 	for (k = 0; k < b->ng && b->gset[k] != set; k++)
 		;
 	if (k == b->ng && b->ng < 16) {
@@ -437,7 +448,10 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	int64_t split_free[SPLIT_STORE_PAGE + 1] = { 0 }; /* each split resource (minsn.split) */
 	unsigned ret_used = 0;
 	uint64_t g = 0;
-	bool paths = false; /* a branch is taken (model_taken): samples follow the path */
+	size_t slot = 0;       /* g % B: instruction g's place in ring[] */
+	uint64_t grp = 0;      /* its allocation group: W micro-ops in a row */
+	unsigned grp_used = 0; /* the micro-ops before it in that group */
+	bool paths = false;    /* a branch is taken (model_taken): samples follow the path */
 	struct ipcc_interval iv = { 0 };
 	struct ipcc_breakdown bd;
 
@@ -507,21 +521,19 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			r_base = r_prev;
 		if (reported)
 			row_base = r_prev;
-		for (unsigned k = 0; k < n; k++, g++) {
+		for (unsigned k = 0; k < n; k++, g++, slot = slot + 1 == B ? 0 : slot + 1) {
 			const struct minsn *in = &prog->insn[k];
 			const unsigned u = in->uops;
 			int64_t s, q, x, c, r;
-			uint64_t grp; /* its allocation group: W micro-ops in a row */
 			unsigned lat;
 
 			/* scheduled: in order, W micro-ops a cycle, when the front end offers it,
 			 * one cycle after instruction g - B retired */
-			s = allocate(&al, ring, g, u, in->fe_stall);
+			s = allocate(&al, ring, g, slot, u, in->fe_stall);
 			if (it == warm && warm > 0 && k == 0)
 				from = snap(&al);
 
 			/* ready: registers and flags, and a store to the address it loads */
-			grp = (al.uops - u) / al.width;
 			q = df_ready(df, in, grp, s, NULL);
 			if (in->at_retire || (in->assist && p->fp_assist_cycles))
 				q = max64(q, r_prev);
@@ -569,6 +581,11 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				split_free[in->split] = x + in->split_cycles;
 			c = x + lat;
 			df_complete(df, in, s, grp, c, g + 1);
+			grp_used += u; /* u <= W: the group moves on by one at most */
+			if (grp_used >= W) {
+				grp_used -= W;
+				grp++;
+			}
 
 			/* retired: in order, R micro-ops a cycle */
 			r = max64(c, r_prev);
@@ -580,7 +597,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			}
 			ret_used += u;
 			if (B)
-				ring[g % B] = r;
+				ring[slot] = r;
 			if (in->mem & MEM_STORE && !in->drains) /* a lock's own store is done */
 				store_r = r;
 
@@ -637,7 +654,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 		/* where the next iteration's first instruction would be allocated */
 		struct alloc next = al;
 
-		allocate(&next, ring, g, prog->insn[0].uops, prog->insn[0].fe_stall);
+		allocate(&next, ring, g, slot, prog->insn[0].uops, prog->insn[0].fe_stall);
 		to = snap(&next);
 	} else {
 		/* the whole run: until the last retirement, the drain as back-end stall */
