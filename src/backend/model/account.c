@@ -468,21 +468,74 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	c->slots_retired += st_retired;
 }
 
-static int fn_index(struct ipcc_mb_result *r, size_t *cap, const char *name, const char *obj)
+/* The functions met so far: r->fn's room, and an index of it by name and object. */
+struct fn_table {
+	size_t cap;
+	unsigned *slot; /* an index into r->fn, plus one; 0: empty (open addressing) */
+	size_t nslot;	/* a power of two, over twice the functions */
+};
+
+static size_t fn_hash(const char *name, const char *obj)
 {
-	/* A linear probe over a small open-addressing table kept beside the array would be
-	 * faster; the functions of a run are a few thousand, the segments more. */
-	for (size_t i = r->nfn; i-- > 0;)
-		if (!strcmp(r->fn[i].name, name) && !strcmp(r->fn[i].object, obj))
-			return (int)i;
-	if (r->nfn == *cap) {
-		size_t n = *cap ? *cap * 2 : 64;
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a over both, the NUL between them too */
+
+	for (const char *c = name;; c++) {
+		h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+		if (!*c)
+			break;
+	}
+	for (const char *c = obj; *c; c++)
+		h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+	return (size_t)h;
+}
+
+/* Where (name, obj) is or would go in t->slot. */
+static size_t fn_probe(const struct ipcc_mb_result *r, const struct fn_table *t, const char *name,
+		       const char *obj)
+{
+	size_t h = fn_hash(name, obj) & (t->nslot - 1);
+
+	while (t->slot[h]) {
+		const struct ipcc_mb_function *f = &r->fn[t->slot[h] - 1];
+
+		if (!strcmp(f->name, name) && !strcmp(f->object, obj))
+			break;
+		h = (h + 1) & (t->nslot - 1);
+	}
+	return h;
+}
+
+/* The index of (name, obj) in r->fn, added where new; -1: out of memory. */
+static int fn_index(struct ipcc_mb_result *r, struct fn_table *t, const char *name, const char *obj)
+{
+	if (2 * (r->nfn + 1) > t->nslot) {
+		size_t n = t->nslot ? t->nslot * 2 : 1024;
+		unsigned *old = t->slot;
+		size_t nold = t->nslot;
+
+		if (!(t->slot = calloc(n, sizeof(*t->slot)))) {
+			t->slot = old;
+			return -1;
+		}
+		t->nslot = n;
+		for (size_t i = 0; i < nold; i++)
+			if (old[i])
+				t->slot[fn_probe(r, t, r->fn[old[i] - 1].name,
+						 r->fn[old[i] - 1].object)] = old[i];
+		free(old);
+	}
+	size_t h = fn_probe(r, t, name, obj);
+
+	if (t->slot[h])
+		return (int)t->slot[h] - 1;
+	if (r->nfn == t->cap) {
+		size_t n = t->cap ? t->cap * 2 : 64;
 		struct ipcc_mb_function *g = realloc(r->fn, n * sizeof(*g));
 
 		if (!g)
 			return -1;
 		r->fn = g;
-		*cap = n;
+		t->cap = n;
 	}
 	struct ipcc_mb_function *f = &r->fn[r->nfn];
 
@@ -494,7 +547,8 @@ static int fn_index(struct ipcc_mb_result *r, size_t *cap, const char *name, con
 		free(f->object);
 		return -1;
 	}
-	return (int)r->nfn++;
+	t->slot[h] = (unsigned)++r->nfn;
+	return (int)r->nfn - 1;
 }
 
 /* ---- reading one file ------------------------------------------------------------------ */
@@ -1043,7 +1097,7 @@ static int context_one(csh cs, size_t i, void *arg)
 }
 
 static int account_file(const char *path, csh cs, const struct ipcc_model_profile *p,
-			struct ipcc_mb_result *r, size_t *fncap)
+			struct ipcc_mb_result *r, struct fn_table *fns)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
@@ -1122,7 +1176,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 				r->segments++;
 				r->unmodelled += st.unmodelled;
 				charge(&r->total, &s, &s.c, &st, p);
-				int k = fn_index(r, fncap, s.fn, s.obj);
+				int k = fn_index(r, fns, s.fn, s.obj);
 
 				if (k < 0)
 					ret = err_set(IPCC_ENOMEM, "out of memory");
@@ -1169,7 +1223,7 @@ static int tool_file(const struct dirent *d)
 int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p, struct ipcc_mb_result *out)
 {
 	struct dirent **names = NULL;
-	size_t fncap = 0;
+	struct fn_table fns = { 0 };
 	csh cs;
 	int n, ret;
 
@@ -1193,10 +1247,11 @@ int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p, struct 
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
 		if (!ret)
-			ret = account_file(path, cs, p, out, &fncap);
+			ret = account_file(path, cs, p, out, &fns);
 		free(names[i]);
 	}
 	free(names);
+	free(fns.slot);
 	if (!opened)
 		cs_close(&cs);
 	if (ret) {
