@@ -1228,9 +1228,11 @@ static void note_mem(IRStmt *st, InsnMem *m)
 /*
  * Pass 1 cuts the superblock into segments at each side exit and where the function
  * changes (VEX follows calls and jumps), and finds (or makes) each
- * segment's record; pass 2 copies the statements, calling on_enter where a segment starts,
- * on_access for each memory access, on_cond before a conditional branch's exit, and at the
- * end on_indirect, on_call or on_ret as the superblock's jump kind says.
+ * segment's record; pass 2 copies the statements, calling on_sb_start where the first
+ * segment starts and on_enter where each other one does, on_access for each memory access
+ * outside the line the last one touched (fast_ld), on_cond before a conditional branch's
+ * exit, and at the end on_sb_end, then on_indirect, on_call or on_ret as the superblock's
+ * jump kind says.
  */
 static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
 			const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gwty,
