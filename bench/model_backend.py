@@ -12,7 +12,8 @@ Per program:
 - ipcc: the model backend's cycles (ipcc stat --backend model), and its error;
 - the cachegrind formula (iai-callgrind's, "L1 hits + 5 x LL hits + 35 x RAM hits") from
   cachegrind's own counts of the same command, and its error;
-- the slowdowns against the native run of the model backend (its whole ipcc stat) and of
+- the slowdowns against the native run of the model backend (its whole ipcc stat, and its
+  Valgrind tool's part: the rest is the modelling after the run) and of
   valgrind --tool=callgrind --cache-sim=yes --branch-sim=yes.
 --llc SIZE passes ipcc stat's --llc: the LLC share this machine gets, where it is less than
 its geometry; --profile P its --profile (a profile ipcc bench --fit-profile wrote here). Programs are run once each under the tools (the model backend is deterministic; it checks
@@ -186,6 +187,9 @@ def main():
             khz = max(n[5] for n in native)
             native_wall = min(n[2] for n in native)
             cycles = m1["counters"]["cycles"]
+            # The tool's part of the backend's time (under Valgrind, to the program's end); the
+            # rest is ipcc's modelling of the segments after it.
+            wall_tool = m1["model"]["wall_ns"] / 1e9
             row = dict(program=name, command=" ".join(args), measured_cycles=measured,
                        measured_cycles_elapsed=measured_elapsed, user_ns=user_ns,
                        elapsed_ns=elapsed_ns, core_khz=khz, native_spread=spread,
@@ -196,6 +200,7 @@ def main():
                        formula_error=(cg - measured) / measured,
                        ipcc_error_elapsed=(cycles - measured_elapsed) / measured_elapsed,
                        deterministic=same, native_wall=native_wall, model_wall=wall_model,
+                       model_tool_wall=wall_tool,
                        cachegrind_wall=cg_wall, callgrind_wall=cl_wall,
                        split={k: m1["breakdown"][k] for k in ("frontend", "backend", "speculation", "retiring")}
                        if m1.get("breakdown") else None)
@@ -204,7 +209,8 @@ def main():
                   f" elapsed {measured_elapsed / 1e6:9.1f})"
                   f"  ipcc {cycles / 1e6:9.1f} ({100 * row['ipcc_error']:+6.1f}%)"
                   f"  formula {cg / 1e6:9.1f} ({100 * row['formula_error']:+7.1f}%)"
-                  f"  slowdown ipcc {wall_model / native_wall:5.1f}x callgrind {cl_wall / native_wall:5.1f}x"
+                  f"  slowdown ipcc {wall_model / native_wall:5.1f}x (the tool {wall_tool / native_wall:5.1f}x)"
+                  f" callgrind {cl_wall / native_wall:5.1f}x"
                   f"  {'deterministic' if same else 'NOT DETERMINISTIC'}", flush=True)
     if rows:
         def mean_abs(k):
@@ -213,8 +219,9 @@ def main():
               f"{100 * mean_abs('ipcc_error_elapsed'):.1f}% against elapsed x frequency; "
               f"cachegrind formula {100 * mean_abs('formula_error'):.1f}%")
         ratio = sum(r["model_wall"] / r["callgrind_wall"] for r in rows) / len(rows)
+        tool = sum(r["model_tool_wall"] / r["callgrind_wall"] for r in rows) / len(rows)
         print(f"speed: the model backend takes {ratio:.2f}x callgrind's time "
-              f"(--cache-sim=yes --branch-sim=yes), on average")
+              f"(--cache-sim=yes --branch-sim=yes), on average; its tool alone {tool:.2f}x")
     if jpath:
         with open(jpath, "w") as f:
             json.dump(rows, f, indent=1)
