@@ -64,6 +64,7 @@
 /* ---- options --------------------------------------------------------------------------- */
 
 static const HChar *clo_out = "ipcc-vg.%p";
+static const HChar *clo_hot = NULL; /* none: no segment is handed over while the program runs */
 static const HChar *clo_l1d = "49152,12,64";
 static const HChar *clo_l1i = "32768,8,64";
 static const HChar *clo_l2 = "1048576,16,64";
@@ -79,6 +80,7 @@ static Long clo_window = 512;	    /* the out-of-order window, in instructions; 0
 static Bool opt_process(const HChar *arg)
 {
 	if VG_STR_CLO (arg, "--ipcc-out", clo_out) {
+	} else if VG_STR_CLO (arg, "--ipcc-hot", clo_hot) {
 	} else if VG_STR_CLO (arg, "--ipcc-l1d", clo_l1d) {
 	} else if VG_STR_CLO (arg, "--ipcc-l1i", clo_l1i) {
 	} else if VG_STR_CLO (arg, "--ipcc-l2", clo_l2) {
@@ -99,6 +101,7 @@ static void opt_usage(void)
 {
 	VG_(printf)
 	("    --ipcc-out=FILE            where to write the counts [ipcc-vg.%%p]\n"
+	 "    --ipcc-hot=FILE            where to append each segment once it is hot [none]\n"
 	 "    --ipcc-l1d=SIZE,ASSOC,LINE  L1 data cache [49152,12,64]\n"
 	 "    --ipcc-l1i=SIZE,ASSOC,LINE  L1 instruction cache [32768,8,64]\n"
 	 "    --ipcc-l2=SIZE,ASSOC,LINE   L2 cache [1048576,16,64]\n"
@@ -439,8 +442,9 @@ typedef struct Seg {
 	/* ... and the segments it was entered from most often (see edge()). */
 	struct Seg *pred[2];
 	ULong pred_n[2];
-	UInt id;     /* in the file: 1, 2, ... in the order written; 0: not written */
-	Addr *jumps; /* its direct jumps and calls and its returns: always taken */
+	UInt id;      /* in the file: 1, 2, ... in the order written; 0: not written */
+	ULong hot_at; /* the entries after which it is handed over (--ipcc-hot) */
+	Addr *jumps;  /* its direct jumps and calls and its returns: always taken */
 	UInt njumps;
 } Seg;
 
@@ -484,6 +488,22 @@ static const UChar *opcode(const UChar *p, UInt len)
 	return p < end ? p : NULL;
 }
 
+/*
+ * With --ipcc-hot, each segment is appended to that file (its instructions, as the counts'
+ * file has them, between "H N" and "E") once it has run as many times as ipcc models it
+ * for (account.c, model_segment(): about 3,000 instructions, 16 to 400 passes), so that
+ * ipcc models it on its other CPU while the program runs, not after. Whatever is not
+ * handed over, or is cut short, ipcc models at the end: the figures are the same.
+ */
+static Int hot_fd = -1;
+
+static ULong hot_at(UInt ninsns)
+{
+	ULong n = 3000 / (ninsns + 1);
+
+	return n < 16 ? 16 : n > 400 ? 400 : n;
+}
+
 /* Whether the instruction at p is a branch always taken: a direct call or jmp, or a ret (an
  * indirect one is looked up with its target: on_indirect). */
 static Bool always_taken(const UChar *p, UInt len)
@@ -517,6 +537,7 @@ static Seg *seg_find(const Addr *addr, const UChar *len, UInt n, const UChar *by
 	s->fn = VG_(strdup)("ipcc.seg.fn", VG_(get_fnname)(ep, addr[0], &name) ? name : "?");
 	s->obj = VG_(strdup)("ipcc.seg.obj", VG_(get_objname)(ep, addr[0], &name) ? name : "?");
 	s->contiguous = True;
+	s->hot_at = hot_at(n);
 	s->rep = n == 1 && is_rep_move(bytes, nbytes);
 	for (UInt i = 1; i < n; i++)
 		if (addr[i] != addr[i - 1] + len[i - 1])
@@ -634,6 +655,28 @@ static void edge(Seg *l, Seg *s)
 	top2(s->pred, s->pred_n, l);
 }
 
+static void hot_write(const Seg *s)
+{
+	static const HChar digit[] = "0123456789abcdef";
+	static HChar buf[MAX_SEG_INSNS * 56 + 32]; /* the tool runs one thread at a time */
+	Int n = VG_(sprintf)(buf, "H %u\n", s->ninsns);
+
+	for (UInt i = 0, off = 0; i < s->ninsns; off += s->len[i], i++) {
+		n += VG_(sprintf)(buf + n, "I %lx ", s->addr[i]);
+		for (UInt k = 0; k < s->len[i]; k++) {
+			buf[n++] = digit[s->bytes[off + k] >> 4];
+			buf[n++] = digit[s->bytes[off + k] & 15];
+		}
+		buf[n++] = '\n';
+	}
+	n += VG_(sprintf)(buf + n, "E\n");
+	/* One write, appended (O_APPEND): a forked child's records do not cut into these. */
+	if (VG_(write)(hot_fd, buf, n) != n) {
+		VG_(close)(hot_fd);
+		hot_fd = -1;
+	}
+}
+
 static VG_REGPARM(1) void on_enter(Seg *s)
 {
 	/*
@@ -661,6 +704,8 @@ static VG_REGPARM(1) void on_enter(Seg *s)
 	cur->last_seg = s;
 	cur->cnt = seg_counts(s);
 	cur->cnt->execs++;
+	if (cur->cnt->execs == s->hot_at && hot_fd >= 0 && cur->cnt == &s->c)
+		hot_write(s);
 	cur->insns += s->ninsns;
 	if (btb_on)
 		for (UInt i = 0; i < s->njumps; i++)
@@ -1518,6 +1563,13 @@ static void post_clo_init(void)
 	for (page_shift = 0; (geom_l2.line << page_shift) < 4096; page_shift++)
 		;
 	cache_alloc(&ll, &geom_ll);
+	if (clo_hot) {
+		HChar *path = VG_(expand_file_name)("--ipcc-hot", clo_hot);
+		SysRes r = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_APPEND,
+				     VKI_S_IRUSR | VKI_S_IWUSR);
+
+		hot_fd = sr_isError(r) ? -1 : (Int)sr_Res(r);
+	}
 	if (clo_dtlb || clo_stlb) {
 		if (!clo_dtlb || !clo_stlb)
 			VG_(fmsg_bad_option)
