@@ -835,8 +835,15 @@ static int traces_read(const char *path, struct traces *tr)
  * nonzero: just that one) takes a share of the loop's cycles and slots by its instructions,
  * unless a loop found before gave it one.
  */
-static void trace_model(csh cs, const struct ipcc_model_profile *p, struct traces *tr,
-			const unsigned *ids, unsigned len, unsigned only)
+/* A loop of segments' model: a pass's cycles and four slot counters (ok: it ran). */
+struct trace_result {
+	bool ok;
+	double cycles, total, filled, issued, retired;
+	unsigned insns;
+};
+
+static void trace_run(csh cs, const struct ipcc_model_profile *p, const struct traces *tr,
+		      const unsigned *ids, unsigned len, struct trace_result *out)
 {
 	size_t tlen = 0, cap = 1024;
 	char *text = malloc(cap);
@@ -844,6 +851,7 @@ static void trace_model(csh cs, const struct ipcc_model_profile *p, struct trace
 	unsigned insns = 0;
 	int ret = text ? 0 : -1;
 
+	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < len && !ret; i++) {
 		ret = lift_part(cs, &tr->t[ids[i] - 1].s, &text, &tlen, &cap, &scratch, i,
 				i + 1 == len);
@@ -863,23 +871,45 @@ static void trace_model(csh cs, const struct ipcc_model_profile *p, struct trace
 		double n = (double)res.summary.iterations, c = res.summary.cycles_per_iteration;
 		double kk = c * p->width / ((double)res.summary.total / n);
 
-		for (unsigned i = 0; i < len; i++) {
-			struct tseg *t = &tr->t[ids[i] - 1];
-			double share = (double)t->s.ninsns / insns;
-
-			if ((only && ids[i] != only) || t->looped) /* only: others' are theirs */
-				continue;
-			t->done = t->looped = true;
-			t->cycles = c * share;
-			t->total = (double)res.summary.total / n * kk * share;
-			t->filled = (double)res.summary.filled / n * kk * share;
-			t->issued = (double)res.summary.issued / n * kk * share;
-			t->retired = (double)res.summary.retired / n * kk * share;
-		}
+		out->ok = true;
+		out->insns = insns;
+		out->cycles = c;
+		out->total = (double)res.summary.total / n * kk;
+		out->filled = (double)res.summary.filled / n * kk;
+		out->issued = (double)res.summary.issued / n * kk;
+		out->retired = (double)res.summary.retired / n * kk;
 	}
 	ipcc_model_result_release(&res);
 	ipcc_model_program_free(prog);
 	free(text);
+}
+
+/* Each segment of the loop takes its share by its instructions (`only`: that one alone). */
+static void trace_store(struct traces *tr, const unsigned *ids, unsigned len, unsigned only,
+			const struct trace_result *r)
+{
+	for (unsigned i = 0; r->ok && i < len; i++) {
+		struct tseg *t = &tr->t[ids[i] - 1];
+		double share = (double)t->s.ninsns / r->insns;
+
+		if ((only && ids[i] != only) || t->looped) /* only: others' are theirs */
+			continue;
+		t->done = t->looped = true;
+		t->cycles = r->cycles * share;
+		t->total = r->total * share;
+		t->filled = r->filled * share;
+		t->issued = r->issued * share;
+		t->retired = r->retired * share;
+	}
+}
+
+static void trace_model(csh cs, const struct ipcc_model_profile *p, struct traces *tr,
+			const unsigned *ids, unsigned len, unsigned only)
+{
+	struct trace_result r;
+
+	trace_run(cs, p, tr, ids, len, &r);
+	trace_store(tr, ids, len, only, &r);
 }
 
 /*
@@ -892,13 +922,13 @@ static void trace_model(csh cs, const struct ipcc_model_profile *p, struct trace
  * pipeline model runs that loop whole, and each of its segments takes a share of the
  * loop's cycles and slots by its instructions; the loop is run once for all of them.
  */
-static void trace_loop(csh cs, const struct ipcc_model_profile *p, struct traces *tr, unsigned k)
+static unsigned trace_walk(struct traces *tr, unsigned k, unsigned *ids)
 {
-	unsigned ids[TRACE_MAX], len = 1;
+	unsigned len = 1;
 	struct tseg *me = &tr->t[k - 1];
 
 	if (me->done)
-		return;
+		return 0;
 	ids[0] = k;
 	me->done = true;
 	for (unsigned c = k;;) {
@@ -907,7 +937,7 @@ static void trace_loop(csh cs, const struct ipcc_model_profile *p, struct traces
 		bool seen = false;
 
 		if (!next || next > tr->n || 2 * t->succ_n[0] < t->s.c.execs)
-			return;
+			return 0;
 		/* back to k by the other successor, taken a third of the time or more */
 		if (next == k || (t->succ[1] == k && 3 * t->succ_n[1] >= t->s.c.execs))
 			break;
@@ -924,11 +954,105 @@ static void trace_loop(csh cs, const struct ipcc_model_profile *p, struct traces
 				seen |= ids[i] == next;
 		}
 		if (seen || len == TRACE_MAX)
-			return;
+			return 0;
 		ids[len++] = c = next;
 	}
-	if (len >= 2)
+	return len >= 2 ? len : 0;
+}
+
+static void trace_loop(csh cs, const struct ipcc_model_profile *p, struct traces *tr, unsigned k)
+{
+	unsigned ids[TRACE_MAX], len = trace_walk(tr, k, ids);
+
+	if (len)
 		trace_model(cs, p, tr, ids, len, 0);
+}
+
+static int parallel(size_t n, int (*fn)(csh, size_t, void *), void *arg);
+
+/* The loops found, for their models in parallel (trace_loops()). */
+struct loops {
+	const struct ipcc_model_profile *p;
+	struct traces *tr;
+	unsigned *ids; /* each loop's segments, one loop after another */
+	size_t *first; /* where each loop's begin in ids */
+	unsigned *len;
+	struct trace_result *res;
+	size_t n, cap, nids, idcap;
+};
+
+static int loop_one(csh cs, size_t i, void *arg)
+{
+	struct loops *l = arg;
+
+	trace_run(cs, l->p, l->tr, l->ids + l->first[i], l->len[i], &l->res[i]);
+	return !l->res[i].ok;
+}
+
+static bool loops_add(struct loops *l, const unsigned *ids, unsigned len)
+{
+	if (l->n == l->cap) {
+		size_t n = l->cap ? l->cap * 2 : 256;
+		size_t *first = realloc(l->first, n * sizeof(*first));
+		unsigned *lens = first ? realloc(l->len, n * sizeof(*lens)) : NULL;
+
+		if (first)
+			l->first = first;
+		if (lens)
+			l->len = lens;
+		if (!first || !lens)
+			return false;
+		l->cap = n;
+	}
+	if (l->nids + len > l->idcap) {
+		size_t n = (l->idcap + len) * 2;
+		unsigned *g = realloc(l->ids, n * sizeof(*g));
+
+		if (!g)
+			return false;
+		l->ids = g;
+		l->idcap = n;
+	}
+	memcpy(l->ids + l->nids, ids, len * sizeof(*ids));
+	l->first[l->n] = l->nids;
+	l->len[l->n++] = len;
+	l->nids += len;
+	return true;
+}
+
+/*
+ * Every segment's loop (trace_loop()) in the file's order, as one after another would find
+ * and store them, the models run in parallel: a walk depends on the loops before it only
+ * through the segments they took, all of theirs where each model runs. Where one does not
+ * (or memory runs out), the loops are found and modelled again one after another.
+ */
+static void trace_loops(csh cs, const struct ipcc_model_profile *p, struct traces *tr)
+{
+	struct loops l = { .p = p, .tr = tr };
+	bool ok = true;
+
+	for (unsigned k = 1; k <= tr->n && ok; k++) {
+		unsigned ids[TRACE_MAX], len = trace_walk(tr, k, ids);
+
+		if (len && (ok = loops_add(&l, ids, len)))
+			for (unsigned i = 0; i < len; i++)
+				tr->t[ids[i] - 1].done = true;
+	}
+	ok = ok && (l.res = calloc(l.n ? l.n : 1, sizeof(*l.res))) != NULL &&
+	     !(l.n && parallel(l.n, loop_one, &l));
+	if (ok)
+		for (size_t i = 0; i < l.n; i++)
+			trace_store(tr, l.ids + l.first[i], l.len[i], 0, &l.res[i]);
+	else {
+		for (size_t k = 0; k < tr->n; k++)
+			tr->t[k].done = tr->t[k].looped = false;
+		for (unsigned k = 1; k <= tr->n; k++)
+			trace_loop(cs, p, tr, k);
+	}
+	free(l.ids);
+	free(l.first);
+	free(l.len);
+	free(l.res);
 }
 
 static bool among(const unsigned *ids, unsigned n, unsigned id)
@@ -1414,8 +1538,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 					  : NULL;
 
 	/* Loops first, in the file's order; then the hot segments on none, in context. */
-	for (unsigned k = 1; k <= tr.n; k++)
-		trace_loop(cs, p, &tr, k);
+	trace_loops(cs, p, &tr);
 	if (tr.n && parallel(tr.n, context_one, &(struct context_arg){ p, &tr }))
 		for (unsigned k = 1; k <= tr.n; k++) /* no disassembler there: here, in turn */
 			trace_context(cs, p, &tr, k);
