@@ -54,7 +54,7 @@ jq -e --argjson n $n '.model.functions[] | select(.function == "counted") |
 # the last one.
 for k in .counters .model.counts .breakdown '.model.functions[0:5]'; do
     [ "$(jq -c "$k" "$tmp/run1.json")" = "$(jq -c "$k" "$tmp/run2.json")" ] ||
-        fail "two runs differ in $k"
+        fail "two runs differ in $k: $(jq -c "$k" "$tmp/run1.json") against $(jq -c "$k" "$tmp/run2.json")"
 done
 # Address-space randomisation is off in the program (ADDR_NO_RANDOMIZE, as setarch -R), so
 # that where its stack and buffers land cannot change its counts between runs.

@@ -495,7 +495,10 @@ static const UChar *opcode(const UChar *p, UInt len)
  * ipcc models it on its other CPU while the program runs, not after. Whatever is not
  * handed over, or is cut short, ipcc models at the end: the figures are the same.
  */
-static Int hot_fd = -1;
+static HChar *hot_path; /* NULL: none, or writing it failed */
+static HChar hot_buf[1 << 16];
+static Int hot_len;
+static UInt hot_count; /* records made */
 
 static ULong hot_at(UInt ninsns)
 {
@@ -655,10 +658,29 @@ static void edge(Seg *l, Seg *s)
 	top2(s->pred, s->pred_n, l);
 }
 
+/*
+ * The records go out through a file opened, appended to and closed each time: the program
+ * never sees a descriptor of the tool's (nor do the programs it runs).
+ */
+static void hot_flush(void)
+{
+	SysRes r = VG_(open)(hot_path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_APPEND,
+			     VKI_S_IRUSR | VKI_S_IWUSR);
+
+	if (sr_isError(r)) {
+		hot_path = NULL;
+	} else {
+		if (VG_(write)((Int)sr_Res(r), hot_buf, hot_len) != hot_len)
+			hot_path = NULL;
+		VG_(close)((Int)sr_Res(r));
+	}
+	hot_len = 0;
+}
+
 static void hot_write(const Seg *s)
 {
 	static const HChar digit[] = "0123456789abcdef";
-	static HChar buf[MAX_SEG_INSNS * 56 + 32]; /* the tool runs one thread at a time */
+	HChar *buf = hot_buf + hot_len; /* a segment's record is at most 29 KiB */
 	Int n = VG_(sprintf)(buf, "H %u\n", s->ninsns);
 
 	for (UInt i = 0, off = 0; i < s->ninsns; off += s->len[i], i++) {
@@ -670,11 +692,10 @@ static void hot_write(const Seg *s)
 		buf[n++] = '\n';
 	}
 	n += VG_(sprintf)(buf + n, "E\n");
-	/* One write, appended (O_APPEND): a forked child's records do not cut into these. */
-	if (VG_(write)(hot_fd, buf, n) != n) {
-		VG_(close)(hot_fd);
-		hot_fd = -1;
-	}
+	hot_len += n;
+	/* The first 256 at once (a short program's), then 16 KiB at a time. */
+	if (++hot_count <= 256 || hot_len >= 16384)
+		hot_flush();
 }
 
 static VG_REGPARM(1) void on_enter(Seg *s)
@@ -704,7 +725,7 @@ static VG_REGPARM(1) void on_enter(Seg *s)
 	cur->last_seg = s;
 	cur->cnt = seg_counts(s);
 	cur->cnt->execs++;
-	if (cur->cnt->execs == s->hot_at && hot_fd >= 0 && cur->cnt == &s->c)
+	if (cur->cnt->execs == s->hot_at && hot_path && cur->cnt == &s->c)
 		hot_write(s);
 	cur->insns += s->ninsns;
 	if (btb_on)
@@ -1563,13 +1584,8 @@ static void post_clo_init(void)
 	for (page_shift = 0; (geom_l2.line << page_shift) < 4096; page_shift++)
 		;
 	cache_alloc(&ll, &geom_ll);
-	if (clo_hot) {
-		HChar *path = VG_(expand_file_name)("--ipcc-hot", clo_hot);
-		SysRes r = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_APPEND,
-				     VKI_S_IRUSR | VKI_S_IWUSR);
-
-		hot_fd = sr_isError(r) ? -1 : (Int)sr_Res(r);
-	}
+	if (clo_hot)
+		hot_path = VG_(expand_file_name)("--ipcc-hot", clo_hot);
 	if (clo_dtlb || clo_stlb) {
 		if (!clo_dtlb || !clo_stlb)
 			VG_(fmsg_bad_option)
