@@ -149,23 +149,6 @@ struct ipcc_mb_result {
 int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p,
 		    struct ipcc_mb_result *out);
 
-/*
- * Segments modelled while the program runs: the tool hands each over to `dir` once it has
- * run its passes (--ipcc-hot, which ipcc_mb_argv() names), and a thread of ipcc_mb_early_start()
- * models it then, on the CPU the tool leaves. ipcc_mb_early_stop() ends that thread once
- * the program has ended; ipcc_mb_account_early() takes what it modelled and models the rest,
- * with the same figures as ipcc_mb_account() gives. ipcc_mb_early_start() returns NULL
- * where no thread can be started (then everything is modelled at the end); the others take
- * NULL too.
- */
-struct ipcc_mb_early;
-
-struct ipcc_mb_early *ipcc_mb_early_start(const char *dir, const struct ipcc_model_profile *p);
-void ipcc_mb_early_stop(struct ipcc_mb_early *e);
-void ipcc_mb_early_free(struct ipcc_mb_early *e);
-int ipcc_mb_account_early(const char *dir, const struct ipcc_model_profile *p,
-			  struct ipcc_mb_early *early, struct ipcc_mb_result *out);
-
 void ipcc_mb_result_release(struct ipcc_mb_result *r);
 
 #endif

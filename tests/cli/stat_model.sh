@@ -1,8 +1,7 @@
 #!/bin/sh
 # stat_model.sh IPCC PROGRAM: ipcc stat --backend model on a program whose counts in one
 # function are known exactly (model_counts.c): exact instructions, loads, stores and
-# branches there; two runs give identical counts (randomisation off), one modelling the hot
-# segments while the program runs and one after it; every counter and the four-way split are
+# branches there; two runs give identical counts (randomisation off); every counter and the four-way split are
 # there and modelled; --llc sets the modelled LLC; bad input fails clearly; an interrupted run leaves no -o file and no
 # process behind. Skips (77) only where Valgrind cannot be installed.
 set -u
@@ -18,13 +17,8 @@ n=200000
 # so that the second run reads what the first wrote, whatever the home folder allows.
 export IPCC_CACHE_DIR="$tmp/cache"
 
-# The first run models the segments that turn hot while the program runs (the loop below,
-# after its first 400 passes of 200,000); the second, IPCC_MB_NO_EARLY set, models every
-# segment after the run: the counts must be the same. (The first sets a variable of the
-# same length, ignored: the program's environment is the same size in both.)
 for i in 1 2; do
-    if [ $i = 1 ]; then early=IPCC_MB_NO_EARLX; else early=IPCC_MB_NO_EARLY; fi
-    env $early=1 "$ipcc" stat --backend model --per-function --format json -o "$tmp/run$i.json" \
+    "$ipcc" stat --backend model --per-function --format json -o "$tmp/run$i.json" \
         -- "$prog" $n 2>"$tmp/err$i" || fail "run $i: exit $? $(cat "$tmp/err$i")"
 done
 j=$tmp/run1.json
@@ -50,8 +44,7 @@ jq -e '.ipc > 0 and .ipcc > 0 and (.model.counts.cycles.total | . > 0)' "$j" >/d
 jq -e --argjson n $n '.model.functions[] | select(.function == "counted") |
     .counts.cycles.total / $n | . >= 1 and . <= 12' "$j" >/dev/null ||
     fail "counted: $(jq -c '.model.functions[] | select(.function == "counted") | .counts.cycles' "$j") cycles"
-# Deterministic, and the same whether modelled during the run or after: the same counts, to
-# the last one.
+# Deterministic: the same counts, to the last one.
 for k in .counters .model.counts .breakdown '.model.functions[0:5]'; do
     [ "$(jq -c "$k" "$tmp/run1.json")" = "$(jq -c "$k" "$tmp/run2.json")" ] ||
         fail "two runs differ in $k: $(jq -c "$k" "$tmp/run1.json") against $(jq -c "$k" "$tmp/run2.json")"

@@ -390,7 +390,6 @@ static int run_model(const struct stat_opts *o, struct stat_result *r)
 	struct ipcc_mb_engine engine;
 	struct ipcc_model_profile prof;
 	char dir[512], **argv = NULL;
-	struct ipcc_mb_early *early = NULL;
 	struct rusage ru;
 	int status, ret;
 	uint64_t t0;
@@ -449,13 +448,10 @@ static int run_model(const struct stat_opts *o, struct stat_result *r)
 	}
 	child_pid = pid;
 	ipcc_mb_core_khz(&r->core);
-	/* The segments the tool hands over as they turn hot are modelled while it runs. */
-	early = getenv("IPCC_MB_NO_EARLY") ? NULL : ipcc_mb_early_start(dir, &prof);
 	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
 	child_pid = 0;
 	r->model_wall_ns = ipcc_ticks_to_ns(ipcc_ticks() - t0);
-	ipcc_mb_early_stop(early);
 	if (interrupted) {
 		/* Counts of a part of the run would read as the whole run's: none. */
 		fprintf(stderr,
@@ -465,7 +461,7 @@ static int run_model(const struct stat_opts *o, struct stat_result *r)
 		ret = 128 + (int)interrupted;
 		goto out;
 	}
-	if (ipcc_mb_account_early(dir, &prof, early, &r->model)) {
+	if (ipcc_mb_account(dir, &prof, &r->model)) {
 		ret = cli_error("stat", "valgrind ran '%s' but %s", o->argv[0], ipcc_last_error());
 		if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && !r->model.processes)
 			ret = STAT_NOT_RUN;
@@ -505,7 +501,6 @@ static int run_model(const struct stat_opts *o, struct stat_result *r)
 	r->nruns = 1;
 	ret = 0;
 out:
-	ipcc_mb_early_free(early);
 	free(argv);
 	remove_folder(dir);
 	return ret;

@@ -33,15 +33,12 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <inttypes.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "error_int.h"
@@ -253,15 +250,6 @@ static void add_names(char *names, size_t names_len, const char *more)
 	}
 }
 
-/* The passes a segment that ran at least as many is modelled for: about 3,000 instructions
- * (vg_tool.c's hot_at() is the same). */
-static uint64_t model_passes(const struct seg *s)
-{
-	uint64_t n = 3000 / (s->ninsns + 1);
-
-	return n < 16 ? 16 : n > 400 ? 400 : n;
-}
-
 static void model_segment(csh cs, const struct seg *s, const struct ipcc_model_profile *p,
 			  struct steady *st, char *names, size_t names_len)
 {
@@ -270,10 +258,11 @@ static void model_segment(csh cs, const struct seg *s, const struct ipcc_model_p
 	struct ipcc_model_result res = { 0 };
 	char *text = NULL;
 	/* About 3,000 dynamic instructions: enough for the steady state of any segment. */
-	uint64_t iters = model_passes(s);
+	uint64_t iters = 3000 / (s->ninsns + 1);
 
 	memset(st, 0, sizeof(*st));
 	st->rep_size = s->ninsns == 1 ? rep_move_size(s->bytes, s->nbytes) : 0;
+	iters = iters < 16 ? 16 : iters > 400 ? 400 : iters;
 	/*
 	 * A segment the program ran fewer times than that: as many passes as it ran, 16 at
 	 * least (most of a large program's segments run a few times, at start-up; they weigh
@@ -1171,282 +1160,8 @@ static int parallel(size_t n, int (*fn)(csh, size_t, void *), void *arg)
 	return failed;
 }
 
-/* ---- segments modelled while the program runs ------------------------------------------ */
-
-/*
- * The tool hands each segment over once it has run as many passes as model_segment()
- * models (--ipcc-hot: "H N", its N instructions' "I" lines, "E"), and a thread of ipcc's
- * models it then, on the CPU the tool leaves, with the figures model_segment() would give
- * it at the end (steady state, and the mispredict's resolve, dropped at the end where the
- * segment mispredicts nothing). A segment is found again by its instructions (addresses
- * and bytes), which are all its model depends on: whatever the thread has not reached, or
- * read wrong, is modelled at the end as before, and the figures are the same either way.
- */
-struct early_seg {
-	struct seg s;
-	struct steady st;
-	char *names; /* its approximated mnemonics (NULL: none) */
-};
-
-struct early_file {
-	char *name;
-	off_t off; /* read so far */
-	char *buf; /* read and not yet a whole record */
-	size_t len, cap;
-};
-
-struct ipcc_mb_early {
-	char *dir;
-	const struct ipcc_model_profile *p;
-	pthread_t thread;
-	atomic_bool stop;
-	struct early_file *files;
-	size_t nfiles;
-	struct early_seg *segs;
-	size_t n, cap;
-	unsigned *slot; /* an index into segs, plus one; 0: empty (open addressing) */
-	size_t nslot;
-};
-
-static size_t seg_hash(const struct seg *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull ^ s->ninsns;
-
-	for (unsigned i = 0; i < s->ninsns; i++)
-		h = (h ^ s->addr[i] ^ (uint64_t)s->len[i] << 56) * 0x100000001b3ull;
-	for (size_t i = 0; i < s->nbytes; i++)
-		h = (h ^ s->bytes[i]) * 0x100000001b3ull;
-	return (size_t)h;
-}
-
-static bool seg_same(const struct seg *a, const struct seg *b)
-{
-	return a->ninsns == b->ninsns && a->nbytes == b->nbytes &&
-	       !memcmp(a->addr, b->addr, a->ninsns * sizeof(*a->addr)) &&
-	       !memcmp(a->len, b->len, a->ninsns) && !memcmp(a->bytes, b->bytes, a->nbytes);
-}
-
-/* Where s is, or would go, in e->slot. */
-static size_t early_probe(const struct ipcc_mb_early *e, const struct seg *s)
-{
-	size_t h = seg_hash(s) & (e->nslot - 1);
-
-	while (e->slot[h] && !seg_same(&e->segs[e->slot[h] - 1].s, s))
-		h = (h + 1) & (e->nslot - 1);
-	return h;
-}
-
-static const struct early_seg *early_find(const struct ipcc_mb_early *e, const struct seg *s)
-{
-	if (!e || !e->nslot)
-		return NULL;
-	size_t h = early_probe(e, s);
-
-	return e->slot[h] ? &e->segs[e->slot[h] - 1] : NULL;
-}
-
-/* One record's text (from "H" to before "E"), NUL-terminated, modelled and kept. */
-static void early_record(struct ipcc_mb_early *e, csh cs, char *rec)
-{
-	struct seg s = { 0 };
-	char *line = rec, *nl;
-	bool ok = sscanf(rec, "H %u", &s.ninsns) == 1 && s.ninsns && s.ninsns <= 4096;
-
-	if (ok) {
-		s.addr = calloc(s.ninsns, sizeof(*s.addr));
-		s.len = calloc(s.ninsns, 1);
-		s.bytes = malloc((size_t)s.ninsns * 16);
-		ok = s.addr && s.len && s.bytes;
-	}
-	for (unsigned i = 0; ok && i < s.ninsns; i++) {
-		ok = (nl = strchr(line, '\n')) != NULL;
-		if (ok) {
-			line = nl + 1;
-			nl = strchr(line, '\n');
-			if (nl)
-				*nl = 0;
-			ok = !read_insn_line(line, &s, i);
-			if (nl)
-				*nl = '\n';
-		}
-	}
-	if (ok && 2 * (e->n + 1) > e->nslot) {
-		size_t n = e->nslot ? e->nslot * 2 : 4096;
-		unsigned *slot = calloc(n, sizeof(*slot));
-
-		ok = slot != NULL;
-		if (ok) {
-			free(e->slot);
-			e->slot = slot;
-			e->nslot = n;
-			for (size_t i = 0; i < e->n; i++)
-				e->slot[early_probe(e, &e->segs[i].s)] = (unsigned)i + 1;
-		}
-	}
-	if (ok && e->n == e->cap) {
-		size_t n = e->cap ? e->cap * 2 : 1024;
-		struct early_seg *g = realloc(e->segs, n * sizeof(*g));
-
-		ok = g != NULL;
-		if (ok) {
-			e->segs = g;
-			e->cap = n;
-		}
-	}
-	if (!ok || e->slot[early_probe(e, &s)]) { /* unreadable, or had already */
-		seg_free(&s);
-		return;
-	}
-	/* As model_segment() models one that ran its passes in full and mispredicts. */
-	struct early_seg *x = &e->segs[e->n];
-	char names[256] = "";
-
-	s.c.execs = UINT64_MAX;
-	s.c.cond_miss = 1;
-	model_segment(cs, &s, e->p, &x->st, names, sizeof(names));
-	s.c = (struct seg_counts){ 0 };
-	x->s = s;
-	x->names = *names ? strdup(names) : NULL;
-	e->slot[early_probe(e, &s)] = (unsigned)++e->n;
-}
-
-static int hot_file(const struct dirent *d)
-{
-	return !strncmp(d->d_name, "ipcc-hot.", 9);
-}
-
-/* Reads what the tool has appended since; models each whole record. */
-static void early_poll(struct ipcc_mb_early *e, csh cs)
-{
-	struct dirent **names = NULL;
-	int n = scandir(e->dir, &names, hot_file, alphasort);
-
-	for (int i = 0; i < n; i++) {
-		struct early_file *f = NULL;
-
-		for (size_t k = 0; k < e->nfiles && !f; k++)
-			if (!strcmp(e->files[k].name, names[i]->d_name))
-				f = &e->files[k];
-		if (!f) {
-			struct early_file *g = realloc(e->files, (e->nfiles + 1) * sizeof(*g));
-
-			if (g && (g[e->nfiles].name = strdup(names[i]->d_name)) != NULL) {
-				f = &g[e->nfiles++];
-				f->off = 0;
-				f->buf = NULL;
-				f->len = f->cap = 0;
-			}
-			if (g)
-				e->files = g;
-		}
-		char path[4096];
-		int fd = -1;
-
-		snprintf(path, sizeof(path), "%s/%s", e->dir, names[i]->d_name);
-		free(names[i]);
-		if (!f || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-			continue;
-		for (;;) {
-			if (f->cap - f->len < 65536) {
-				char *b = realloc(f->buf, f->cap + 65536 + 1);
-
-				if (!b)
-					break;
-				f->buf = b;
-				f->cap += 65536;
-			}
-			ssize_t got = pread(fd, f->buf + f->len, f->cap - f->len, f->off);
-
-			if (got <= 0)
-				break;
-			f->len += (size_t)got;
-			f->off += got;
-		}
-		close(fd);
-		if (!f->buf)
-			continue;
-		f->buf[f->len] = 0;
-		/* Each whole record: from "H" to its "E" line. */
-		char *start = f->buf, *end;
-
-		while (!atomic_load(&e->stop) && (end = strstr(start, "\nE\n")) != NULL) {
-			*end = 0;
-			early_record(e, cs, start);
-			start = end + 3;
-		}
-		f->len -= (size_t)(start - f->buf);
-		memmove(f->buf, start, f->len);
-	}
-	free(names);
-}
-
-static void *early_main(void *arg)
-{
-	struct ipcc_mb_early *e = arg;
-	csh cs;
-
-	if (disasm_open(&cs))
-		return NULL;
-	while (!atomic_load(&e->stop)) {
-		size_t before = e->n;
-
-		early_poll(e, cs);
-		if (e->n == before)
-			nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
-	}
-	cs_close(&cs);
-	return NULL;
-}
-
-struct ipcc_mb_early *ipcc_mb_early_start(const char *dir, const struct ipcc_model_profile *p)
-{
-	struct ipcc_mb_early *e = calloc(1, sizeof(*e));
-
-	if (!e || !(e->dir = strdup(dir))) {
-		free(e);
-		return NULL;
-	}
-	e->p = p;
-	atomic_init(&e->stop, false);
-	if (pthread_create(&e->thread, NULL, early_main, e)) {
-		free(e->dir);
-		free(e);
-		return NULL;
-	}
-	return e;
-}
-
-void ipcc_mb_early_stop(struct ipcc_mb_early *e)
-{
-	if (!e || atomic_load(&e->stop))
-		return;
-	atomic_store(&e->stop, true);
-	pthread_join(e->thread, NULL);
-}
-
-void ipcc_mb_early_free(struct ipcc_mb_early *e)
-{
-	if (!e)
-		return;
-	ipcc_mb_early_stop(e);
-	for (size_t i = 0; i < e->n; i++) {
-		seg_free(&e->segs[i].s);
-		free(e->segs[i].names);
-	}
-	for (size_t i = 0; i < e->nfiles; i++) {
-		free(e->files[i].name);
-		free(e->files[i].buf);
-	}
-	free(e->files);
-	free(e->segs);
-	free(e->slot);
-	free(e->dir);
-	free(e);
-}
-
 struct premodel_arg {
 	const struct ipcc_model_profile *p;
-	const struct ipcc_mb_early *early; /* what was modelled while the program ran */
 	const struct traces *tr;
 	struct steady *st;
 	char **names; /* each segment's approximated mnemonics (NULL: none) */
@@ -1455,17 +1170,9 @@ struct premodel_arg {
 static int premodel_one(csh cs, size_t i, void *arg)
 {
 	struct premodel_arg *m = arg;
-	const struct seg *s = &m->tr->t[i].s;
-	const struct early_seg *x = early_find(m->early, s);
 	char names[256] = "";
 
-	if (x && s->c.execs >= model_passes(s)) { /* as model_segment() would model it */
-		m->st[i] = x->st;
-		if (!(s->c.cond_miss + s->c.ind_miss + s->c.ret_miss))
-			m->st[i].resolve = 0;
-		return x->names && !(m->names[i] = strdup(x->names));
-	}
-	model_segment(cs, s, m->p, &m->st[i], names, sizeof(names));
+	model_segment(cs, &m->tr->t[i].s, m->p, &m->st[i], names, sizeof(names));
 	return *names && !(m->names[i] = strdup(names));
 }
 
@@ -1476,8 +1183,7 @@ static int premodel_one(csh cs, size_t i, void *arg)
  * number of CPUs. NULL where that cannot be done (out of memory, no disassembler): each
  * segment is then modelled as it is read.
  */
-static struct steady *premodel(const struct ipcc_model_profile *p,
-			       const struct ipcc_mb_early *early, const struct traces *tr,
+static struct steady *premodel(const struct ipcc_model_profile *p, const struct traces *tr,
 			       char *names, size_t names_len)
 {
 	struct steady *st = calloc(tr->n, sizeof(*st));
@@ -1485,8 +1191,8 @@ static struct steady *premodel(const struct ipcc_model_profile *p,
 	int failed = !st || !seg_names;
 
 	if (!failed)
-		failed = parallel(tr->n, premodel_one,
-				  &(struct premodel_arg){ p, early, tr, st, seg_names });
+		failed =
+		    parallel(tr->n, premodel_one, &(struct premodel_arg){ p, tr, st, seg_names });
 	for (size_t i = 0; seg_names && i < tr->n; i++) {
 		if (!failed && seg_names[i])
 			add_names(names, names_len, seg_names[i]);
@@ -1515,8 +1221,7 @@ static int context_one(csh cs, size_t i, void *arg)
 }
 
 static int account_file(const char *path, csh cs, const struct ipcc_model_profile *p,
-			const struct ipcc_mb_early *early, struct ipcc_mb_result *r,
-			struct fn_table *fns)
+			struct ipcc_mb_result *r, struct fn_table *fns)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
@@ -1533,9 +1238,9 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	if (!f)
 		return err_sys("cannot read '%s'", path);
 	ret = traces_read(path, &tr);
-	struct steady *pre = !ret && tr.n ? premodel(p, early, &tr, r->approximated_names,
-						     sizeof(r->approximated_names))
-					  : NULL;
+	struct steady *pre =
+	    !ret && tr.n ? premodel(p, &tr, r->approximated_names, sizeof(r->approximated_names))
+			 : NULL;
 
 	/* Loops first, in the file's order; then the hot segments on none, in context. */
 	trace_loops(cs, p, &tr);
@@ -1640,12 +1345,6 @@ static int tool_file(const struct dirent *d)
 
 int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p, struct ipcc_mb_result *out)
 {
-	return ipcc_mb_account_early(dir, p, NULL, out);
-}
-
-int ipcc_mb_account_early(const char *dir, const struct ipcc_model_profile *p,
-			  struct ipcc_mb_early *early, struct ipcc_mb_result *out)
-{
 	struct dirent **names = NULL;
 	struct fn_table fns = { 0 };
 	csh cs;
@@ -1671,7 +1370,7 @@ int ipcc_mb_account_early(const char *dir, const struct ipcc_model_profile *p,
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
 		if (!ret)
-			ret = account_file(path, cs, p, early, out, &fns);
+			ret = account_file(path, cs, p, out, &fns);
 		free(names[i]);
 	}
 	free(names);

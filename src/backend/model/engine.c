@@ -177,7 +177,7 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c, unsigned window,
 		 const char *outdir, char *const *cmd, char ***argv)
 {
-	enum { NOPT = 10 };
+	enum { NOPT = 9 };
 	char opt[NOPT][640];
 	size_t ncmd = 0, bytes = 0, n = 0;
 	const char *fixed[] = { e->valgrind, "--tool=ipcc", "-q", "--trace-children=yes",
@@ -195,14 +195,12 @@ int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c,
 	GEOMETRY(3, "l2", c->l2);
 	GEOMETRY(4, "ll", c->llc);
 	snprintf(opt[5], sizeof(opt[5]), "--ipcc-window=%u", window);
-	/* Each segment, once hot, for ipcc_mb_early_start(). */
-	snprintf(opt[6], sizeof(opt[6]), "--ipcc-hot=%s/ipcc-hot.%%p", outdir);
-	size_t nopt = 7;
+	size_t nopt = 6;
 
 	if (c->dtlb.size && c->stlb.size) {
-		GEOMETRY(7, "dtlb", c->dtlb);
-		GEOMETRY(8, "stlb", c->stlb);
-		nopt = 9;
+		GEOMETRY(6, "dtlb", c->dtlb);
+		GEOMETRY(7, "stlb", c->stlb);
+		nopt = 8;
 	}
 	if (c->btb.size) {
 		GEOMETRY(nopt, "btb", c->btb);

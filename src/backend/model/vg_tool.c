@@ -64,7 +64,6 @@
 /* ---- options --------------------------------------------------------------------------- */
 
 static const HChar *clo_out = "ipcc-vg.%p";
-static const HChar *clo_hot = NULL; /* none: no segment is handed over while the program runs */
 static const HChar *clo_l1d = "49152,12,64";
 static const HChar *clo_l1i = "32768,8,64";
 static const HChar *clo_l2 = "1048576,16,64";
@@ -80,7 +79,6 @@ static Long clo_window = 512;	    /* the out-of-order window, in instructions; 0
 static Bool opt_process(const HChar *arg)
 {
 	if VG_STR_CLO (arg, "--ipcc-out", clo_out) {
-	} else if VG_STR_CLO (arg, "--ipcc-hot", clo_hot) {
 	} else if VG_STR_CLO (arg, "--ipcc-l1d", clo_l1d) {
 	} else if VG_STR_CLO (arg, "--ipcc-l1i", clo_l1i) {
 	} else if VG_STR_CLO (arg, "--ipcc-l2", clo_l2) {
@@ -101,7 +99,6 @@ static void opt_usage(void)
 {
 	VG_(printf)
 	("    --ipcc-out=FILE            where to write the counts [ipcc-vg.%%p]\n"
-	 "    --ipcc-hot=FILE            where to append each segment once it is hot [none]\n"
 	 "    --ipcc-l1d=SIZE,ASSOC,LINE  L1 data cache [49152,12,64]\n"
 	 "    --ipcc-l1i=SIZE,ASSOC,LINE  L1 instruction cache [32768,8,64]\n"
 	 "    --ipcc-l2=SIZE,ASSOC,LINE   L2 cache [1048576,16,64]\n"
@@ -442,9 +439,8 @@ typedef struct Seg {
 	/* ... and the segments it was entered from most often (see edge()). */
 	struct Seg *pred[2];
 	ULong pred_n[2];
-	UInt id;      /* in the file: 1, 2, ... in the order written; 0: not written */
-	ULong hot_at; /* the entries after which it is handed over (--ipcc-hot) */
-	Addr *jumps;  /* its direct jumps and calls and its returns: always taken */
+	UInt id;     /* in the file: 1, 2, ... in the order written; 0: not written */
+	Addr *jumps; /* its direct jumps and calls and its returns: always taken */
 	UInt njumps;
 } Seg;
 
@@ -488,25 +484,6 @@ static const UChar *opcode(const UChar *p, UInt len)
 	return p < end ? p : NULL;
 }
 
-/*
- * With --ipcc-hot, each segment is appended to that file (its instructions, as the counts'
- * file has them, between "H N" and "E") once it has run as many times as ipcc models it
- * for (account.c, model_segment(): about 3,000 instructions, 16 to 400 passes), so that
- * ipcc models it on its other CPU while the program runs, not after. Whatever is not
- * handed over, or is cut short, ipcc models at the end: the figures are the same.
- */
-static HChar *hot_path; /* NULL: none, or writing it failed */
-static HChar hot_buf[1 << 16];
-static Int hot_len;
-static UInt hot_count; /* records made */
-
-static ULong hot_at(UInt ninsns)
-{
-	ULong n = 3000 / (ninsns + 1);
-
-	return n < 16 ? 16 : n > 400 ? 400 : n;
-}
-
 /* Whether the instruction at p is a branch always taken: a direct call or jmp, or a ret (an
  * indirect one is looked up with its target: on_indirect). */
 static Bool always_taken(const UChar *p, UInt len)
@@ -540,7 +517,6 @@ static Seg *seg_find(const Addr *addr, const UChar *len, UInt n, const UChar *by
 	s->fn = VG_(strdup)("ipcc.seg.fn", VG_(get_fnname)(ep, addr[0], &name) ? name : "?");
 	s->obj = VG_(strdup)("ipcc.seg.obj", VG_(get_objname)(ep, addr[0], &name) ? name : "?");
 	s->contiguous = True;
-	s->hot_at = hot_at(n);
 	s->rep = n == 1 && is_rep_move(bytes, nbytes);
 	for (UInt i = 1; i < n; i++)
 		if (addr[i] != addr[i - 1] + len[i - 1])
@@ -658,46 +634,6 @@ static void edge(Seg *l, Seg *s)
 	top2(s->pred, s->pred_n, l);
 }
 
-/*
- * The records go out through a file opened, appended to and closed each time: the program
- * never sees a descriptor of the tool's (nor do the programs it runs).
- */
-static void hot_flush(void)
-{
-	SysRes r = VG_(open)(hot_path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_APPEND,
-			     VKI_S_IRUSR | VKI_S_IWUSR);
-
-	if (sr_isError(r)) {
-		hot_path = NULL;
-	} else {
-		if (VG_(write)((Int)sr_Res(r), hot_buf, hot_len) != hot_len)
-			hot_path = NULL;
-		VG_(close)((Int)sr_Res(r));
-	}
-	hot_len = 0;
-}
-
-static void hot_write(const Seg *s)
-{
-	static const HChar digit[] = "0123456789abcdef";
-	HChar *buf = hot_buf + hot_len; /* a segment's record is at most 29 KiB */
-	Int n = VG_(sprintf)(buf, "H %u\n", s->ninsns);
-
-	for (UInt i = 0, off = 0; i < s->ninsns; off += s->len[i], i++) {
-		n += VG_(sprintf)(buf + n, "I %lx ", s->addr[i]);
-		for (UInt k = 0; k < s->len[i]; k++) {
-			buf[n++] = digit[s->bytes[off + k] >> 4];
-			buf[n++] = digit[s->bytes[off + k] & 15];
-		}
-		buf[n++] = '\n';
-	}
-	n += VG_(sprintf)(buf + n, "E\n");
-	hot_len += n;
-	/* The first 256 at once (a short program's), then 16 KiB at a time. */
-	if (++hot_count <= 256 || hot_len >= 16384)
-		hot_flush();
-}
-
 static VG_REGPARM(1) void on_enter(Seg *s)
 {
 	/*
@@ -725,8 +661,6 @@ static VG_REGPARM(1) void on_enter(Seg *s)
 	cur->last_seg = s;
 	cur->cnt = seg_counts(s);
 	cur->cnt->execs++;
-	if (cur->cnt->execs == s->hot_at && hot_path && cur->cnt == &s->c)
-		hot_write(s);
 	cur->insns += s->ninsns;
 	if (btb_on)
 		for (UInt i = 0; i < s->njumps; i++)
@@ -1584,8 +1518,6 @@ static void post_clo_init(void)
 	for (page_shift = 0; (geom_l2.line << page_shift) < 4096; page_shift++)
 		;
 	cache_alloc(&ll, &geom_ll);
-	if (clo_hot)
-		hot_path = VG_(expand_file_name)("--ipcc-hot", clo_hot);
 	if (clo_dtlb || clo_stlb) {
 		if (!clo_dtlb || !clo_stlb)
 			VG_(fmsg_bad_option)
