@@ -819,11 +819,6 @@ static int traces_read(const char *path, struct traces *tr)
 #define TRACE_MAX	  64
 #define CONTEXT_MIN_EXECS 1000 /* colder segments keep their own steady state */
 
-/*
- * The pipeline model over segments ids[0..len) as one loop; each of them (only, where
- * nonzero: just that one) takes a share of the loop's cycles and slots by its instructions,
- * unless a loop found before gave it one.
- */
 /* A loop of segments' model: a pass's cycles and four slot counters (ok: it ran). */
 struct trace_result {
 	bool ok;
@@ -831,6 +826,7 @@ struct trace_result {
 	unsigned insns;
 };
 
+/* The pipeline model over segments ids[0..len) as one loop: a pass's figures into out. */
 static void trace_run(csh cs, const struct ipcc_model_profile *p, const struct traces *tr,
 		      const unsigned *ids, unsigned len, struct trace_result *out)
 {
@@ -873,7 +869,8 @@ static void trace_run(csh cs, const struct ipcc_model_profile *p, const struct t
 	free(text);
 }
 
-/* Each segment of the loop takes its share by its instructions (`only`: that one alone). */
+/* Each segment of the loop takes its share of r by its instructions (`only`: that one
+ * alone), unless a loop stored before gave it one. */
 static void trace_store(struct traces *tr, const unsigned *ids, unsigned len, unsigned only,
 			const struct trace_result *r)
 {
@@ -892,6 +889,11 @@ static void trace_store(struct traces *tr, const unsigned *ids, unsigned len, un
 	}
 }
 
+/*
+ * The pipeline model over segments ids[0..len) as one loop; each of them (only, where
+ * nonzero: just that one) takes a share of the loop's cycles and slots by its instructions,
+ * unless a loop found before gave it one.
+ */
 static void trace_model(csh cs, const struct ipcc_model_profile *p, struct traces *tr,
 			const unsigned *ids, unsigned len, unsigned only)
 {
