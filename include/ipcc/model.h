@@ -411,6 +411,15 @@ struct ipcc_model_profile {
 	 * missing: none.
 	 */
 	unsigned fp_assist_cycles;
+	/*
+	 * The loop stream detector's unrolling: a loop of N micro-ops (the block and its
+	 * dec/jnz, one taken branch an iteration) with bit N set is not unrolled, so each
+	 * iteration starts a new allocation cycle (ceil(N / width) cycles, not N / width). On
+	 * Emerald Rapids nops in such a loop run 2.00 cycles an iteration at 9, 10 and 11
+	 * micro-ops and 3.00 at 17; at 7, 8, 13 to 16 and 18 to 35 N / 6. 0 when missing:
+	 * every loop delivered without a break.
+	 */
+	uint64_t lsd_no_unroll;
 };
 
 /*
@@ -446,8 +455,8 @@ struct ipcc_model_error {
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, cpuid_cycles, x87_assist_cycles,
  * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,
- * loads_per_bank, store_drain_cycles, fp_assist_cycles):
- * unsigned decimals,
+ * loads_per_bank, store_drain_cycles, fp_assist_cycles, lsd_no_unroll):
+ * unsigned decimals (lsd_no_unroll: micro-op counts from 1 to 63 apart by spaces, or none),
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
  * copies its cost rows and lock latency; a lock_latency given in the file wins). An
  * instruction's cost row is `latency.MNEMONIC = N` and `uops.MNEMONIC = N` (a new row's

@@ -380,6 +380,7 @@ static const struct ipcc_model_profile builtin[] = {
 	  /* lock add qword ptr [rbx], 1 18.0 cycles a loop, after mov [rsi + 0x40], rax 25.5 */
 	  .store_drain_cycles = 7,
 	  .fp_assist_cycles = 120,
+	  .lsd_no_unroll = 1u << 9 | 1u << 10 | 1u << 11 | 1u << 17,
 	  /*
 	   * Measured on a Granite Rapids-class guest (it reports model 0xa7, with AMX;
 	   * docs/internals/model.md, "Golden Cove on blocks, again"): movsd or movq xmm0, [rax];
@@ -518,7 +519,7 @@ int ipcc_model_profile(const char *name, struct ipcc_model_profile *p)
 
 /* ---- profile files ----------------------------------------------------------------------- */
 
-enum key_type { K_UNSIGNED, K_BOOL, K_NAME, K_BUILTIN, K_PLACEMENT };
+enum key_type { K_UNSIGNED, K_BOOL, K_NAME, K_BUILTIN, K_PLACEMENT, K_UOPS };
 
 /* The keys, in the order the writer writes them. */
 static const struct key {
@@ -570,7 +571,8 @@ static const struct key {
 	 * fdiv_single_cycles, fdiv_double_cycles: 0, the FP divider pipelined;
 	 * split_load_cycles, page_split_load_cycles, split_store_cycles,
 	 * page_split_store_cycles: 0, split accesses not modelled; loads_per_bank: 0, no
-	 * limit; store_drain_cycles: 0, none; fp_assist_cycles: 0, no subnormal assists.
+	 * limit; store_drain_cycles: 0, none; fp_assist_cycles: 0, no subnormal assists;
+	 * lsd_no_unroll (micro-op counts, or none): none, every loop delivered without a break.
 	 */
 	KEY(mul_latency, K_UNSIGNED, 0, 1000),
 	KEY(lock_latency, K_UNSIGNED, 0, 1000),
@@ -642,6 +644,7 @@ static const struct key {
 	KEY(loads_per_bank, K_UNSIGNED, 0, 64),
 	KEY(store_drain_cycles, K_UNSIGNED, 0, 1000),
 	KEY(fp_assist_cycles, K_UNSIGNED, 0, 100000),
+	KEY(lsd_no_unroll, K_UOPS, 1, 63),
 #undef KEY
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -737,6 +740,34 @@ static int set_key(const struct key *k, const char *v, struct ipcc_model_profile
 				return 0;
 			}
 		return bad(err, line, "placement wants next or oldest, not '%s'", v);
+	case K_UOPS: {
+		/* micro-op counts from min to max, apart by spaces or commas; or none */
+		uint64_t set = 0;
+		const char *s = v;
+
+		if (!strcmp(v, "none")) {
+			*(uint64_t *)(void *)field = 0;
+			return 0;
+		}
+		while (*s) {
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(s, &end, 10);
+			if (!isdigit((unsigned char)*s) || errno || n < k->min || n > k->max ||
+			    (*end && *end != ' ' && *end != ','))
+				return bad(
+				    err, line,
+				    "%s wants micro-op counts from %u to %u or none, not '%s'",
+				    k->name, k->min, k->max, v);
+			set |= 1ull << n;
+			for (s = end; *s == ' ' || *s == ','; s++)
+				;
+		}
+		*(uint64_t *)(void *)field = set;
+		return 0;
+	}
 	}
 	return 0;
 }
@@ -972,6 +1003,22 @@ int ipcc_model_profile_format(const struct ipcc_model_profile *p, char *buf, siz
 			n = snprintf(buf + off, len - off, "%s = %s\n", keys[i].name,
 				     placements[p->placement]);
 			break;
+		case K_UOPS: {
+			const uint64_t set = *(const uint64_t *)(const void *)field;
+
+			n = snprintf(buf + off, len - off, "%s =%s", keys[i].name,
+				     set ? "" : " none");
+			for (unsigned b = 1; b < 64 && n >= 0 && (size_t)n < len - off; b++)
+				if (set >> b & 1) {
+					int m = snprintf(buf + off + (size_t)n,
+							 len - off - (size_t)n, " %u", b);
+
+					n = m < 0 ? m : n + m;
+				}
+			if (n >= 0 && (size_t)n < len - off)
+				n += snprintf(buf + off + (size_t)n, len - off - (size_t)n, "\n");
+			break;
+		}
 		}
 		if (n < 0 || (size_t)n >= len - off)
 			return err_set(IPCC_EINVAL, "a profile needs more than %zu bytes", len);
@@ -1088,7 +1135,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->page_split_store_cycles == b->page_split_store_cycles &&
 	       a->loads_per_bank == b->loads_per_bank &&
 	       a->store_drain_cycles == b->store_drain_cycles &&
-	       a->fp_assist_cycles == b->fp_assist_cycles && a->placement == b->placement &&
-	       a->sample_retire == b->sample_retire && !strcmp(a->latencies, b->latencies) &&
-	       same_costs(a, b);
+	       a->fp_assist_cycles == b->fp_assist_cycles && a->lsd_no_unroll == b->lsd_no_unroll &&
+	       a->placement == b->placement && a->sample_retire == b->sample_retire &&
+	       !strcmp(a->latencies, b->latencies) && same_costs(a, b);
 }

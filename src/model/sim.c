@@ -513,9 +513,18 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 		paths |= prog->insn[k].skip && prog->insn[k].taken;
 	}
 
+	/* a loop the loop stream detector does not unroll: each iteration from a new cycle */
+	unsigned loop_uops = 0;
+	for (unsigned k = 0; k < n; k++)
+		loop_uops += prog->insn[k].uops;
+	const bool lsd_break = !paths && loop_uops < 64 && (p->lsd_no_unroll >> loop_uops & 1);
+
 	for (uint64_t it = 0; it < iters; it++) {
 		const bool counted = it >= warm, reported = it == iters - 1;
 		unsigned shadow = 0, target = 0; /* a taken jump skips to `target`, < shadow */
+
+		if (lsd_break && al.cur_used)
+			al.fe_ready = max64(al.fe_ready, al.cur + 1);
 
 		if (it == warm)
 			r_base = r_prev;

@@ -45,8 +45,11 @@ enum derive {
 			    it: the value, 0 to `ops`, with which the model runs it as measured */
 	D_BLOCK_UNITS,	 /* the same from 1: a count of units, which at 0 the model would not
 			    bound at all */
-	D_BLOCK_EXCESS	 /* the same: the cycles it takes over the model's with the key at 1,
+	D_BLOCK_EXCESS,	 /* the same: the cycles it takes over the model's with the key at 1,
 			    plus 1 (for a key of thousands of cycles; at most `ops`) */
+	D_LSD		 /* loops of nops, LSD_FIRST to LSD_LAST micro-ops with the loop's
+			    dec/jnz: those that take ceil(N / width) cycles, not N / width (a
+			    set of micro-op counts: the row shows how many) */
 };
 
 static const struct {
@@ -239,7 +242,26 @@ static const struct {
 	 */
 	{ "fp_assist_cycles", "c5fb1002c4e1f32acac5fb59d1", D_BLOCK_EXCESS, 100000,
 	  offsetof(struct ipcc_model_profile, fp_assist_cycles) },
+	/*
+	 * Loops of 4-byte nops (nop dword ptr [rax]) and the loop's dec/jnz, 7 to 40 micro-ops:
+	 * on Emerald Rapids 9, 10, 11 and 17 run 2.00 and 3.00 cycles an iteration, the rest
+	 * N / 6 (the loop stream detector unrolls those).
+	 */
+	{ "lsd_no_unroll", "nop loops, 7-40 micro-ops", D_LSD, 0,
+	  offsetof(struct ipcc_model_profile, lsd_no_unroll) },
 };
+
+enum { LSD_FIRST = 7, LSD_LAST = 40 };
+
+/* The micro-op counts of the loops the loop stream detector does not unroll, as a row. */
+static unsigned lsd_count(uint64_t set)
+{
+	unsigned n = 0;
+
+	for (; set; set &= set - 1)
+		n++;
+	return n;
+}
 
 /*
  * The branch kernel's loop (kernels_x86_64.S) in the model's text, its branch mispredicted
@@ -323,6 +345,23 @@ static bool better(const struct ipcc_bench_point *a, const struct ipcc_bench_poi
 static unsigned *field_of(struct ipcc_model_profile *p, int i)
 {
 	return (unsigned *)(void *)((char *)p + params[i].offset);
+}
+
+/* A row's figure in the profile: the key, or (D_LSD) how many loop sizes its set holds. */
+static unsigned row_value(const struct ipcc_model_profile *p, int i)
+{
+	return params[i].how == D_LSD ? lsd_count(p->lsd_no_unroll)
+				      : *field_of((struct ipcc_model_profile *)p, i);
+}
+
+/* A loop of `uops` micro-ops: uops - 1 four-byte nops, the harness's dec/jnz the last. */
+static void lsd_block(unsigned uops, char *hex, size_t len)
+{
+	size_t off = 0;
+
+	for (unsigned k = 1; k < uops && off + 9 <= len; k++, off += 8)
+		memcpy(hex + off, "0f1f4000", 8);
+	hex[off] = 0;
 }
 
 /* The model's cycles per iteration of lifted block `text` with profile p; NAN if none. */
@@ -438,6 +477,7 @@ int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_pr
 	struct ipcc_bench_opts o = { .repeat = 9 };
 	struct ipcc_bench_point best[IPCC_FIT_ROWS];
 	bool got[IPCC_FIT_ROWS] = { false };
+	double lsd_best[LSD_LAST + 1] = { 0 }; /* D_LSD: cycles a loop of N micro-ops */
 	unsigned fitted = 0;
 
 	*out = *base;
@@ -446,12 +486,35 @@ int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_pr
 		snprintf(out->latencies, sizeof(out->latencies), "%s", base->name);
 	for (int i = 0; i < IPCC_FIT_ROWS; i++)
 		rows[i] = (struct ipcc_fit_row){ params[i].param,   params[i].kernel,  NAN, "",
-						 *field_of(out, i), *field_of(out, i), "" };
+						 row_value(out, i), row_value(out, i), "" };
 	for (int round = 0; round < FIT_ROUNDS; round++)
 		for (int i = 0; i < IPCC_FIT_ROWS; i++) {
 			const struct ipcc_kernel *k = ipcc_kernel_find(params[i].kernel);
 			struct ipcc_bench_point p;
 
+			if (params[i].how == D_LSD) {
+				char why[160], hex[8 * LSD_LAST + 1];
+				const bool again = got[i];
+
+				for (unsigned u = LSD_FIRST; u <= LSD_LAST; u++) {
+					double c;
+
+					lsd_block(u, hex, sizeof(hex));
+					c = block_measured(hex, why, sizeof(why));
+					if (isnan(c)) {
+						if (!got[i])
+							snprintf(rows[i].note, sizeof(rows[i].note),
+								 "not measured: %.140s", why);
+						break;
+					}
+					if (!again || c < lsd_best[u])
+						lsd_best[u] = c;
+					got[i] = again || u == LSD_LAST;
+				}
+				if (got[i])
+					rows[i].note[0] = 0;
+				continue;
+			}
 			if (params[i].how == D_BLOCK || params[i].how == D_BLOCK_UNITS ||
 			    params[i].how == D_BLOCK_EXCESS) {
 				char why[160];
@@ -651,6 +714,30 @@ int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_pr
 				 "the block's cycles over the model's with %s = 1 (%.2f)", r->param,
 				 model);
 			break;
+		}
+		case D_LSD: {
+			const unsigned w = out->width;
+			uint64_t set = 0;
+			int off =
+			    snprintf(r->note, sizeof(r->note), "not unrolled (ceil(N / %u)):", w);
+
+			/* nearer ceil(N / width) than N / width, where the two differ */
+			for (unsigned u = LSD_FIRST; u <= LSD_LAST; u++)
+				if (u % w && lsd_best[u] > ((double)u / w + (u + w - 1) / w) / 2) {
+					set |= 1ull << u;
+					if (off >= 0 && (size_t)off < sizeof(r->note))
+						off += snprintf(r->note + off,
+								sizeof(r->note) - (size_t)off,
+								" %u", u);
+				}
+			if (!set && off >= 0 && (size_t)off < sizeof(r->note))
+				snprintf(r->note + off, sizeof(r->note) - (size_t)off, " none");
+			out->lsd_no_unroll = set;
+			r->measured = lsd_count(set);
+			r->unit = "loop sizes";
+			r->fitted = lsd_count(set);
+			fitted++;
+			continue;
 		}
 		case D_BLOCK:
 		case D_BLOCK_UNITS: {
