@@ -502,8 +502,10 @@ static bool two_shift_uops(const char *m, const struct operand *o, int n)
 	static const char *const rot[] = { "rol", "ror", NULL };
 	static const char *const shifts[] = { "shl", "sal", "shr", "sar", "rol", "ror", NULL };
 
-	if (!strcmp(m, "cmovbe") || !strcmp(m, "cmova") || !strcmp(m, "cmovna") ||
-	    !strcmp(m, "cmovnbe"))
+	static const char *const cf_zf[] = { "cmovbe", "cmova", "cmovna", "cmovnbe", "setbe",
+					     "seta",   "setna", "setnbe", NULL };
+
+	if (model_insn_in_list(m, cf_zf))
 		return true;
 	if (model_insn_in_list(m, rot) &&
 	    (n == 1 || (n == 2 && o[1].kind == O_IMM && o[1].imm == 1)))
@@ -626,9 +628,10 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 				in.ports |= 1u << PORT_SHIFT;
 			/*
 			 * Two micro-ops on the shift ports (Golden Cove, alike on both machines
-			 * measured): cmovbe and cmova, a rotate by 1, a shift or rotate by cl
-			 * (four cmovbe and the loop's branch 4.58 cycles, four rol reg, 1 4.55,
-			 * three shl reg, cl 3.61, where one micro-op each gives 2.50 and 2.00)
+			 * measured): cmovbe and cmova, setbe and seta (CF and ZF), a rotate by 1,
+			 * a shift or rotate by cl (four cmovbe and the loop's branch 4.58 cycles,
+			 * four rol reg, 1 4.55, three shl reg, cl 3.61, four seta 4.64 on Emerald
+			 * Rapids, where one micro-op each gives 2.50 and 2.00; four sete 2.61)
 			 */
 			if (u == U_SHIFT && p->shift_ports >= 2 && !mem &&
 			    two_shift_uops(m, o, n)) {
