@@ -420,6 +420,14 @@ struct ipcc_model_profile {
 	 * every loop delivered without a break.
 	 */
 	uint64_t lsd_no_unroll;
+	/*
+	 * With --block, an x87 instruction that reads a double from the harness's memory (a
+	 * subnormal) takes this many cycles more for its conversion, after every older
+	 * instruction retired, and an arithmetic or compare one as much again for its denormal
+	 * operand: fld qword ptr [rsi]; fstp st(0) 222 cycles a loop on Emerald Rapids, fld1;
+	 * fadd qword ptr [rsi]; fstp st(0) 412. 0 when missing: none.
+	 */
+	unsigned x87_denormal_cycles;
 };
 
 /*
@@ -455,7 +463,7 @@ struct ipcc_model_error {
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, cpuid_cycles, x87_assist_cycles,
  * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,
- * loads_per_bank, store_drain_cycles, fp_assist_cycles, lsd_no_unroll):
+ * loads_per_bank, store_drain_cycles, fp_assist_cycles, lsd_no_unroll, x87_denormal_cycles):
  * unsigned decimals (lsd_no_unroll: micro-op counts from 1 to 63 apart by spaces, or none),
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
  * copies its cost rows and lock latency; a lock_latency given in the file wins). An

@@ -381,6 +381,8 @@ static const struct ipcc_model_profile builtin[] = {
 	  .store_drain_cycles = 7,
 	  .fp_assist_cycles = 120,
 	  .lsd_no_unroll = 1u << 9 | 1u << 10 | 1u << 11 | 1u << 17,
+	  /* fld qword ptr [rsi]; fstp st(0) 222 cycles a loop on Emerald Rapids */
+	  .x87_denormal_cycles = 220,
 	  /*
 	   * Measured on a Granite Rapids-class guest (it reports model 0xa7, with AMX;
 	   * docs/internals/model.md, "Golden Cove on blocks, again"): movsd or movq xmm0, [rax];
@@ -572,7 +574,8 @@ static const struct key {
 	 * split_load_cycles, page_split_load_cycles, split_store_cycles,
 	 * page_split_store_cycles: 0, split accesses not modelled; loads_per_bank: 0, no
 	 * limit; store_drain_cycles: 0, none; fp_assist_cycles: 0, no subnormal assists;
-	 * lsd_no_unroll (micro-op counts, or none): none, every loop delivered without a break.
+	 * lsd_no_unroll (micro-op counts, or none): none, every loop delivered without a break;
+	 * x87_denormal_cycles: 0, no assist for an x87 read of a subnormal double.
 	 */
 	KEY(mul_latency, K_UNSIGNED, 0, 1000),
 	KEY(lock_latency, K_UNSIGNED, 0, 1000),
@@ -645,6 +648,7 @@ static const struct key {
 	KEY(store_drain_cycles, K_UNSIGNED, 0, 1000),
 	KEY(fp_assist_cycles, K_UNSIGNED, 0, 100000),
 	KEY(lsd_no_unroll, K_UOPS, 1, 63),
+	KEY(x87_denormal_cycles, K_UNSIGNED, 0, 100000),
 #undef KEY
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -1136,6 +1140,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->loads_per_bank == b->loads_per_bank &&
 	       a->store_drain_cycles == b->store_drain_cycles &&
 	       a->fp_assist_cycles == b->fp_assist_cycles && a->lsd_no_unroll == b->lsd_no_unroll &&
-	       a->placement == b->placement && a->sample_retire == b->sample_retire &&
-	       !strcmp(a->latencies, b->latencies) && same_costs(a, b);
+	       a->x87_denormal_cycles == b->x87_denormal_cycles && a->placement == b->placement &&
+	       a->sample_retire == b->sample_retire && !strcmp(a->latencies, b->latencies) &&
+	       same_costs(a, b);
 }

@@ -188,6 +188,27 @@ static bool x87_step(const struct x87_op *x, unsigned *valid, unsigned *top)
 	return fault;
 }
 
+/*
+ * Assists an x87 instruction takes for a double it reads from the harness's memory, which
+ * holds DATA_ADDR in every eight bytes: a subnormal double, which the x87 converts with an
+ * assist. ipcc bench --block on Emerald Rapids, cycles an iteration: fld qword ptr [rsi];
+ * fstp st(0) 222 (one assist); fld1; fadd (fmul, fdiv) qword ptr [rsi]; fstp st(0) 412, 413
+ * and 426, fdivr 302, fld1; fcomp qword ptr [rsi] 599 (the conversion's and the operation's
+ * on a denormal operand: two). fild, and loads of other sizes (single precision reads
+ * 0x20000000, a normal number: fld dword ptr [rsi]; fstp st(0) 1.00), none.
+ */
+static unsigned x87_denormal_assists(const char *text)
+{
+	static const char *const ops[] = { "fadd",  "fsub", "fsubr", "fmul", "fdiv",
+					   "fdivr", "fcom", "fcomp", NULL };
+	char m[16];
+	const char *rest = model_lex_word(model_lex_space(text), m, sizeof(m));
+
+	if (!strstr(rest, "qword ptr"))
+		return 0;
+	return !strcmp(m, "fld") ? 1 : model_word_in(m, ops) ? 2 : 0;
+}
+
 void model_mark_x87_faults(struct ipcc_model_program *prog, const struct ipcc_model_profile *p)
 {
 	enum { MAX = 256, ROUNDS = 40 };
@@ -197,6 +218,17 @@ void model_mark_x87_faults(struct ipcc_model_program *prog, const struct ipcc_mo
 	unsigned seen[ROUNDS], faults[MAX] = { 0 };
 	unsigned valid = 0, top = 0; /* bit r: register r holds a value; st(i) is (top + i) % 8 */
 
+	for (unsigned k = 0; p->x87_denormal_cycles && k < n; k++) {
+		struct minsn *in = &prog->insn[k];
+		const unsigned a = in->mem & MEM_LOAD && in->key.base == REG_HARNESS
+				       ? x87_denormal_assists(prog->pool + in->text)
+				       : 0;
+
+		if (a) {
+			in->at_retire = true;
+			in->latency += a * p->x87_denormal_cycles;
+		}
+	}
 	if (!p->x87_assist_cycles || n > MAX)
 		return;
 	for (unsigned k = 0; k < n; k++) {

@@ -243,6 +243,12 @@ static const struct {
 	{ "fp_assist_cycles", "c5fb1002c4e1f32acac5fb59d1", D_BLOCK_EXCESS, 100000,
 	  offsetof(struct ipcc_model_profile, fp_assist_cycles) },
 	/*
+	 * fld qword ptr [rsi]; fstp st(0): the harness's double, a subnormal, converted with an
+	 * assist: 222 cycles a loop on Emerald Rapids.
+	 */
+	{ "x87_denormal_cycles", "dd06ddd8", D_BLOCK_EXCESS, 100000,
+	  offsetof(struct ipcc_model_profile, x87_denormal_cycles) },
+	/*
 	 * Loops of 4-byte nops (nop dword ptr [rax]) and the loop's dec/jnz, 7 to 40 micro-ops:
 	 * on Emerald Rapids 9, 10, 11 and 17 run 2.00 and 3.00 cycles an iteration, the rest
 	 * N / 6 (the loop stream detector unrolls those).
