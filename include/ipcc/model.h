@@ -428,6 +428,14 @@ struct ipcc_model_profile {
 	 * fadd qword ptr [rsi]; fstp st(0) 412. 0 when missing: none.
 	 */
 	unsigned x87_denormal_cycles;
+	/*
+	 * With --block, an x87 computation on the QNaN that a masked stack fault leaves (or one
+	 * computed from it) takes this many cycles more, at retirement, where that is more than
+	 * its reads of subnormal doubles take: fadd st(0), st(0) alone (the stack empty at the
+	 * start, so the first underflows) 410 cycles a loop on Emerald Rapids, fmul st(0), st(0)
+	 * 412; fchs 1.00. 0 when missing: none.
+	 */
+	unsigned x87_nan_cycles;
 };
 
 /*
@@ -463,7 +471,8 @@ struct ipcc_model_error {
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, cpuid_cycles, x87_assist_cycles,
  * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,
- * loads_per_bank, store_drain_cycles, fp_assist_cycles, lsd_no_unroll, x87_denormal_cycles):
+ * loads_per_bank, store_drain_cycles, fp_assist_cycles, lsd_no_unroll, x87_denormal_cycles,
+ * x87_nan_cycles):
  * unsigned decimals (lsd_no_unroll: micro-op counts from 1 to 63 apart by spaces, or none),
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
  * copies its cost rows and lock latency; a lock_latency given in the file wins). An

@@ -384,6 +384,8 @@ static const struct ipcc_model_profile builtin[] = {
 	  /* fld qword ptr [rsi]; fstp st(0) 221-222 cycles a loop on Emerald Rapids (the
 	   * fld and fstp 9 more: --fit-profile's 213) */
 	  .x87_denormal_cycles = 213,
+	  /* fadd st(0), st(0) on the QNaN an underflow left 410 cycles a loop (fmul 412) */
+	  .x87_nan_cycles = 409,
 	  /*
 	   * Measured on a Granite Rapids-class guest (it reports model 0xa7, with AMX;
 	   * docs/internals/model.md, "Golden Cove on blocks, again"): movsd or movq xmm0, [rax];
@@ -576,7 +578,8 @@ static const struct key {
 	 * page_split_store_cycles: 0, split accesses not modelled; loads_per_bank: 0, no
 	 * limit; store_drain_cycles: 0, none; fp_assist_cycles: 0, no subnormal assists;
 	 * lsd_no_unroll (micro-op counts, or none): none, every loop delivered without a break;
-	 * x87_denormal_cycles: 0, no assist for an x87 read of a subnormal double.
+	 * x87_denormal_cycles: 0, no assist for an x87 read of a subnormal double;
+	 * x87_nan_cycles: 0, none for an x87 computation on a QNaN.
 	 */
 	KEY(mul_latency, K_UNSIGNED, 0, 1000),
 	KEY(lock_latency, K_UNSIGNED, 0, 1000),
@@ -650,6 +653,7 @@ static const struct key {
 	KEY(fp_assist_cycles, K_UNSIGNED, 0, 100000),
 	KEY(lsd_no_unroll, K_UOPS, 1, 63),
 	KEY(x87_denormal_cycles, K_UNSIGNED, 0, 100000),
+	KEY(x87_nan_cycles, K_UNSIGNED, 0, 100000),
 #undef KEY
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -1141,7 +1145,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->loads_per_bank == b->loads_per_bank &&
 	       a->store_drain_cycles == b->store_drain_cycles &&
 	       a->fp_assist_cycles == b->fp_assist_cycles && a->lsd_no_unroll == b->lsd_no_unroll &&
-	       a->x87_denormal_cycles == b->x87_denormal_cycles && a->placement == b->placement &&
+	       a->x87_denormal_cycles == b->x87_denormal_cycles &&
+	       a->x87_nan_cycles == b->x87_nan_cycles && a->placement == b->placement &&
 	       a->sample_retire == b->sample_retire && !strcmp(a->latencies, b->latencies) &&
 	       same_costs(a, b);
 }

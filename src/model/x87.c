@@ -30,6 +30,7 @@ struct x87_op {
 	unsigned pops;	/* after */
 	bool push;	/* before writing the new st(0) */
 	bool clear;	/* fninit, ffree: what `dest` names is emptied (fninit: all) */
+	bool arith;	/* computes on what it reads: a QNaN read takes an assist */
 };
 
 /* st(i) operands of `ops` (comma-separated), into st[] (-1 for a memory or other operand). */
@@ -93,6 +94,9 @@ static int x87_effect(const char *text, struct x87_op *x)
 		x->dest = 0;
 	} else if (model_word_in(m, unary)) {
 		x->reads = 1;
+		/* fchs and fabs change the sign bit alone: no assist on a QNaN */
+		x->arith = !model_word_in(
+		    m, (const char *const[]){ "ftst", "fxam", "fchs", "fabs", NULL });
 		x->dest = strcmp(m, "ftst") && strcmp(m, "fxam") ? 0 : -1;
 		if (!strcmp(m, "fxam"))
 			x->reads = 0; /* it classifies an empty register without a fault */
@@ -100,9 +104,11 @@ static int x87_effect(const char *text, struct x87_op *x)
 		x->reads = 3;
 		x->dest = 1;
 		x->pops = 1;
+		x->arith = true;
 	} else if (model_word_in(m, st01_to_st0)) {
 		x->reads = 3;
 		x->dest = 0;
+		x->arith = true;
 	} else if (!strcmp(m, "fxch")) {
 		int i = n >= 1 && st[n - 1] >= 0 ? st[n - 1] : 1;
 
@@ -130,6 +136,7 @@ static int x87_effect(const char *text, struct x87_op *x)
 		x->reads = 1u | (n >= 1 && st[n - 1] >= 0 ? 1u << st[n - 1] : 0u);
 		x->dest = 0;
 	} else if (model_word_in(m, arith)) {
+		x->arith = true;
 		if (n == 2 && st[0] >= 0 && st[1] >= 0) { /* fadd st(i), st(0) or st(0), st(i) */
 			x->reads = 1u << st[0] | 1u << st[1];
 			x->dest = st[0];
@@ -146,6 +153,7 @@ static int x87_effect(const char *text, struct x87_op *x)
 		x->reads = 1u | 1u << i;
 		x->dest = i;
 		x->pops = 1;
+		x->arith = true;
 	} else if (!strcmp(m, "ffree")) {
 		x->dest = n == 1 && st[0] >= 0 ? st[0] : -1;
 		x->clear = x->dest >= 0;
@@ -159,31 +167,63 @@ static int x87_effect(const char *text, struct x87_op *x)
 	return 1;
 }
 
-/* Instruction x on the stack (valid, top): whether it faults. */
-static bool x87_step(const struct x87_op *x, unsigned *valid, unsigned *top)
+/*
+ * The stack: bit r of valid, register r holds a value, of nan, that value is the QNaN a
+ * masked fault left (or one computed from it); st(i) is (top + i) % 8.
+ */
+struct x87_stack {
+	unsigned valid, nan, top;
+};
+
+/*
+ * Instruction x on the stack: whether it faults; *nan_read, whether it computes on a QNaN
+ * (fchs and fxch move one without an assist: fchs on it 1.00 cycles a loop; fadd st(0),
+ * st(0) 410).
+ */
+static bool x87_step(const struct x87_op *x, struct x87_stack *s, bool *nan_read)
 {
-	bool fault = false;
+	bool fault = false, nan = false;
+	int from = -1; /* fld st(i), fxch: the register whose value moves */
 
 	for (unsigned i = 0; i < 8; i++)
-		if (x->reads >> i & 1 && !(*valid >> ((*top + i) & 7) & 1))
-			fault = true;
+		if (x->reads >> i & 1) {
+			const unsigned r = (s->top + i) & 7;
+
+			if (!(s->valid >> r & 1))
+				fault = true;
+			else if (s->nan >> r & 1)
+				nan = true;
+		}
+	*nan_read = nan && x->arith;
 	if (x->clear) {
-		if (x->dest >= 0)
-			*valid &= ~(1u << ((*top + (unsigned)x->dest) & 7));
-		else
-			*valid = *top = 0;
+		if (x->dest >= 0) {
+			s->valid &= ~(1u << ((s->top + (unsigned)x->dest) & 7));
+			s->nan &= ~(1u << ((s->top + (unsigned)x->dest) & 7));
+		} else {
+			s->valid = s->nan = s->top = 0;
+		}
 		return false;
 	}
+	if (x->push && x->reads) /* fld st(i): read before the push */
+		from = (int)((s->top + (unsigned)__builtin_ctz(x->reads)) & 7);
 	if (x->push) {
-		*top = (*top + 7) & 7;
-		if (*valid >> *top & 1)
+		s->top = (s->top + 7) & 7;
+		if (s->valid >> s->top & 1)
 			fault = true;
 	}
-	if (x->dest >= 0)
-		*valid |= 1u << ((*top + (unsigned)x->dest) & 7);
+	if (x->dest >= 0) {
+		const unsigned d = (s->top + (unsigned)x->dest) & 7;
+		/* the QNaN where it faulted, computed from one, or moved */
+		const bool q =
+		    fault || (x->arith && nan) || (from >= 0 && s->nan >> from & 1 && !fault);
+
+		s->valid |= 1u << d;
+		s->nan = (s->nan & ~(1u << d)) | (q ? 1u << d : 0);
+	}
 	for (unsigned q = 0; q < x->pops; q++) {
-		*valid &= ~(1u << *top);
-		*top = (*top + 1) & 7;
+		s->valid &= ~(1u << s->top);
+		s->nan &= ~(1u << s->top);
+		s->top = (s->top + 1) & 7;
 	}
 	return fault;
 }
@@ -209,66 +249,98 @@ static unsigned x87_denormal_assists(const char *text)
 	return !strcmp(m, "fld") ? 1 : model_word_in(m, ops) ? 2 : 0;
 }
 
+/*
+ * Each instruction's assists per iteration, averaged over the iterations from `first` to
+ * `it` (the period), onto its latency, at retirement: a stack fault's x87_assist_cycles, and
+ * the larger of its reads of the harness's subnormal doubles (den[k] conversions) and a
+ * computation on a QNaN (x87_nan_cycles).
+ */
+static void x87_charge(struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
+		       const unsigned *den, const uint64_t *cycles, unsigned period)
+{
+	for (unsigned k = 0; k < prog->n; k++) {
+		const uint64_t c = cycles ? cycles[k] : (uint64_t)den[k] * p->x87_denormal_cycles;
+
+		if (c) {
+			prog->insn[k].at_retire = true;
+			prog->insn[k].latency += (unsigned)((c + period / 2) / period);
+		}
+	}
+}
+
 void model_mark_x87_faults(struct ipcc_model_program *prog, const struct ipcc_model_profile *p)
 {
 	enum { MAX = 256, ROUNDS = 40 };
 	struct x87_op op[MAX];
 	bool x87[MAX], any = false;
 	const unsigned n = prog->n;
-	unsigned seen[ROUNDS], faults[MAX] = { 0 };
-	unsigned valid = 0, top = 0; /* bit r: register r holds a value; st(i) is (top + i) % 8 */
+	unsigned seen[ROUNDS], den[MAX] = { 0 };
+	uint64_t cycles[MAX] = { 0 };
+	struct x87_stack st = { 0, 0, 0 };
+	bool nan;
 
-	for (unsigned k = 0; p->x87_denormal_cycles && k < n; k++) {
-		struct minsn *in = &prog->insn[k];
-		const unsigned a = in->mem & MEM_LOAD && in->key.base == REG_HARNESS
-				       ? x87_denormal_assists(prog->pool + in->text)
-				       : 0;
-
-		if (a) {
-			in->at_retire = true;
-			in->latency += a * p->x87_denormal_cycles;
-		}
-	}
-	if (!p->x87_assist_cycles || n > MAX)
+	if (n > MAX)
 		return;
+	for (unsigned k = 0; p->x87_denormal_cycles && k < n; k++) {
+		const struct minsn *in = &prog->insn[k];
+
+		den[k] = in->mem & MEM_LOAD && in->key.base == REG_HARNESS
+			     ? x87_denormal_assists(prog->pool + in->text)
+			     : 0;
+	}
 	for (unsigned k = 0; k < n; k++) {
 		int e = x87_effect(prog->pool + prog->insn[k].text, &op[k]);
 
-		if (e < 0)
+		if (e < 0) { /* an x87 instruction this pass does not know: no stack followed */
+			x87_charge(prog, p, den, NULL, 1);
 			return;
+		}
 		x87[k] = e == 1;
 		any |= x87[k];
 	}
 	if (!any)
 		return;
+	if (!p->x87_assist_cycles && !p->x87_nan_cycles) {
+		x87_charge(prog, p, den, NULL, 1);
+		return;
+	}
 	/* From empty, iteration by iteration, until the state at an iteration's start repeats. */
 	for (unsigned it = 0; it < ROUNDS; it++) {
 		unsigned first = it;
 
-		seen[it] = valid << 3 | top;
+		seen[it] = st.nan << 11 | st.valid << 3 | st.top;
 		for (unsigned j = 0; j < it; j++)
 			if (seen[j] == seen[it])
 				first = j;
 		if (first == it) {
 			for (unsigned k = 0; k < n; k++)
 				if (x87[k])
-					x87_step(&op[k], &valid, &top);
+					x87_step(&op[k], &st, &nan);
 			continue;
 		}
-		/* iterations first .. it - 1 repeat for ever: the steady state's faults */
-		valid = seen[first] >> 3;
-		top = seen[first] & 7;
+		/* iterations first .. it - 1 repeat for ever: the steady state's assists */
+		st = (struct x87_stack){ seen[first] >> 3 & 0xff, seen[first] >> 11,
+					 seen[first] & 7 };
 		for (unsigned r = first; r < it; r++)
-			for (unsigned k = 0; k < n; k++)
-				if (x87[k])
-					faults[k] += x87_step(&op[k], &valid, &top);
-		for (unsigned k = 0; k < n; k++)
-			if (faults[k]) {
-				prog->insn[k].at_retire = true;
-				prog->insn[k].latency +=
-				    (p->x87_assist_cycles * faults[k] + (it - first) / 2) /
-				    (it - first);
+			for (unsigned k = 0; k < n; k++) {
+				const uint64_t d = (uint64_t)den[k] * p->x87_denormal_cycles;
+
+				if (!x87[k]) {
+					cycles[k] += d;
+					continue;
+				}
+				/* a fault's assist takes a QNaN operand's with it (fld st(0);
+				 * fmul st(0), st(1); fstp st(0), both faulting: 769 cycles a
+				 * loop), not a subnormal's (fcomp qword ptr [rdx + 0xa] on the
+				 * empty stack 803) */
+				if (x87_step(&op[k], &st, &nan))
+					cycles[k] += p->x87_assist_cycles + d;
+				else
+					cycles[k] +=
+					    nan && p->x87_nan_cycles > d ? p->x87_nan_cycles : d;
 			}
+		x87_charge(prog, p, den, cycles, it - first);
 		return;
 	}
+	x87_charge(prog, p, den, NULL, 1); /* no period in ROUNDS iterations */
 }

@@ -249,6 +249,12 @@ static const struct {
 	{ "x87_denormal_cycles", "dd06ddd8", D_BLOCK_EXCESS, 100000,
 	  offsetof(struct ipcc_model_profile, x87_denormal_cycles) },
 	/*
+	 * fadd st(0), st(0), the stack empty at the start: the first underflows and leaves a
+	 * QNaN, on which every later one computes with an assist: 410 cycles a loop there.
+	 */
+	{ "x87_nan_cycles", "d8c0", D_BLOCK_EXCESS, 100000,
+	  offsetof(struct ipcc_model_profile, x87_nan_cycles) },
+	/*
 	 * Loops of 4-byte nops (nop dword ptr [rax]) and the loop's dec/jnz, 7 to 40 micro-ops:
 	 * on Emerald Rapids 9, 10, 11 and 17 run 2.00 and 3.00 cycles an iteration, the rest
 	 * N / 6 (the loop stream detector unrolls those).
