@@ -31,6 +31,7 @@ struct x87_op {
 	bool push;	/* before writing the new st(0) */
 	bool clear;	/* fninit, ffree: what `dest` names is emptied (fninit: all) */
 	bool arith;	/* computes on what it reads: a QNaN read takes an assist */
+	bool swap;	/* fxch: st(0) and `dest` trade values */
 };
 
 /* st(i) operands of `ops` (comma-separated), into st[] (-1 for a memory or other operand). */
@@ -114,6 +115,7 @@ static int x87_effect(const char *text, struct x87_op *x)
 
 		x->reads = 1u | 1u << i; /* both hold a value after, faulted or not */
 		x->dest = i;
+		x->swap = true;
 	} else if (model_word_in(m, (const char *const[]){ "fst", "fist", NULL })) {
 		x->reads = 1;
 		x->dest = n == 1 && st[0] >= 0 ? st[0] : -1;
@@ -177,13 +179,12 @@ struct x87_stack {
 
 /*
  * Instruction x on the stack: whether it faults; *nan_read, whether it computes on a QNaN
- * (fchs and fxch move one without an assist: fchs on it 1.00 cycles a loop; fadd st(0),
- * st(0) 410).
+ * (one that moves or changes its sign takes no assist: fchs on it 1.00 cycles a loop;
+ * fadd st(0), st(0) 410). What it writes holds a QNaN where it faulted or read one.
  */
 static bool x87_step(const struct x87_op *x, struct x87_stack *s, bool *nan_read)
 {
 	bool fault = false, nan = false;
-	int from = -1; /* fld st(i), fxch: the register whose value moves */
 
 	for (unsigned i = 0; i < 8; i++)
 		if (x->reads >> i & 1) {
@@ -204,21 +205,24 @@ static bool x87_step(const struct x87_op *x, struct x87_stack *s, bool *nan_read
 		}
 		return false;
 	}
-	if (x->push && x->reads) /* fld st(i): read before the push */
-		from = (int)((s->top + (unsigned)__builtin_ctz(x->reads)) & 7);
 	if (x->push) {
 		s->top = (s->top + 7) & 7;
 		if (s->valid >> s->top & 1)
 			fault = true;
 	}
 	if (x->dest >= 0) {
-		const unsigned d = (s->top + (unsigned)x->dest) & 7;
-		/* the QNaN where it faulted, computed from one, or moved */
-		const bool q =
-		    fault || (x->arith && nan) || (from >= 0 && s->nan >> from & 1 && !fault);
+		const unsigned d = (s->top + (unsigned)x->dest) & 7, t = s->top;
 
-		s->valid |= 1u << d;
-		s->nan = (s->nan & ~(1u << d)) | (q ? 1u << d : 0);
+		if (x->swap) { /* an empty one faulted and took the QNaN; then they trade */
+			const unsigned qd = (s->nan >> d & 1) | !(s->valid >> d & 1),
+				       qt = (s->nan >> t & 1) | !(s->valid >> t & 1);
+
+			s->valid |= 1u << d | 1u << t;
+			s->nan = (s->nan & ~(1u << d | 1u << t)) | qt << d | qd << t;
+		} else {
+			s->valid |= 1u << d;
+			s->nan = (s->nan & ~(1u << d)) | (fault || nan ? 1u << d : 0);
+		}
 	}
 	for (unsigned q = 0; q < x->pops; q++) {
 		s->valid &= ~(1u << s->top);
