@@ -346,6 +346,21 @@ static void step(struct state *s, const struct ipcc_model_program *prog, unsigne
 		else
 			mem_set(s, *addr, msize, r);
 		done = true;
+	} else if (n == 3 && o[0].kind == H_REG && o[2].kind == H_REG &&
+		   model_word_in(m, (const char *const[]){ "shlx", "shrx", "sarx", NULL })) {
+		/* BMI2's shifts: the count from a register, masked to the size; no flags */
+		struct val a = VAL(1), b = VAL(2), r = { 0, a.known && b.known };
+		unsigned c = (unsigned)(b.v & (dsize == 8 ? 63 : 31));
+
+		if (!strcmp(m, "shlx"))
+			r.v = a.v << c;
+		else if (!strcmp(m, "shrx"))
+			r.v = (a.v & dm) >> c;
+		else
+			r.v =
+			    (uint64_t)((int64_t)(a.v << (64 - 8 * dsize)) >> (64 - 8 * dsize) >> c);
+		reg_set(s, &o[0], r);
+		done = true;
 	} else if (n == 3 && o[0].kind == H_REG && !strcmp(m, "imul") && o[2].kind == H_IMM) {
 		struct val a = VAL(1);
 
