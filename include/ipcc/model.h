@@ -353,6 +353,12 @@ struct ipcc_model_profile {
 	unsigned rep_short_cycles, rep_cycles, rep_bytes_per_cycle;
 	unsigned rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle;
 	/*
+	 * A run of elements wider than a byte (rep stosq, rep movsd) takes no short path: it
+	 * costs rep_wide_cycles + its bytes / rep_bytes_per_cycle, whatever its length. 0 when
+	 * missing: such runs are costed as byte runs.
+	 */
+	unsigned rep_wide_cycles;
+	/*
 	 * cpuid: serializing, this many cycles. In a virtual machine it traps to the hypervisor
 	 * (thousands of cycles, the host's figure: ipcc bench --fit-profile measures it); a
 	 * program's start runs it a hundred times or more (the loader's cache and feature
@@ -468,7 +474,7 @@ struct ipcc_model_error {
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
  * btb_entries, btb_miss_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
- * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, cpuid_cycles, x87_assist_cycles,
+ * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, rep_wide_cycles, cpuid_cycles, x87_assist_cycles,
  * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,
  * loads_per_bank, store_drain_cycles, fp_assist_cycles, lsd_no_unroll, x87_denormal_cycles,
@@ -499,6 +505,13 @@ int ipcc_model_profile_save(const char *path, const struct ipcc_model_profile *p
 /* Whether two profiles are the same in every field. */
 bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 			      const struct ipcc_model_profile *b);
+
+/*
+ * The core cycles of one rep movs or rep stos run of `bytes` bytes in `size`-byte elements,
+ * L1-resident, from the profile's fast-string figures (rep_short_cycles ...); 0 where the
+ * profile has none.
+ */
+double ipcc_model_rep_cycles(const struct ipcc_model_profile *p, unsigned size, double bytes);
 
 /* The built-in profiles' names, NULL-terminated. */
 extern const char *const ipcc_model_profiles[];

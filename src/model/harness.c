@@ -26,6 +26,10 @@
 #include "parse_int.h"
 
 #define DATA_ADDR  0x20000000ull
+#define RAX_BIT	   (1ull << 0)
+#define RCX_BIT	   (1ull << 1)
+#define RSI_BIT	   (1ull << 6)
+#define RDI_BIT	   (1ull << 7)
 #define ITERATIONS 8 /* the last two must agree */
 
 struct val {
@@ -260,6 +264,37 @@ static void mem_set(struct state *s, struct val a, unsigned size, struct val v)
 	}
 }
 
+/*
+ * rep stos or rep movs of `size`-byte elements, rcx of them, the direction flag clear: rdi
+ * (and rsi) move on, rcx ends at zero, and the bytes written take rax's (stos) or the
+ * source's (movs) where both are known.
+ */
+static void rep_step(struct state *s, unsigned size, bool movs)
+{
+	const struct val n = s->r[1], di = s->r[7], si = s->r[6], ax = s->r[0];
+	const bool known = n.known && di.known && (!movs || si.known) && n.v <= 4096 / size;
+	const uint64_t bytes = known ? n.v * size : 0;
+
+	if (!known) {
+		memset(s->mem_known, 0, sizeof(s->mem_known));
+		s->r[1].known = s->r[7].known = false;
+		s->r[6].known = s->r[6].known && !movs;
+		return;
+	}
+	for (uint64_t i = 0; i < bytes; i++) {
+		const unsigned to = (unsigned)((di.v + i) & 4095);
+		const unsigned from = (unsigned)((si.v + i) & 4095);
+
+		/* a copy in order: a byte written before is read back where they overlap */
+		s->mem[to] = movs ? s->mem[from] : (uint8_t)(ax.v >> (8 * (i % size)));
+		s->mem_known[to] = movs ? s->mem_known[from] : ax.known;
+	}
+	s->r[1].v = 0;
+	s->r[7].v += bytes;
+	if (movs)
+		s->r[6].v += bytes;
+}
+
 /* Instruction k on state s; its access's address into *addr (unknown when none). */
 static void step(struct state *s, const struct ipcc_model_program *prog, unsigned k,
 		 const struct mkey *key, struct val *addr)
@@ -272,6 +307,10 @@ static void step(struct state *s, const struct ipcc_model_program *prog, unsigne
 	bool done = false;
 
 	*addr = (struct val){ 0, false };
+	if (in->rep_size) {
+		rep_step(s, in->rep_size, strstr(text, "movs") != NULL);
+		return;
+	}
 	n = operands(model_lex_word(model_lex_space(text), m, sizeof(m)), o);
 	if (in->mem)
 		*addr = address(s, key);
@@ -448,13 +487,24 @@ void model_harness_values(struct ipcc_model_program *prog, const struct mkey *ke
 	}
 	memset(s->mem_known, 1, sizeof(s->mem_known));
 	for (unsigned it = 0; it < ITERATIONS; it++)
-		for (unsigned k = 0; k < n; k++)
-			step(s, prog, k, &keys[k], &seen[(size_t)it * n + k]);
+		for (unsigned k = 0; k < n; k++) {
+			struct val *at = &seen[(size_t)it * n + k];
+
+			if (prog->insn[k].rep_size)
+				*at = s->r[1]; /* a rep's count, rcx, before it runs */
+			step(s, prog, k, &keys[k],
+			     prog->insn[k].rep_size ? &(struct val){ 0 } : at);
+		}
 	for (unsigned k = 0; k < n; k++) {
 		struct minsn *in = &prog->insn[k];
 		const struct val a = seen[(size_t)(ITERATIONS - 2) * n + k],
 				 b = seen[(size_t)(ITERATIONS - 1) * n + k];
 
+		if (in->rep_size) { /* the same count in the last iterations */
+			in->rep_known = a.known && b.known && a.v == b.v && a.v <= UINT32_MAX;
+			in->rep_count = in->rep_known ? (uint32_t)a.v : 0;
+			continue;
+		}
 		if (!in->mem || !a.known || !b.known || a.v != b.v)
 			continue;
 		/*
@@ -472,6 +522,30 @@ void model_harness_values(struct ipcc_model_program *prog, const struct mkey *ke
 	}
 	free(seen);
 	free(s);
+}
+
+void model_mark_reps(struct ipcc_model_program *prog, const struct ipcc_model_profile *p)
+{
+	for (unsigned k = 0; k < prog->n; k++) {
+		struct minsn *in = &prog->insn[k];
+		const bool movs = strstr(prog->pool + in->text, "movs") != NULL;
+		const double cycles =
+		    in->rep_size && in->rep_known
+			? ipcc_model_rep_cycles(p, in->rep_size,
+						(double)in->rep_count * in->rep_size)
+			: 0;
+
+		if (cycles <= 0)
+			continue;
+		/* microcode, one run at a time: as a fence of the run's cycles */
+		in->approx = false;
+		in->latency = (unsigned)(cycles + 0.5);
+		in->uops = p->width && p->width < 4 ? p->width : 4;
+		in->at_retire = true;
+		in->mem = 0;
+		in->reads = RCX_BIT | RDI_BIT | (movs ? RSI_BIT : RAX_BIT);
+		in->writes = RCX_BIT | RDI_BIT | (movs ? RSI_BIT : 0);
+	}
 }
 
 void model_mark_splits(struct ipcc_model_program *prog, const struct ipcc_model_profile *p)

@@ -75,8 +75,11 @@ struct minsn {
 	uint16_t split_cycles; /* ... this many cycles (the profile's) */
 	uint8_t bank;	       /* 1 + a load's L1 bank (its address's bits 2-5); 0: unknown */
 	bool approx;	       /* not in the table: a conservative class (lenient parsing) */
-	uint8_t fpu;	       /* FPU_ADD, FPU_MUL: its floating-point unit (for fp_bypass) */
-	uint8_t mem;	       /* MEM_LOAD, MEM_STORE: its accesses at `key` */
+	uint8_t rep_size;   /* rep movs, rep stos: the element's bytes (1, 2, 4, 8); 0: not one */
+	bool rep_known;	    /* ... and rcx, from the harness's values (model_harness_values) */
+	uint32_t rep_count; /* ... which is this */
+	uint8_t fpu;	    /* FPU_ADD, FPU_MUL: its floating-point unit (for fp_bypass) */
+	uint8_t mem;	    /* MEM_LOAD, MEM_STORE: its accesses at `key` */
 	bool plain_store; /* a store of registers (mov [m], r): its data is ready when `data` is */
 	bool renamable;	  /* its memory operand may be renamed (profile's memory_renaming) */
 	bool rmw_alu;	  /* add, sub, and, or, xor ... [m], x: not inc or dec [m] */
@@ -161,6 +164,13 @@ void model_mark_x87_faults(struct ipcc_model_program *prog, const struct ipcc_mo
  * with such a key gets its L1 bank (minsn.bank, for the profile's loads_per_bank).
  */
 void model_mark_splits(struct ipcc_model_program *prog, const struct ipcc_model_profile *p);
+
+/*
+ * With %harness: each rep stos or rep movs whose count model_harness_values found becomes a
+ * run of the profile's fast-string cycles (ipcc_model_rep_cycles), executed as a fence is:
+ * once everything before it retired, one run at a time (no longer approximated).
+ */
+void model_mark_reps(struct ipcc_model_program *prog, const struct ipcc_model_profile *p);
 /*
  * With the harness: the double-precision operations that meet a subnormal (the harness's
  * memory read as a double) and take a microcode assist (model/harness.c).

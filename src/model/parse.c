@@ -278,6 +278,7 @@ int ipcc_model_parse_mode(const char *text, const struct ipcc_model_profile *p,
 		free(keys);
 		model_mark_x87_faults(prog, p);
 		model_mark_splits(prog, p);
+		model_mark_reps(prog, p);
 		if (p->fp_assist_cycles)
 			model_mark_fp_assists(prog);
 	}

@@ -357,6 +357,18 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 	return 0;
 }
 
+/* stos and movs by their element's bytes (stosb 1 ... movsq 8); 0 for anything else. */
+static unsigned string_move_size(const char *m)
+{
+	static const char sizes[] = "bwdq";
+	const char *at;
+
+	if ((strncmp(m, "stos", 4) && strncmp(m, "movs", 4)) || !m[4] || m[5])
+		return 0;
+	at = strchr(sizes, m[4]);
+	return at ? 1u << (at - sizes) : 0;
+}
+
 /*
  * An instruction the table does not know (or whose operands it cannot read), in lenient
  * mode: one micro-op of latency 3 that reads every operand it can read and the flags,
@@ -548,8 +560,13 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	/* cpuid's cycles are the host's (a trap in a guest): unknown where the profile lacks them */
 	if (known && !strcmp(m, "cpuid") && !p->cpuid_cycles)
 		known = false;
-	/* a stos row is one element: rep stos, rcx of them, stays approximated */
-	if (known && rep && !strncmp(m, "stos", 4))
+	/*
+	 * rep stos and rep movs: rcx elements, in microcode. Approximated, unless the harness's
+	 * values give rcx (model_mark_reps); movsd here is the string move, not SSE's.
+	 */
+	const unsigned rep_size = rep ? string_move_size(m) : 0;
+
+	if (rep_size)
 		known = false;
 	if (!known && !ps->lenient)
 		return model_parse_fail(ps, mat, "unknown instruction '%s'", m);
@@ -615,6 +632,7 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		load = store = false;
 		lock = false;
 		approximate(ps, ops_at, &in, &load, &store);
+		in.rep_size = (uint8_t)rep_size;
 		s = end;
 	} else {
 		/* Ports: one of each class the instruction uses (see model_int.h). */

@@ -255,6 +255,12 @@ static const struct {
 	{ "x87_nan_cycles", "d8c0", D_BLOCK_EXCESS, 100000,
 	  offsetof(struct ipcc_model_profile, x87_nan_cycles) },
 	/*
+	 * mov ecx, 11; xor eax, eax; mov rdi, r13; rep stosq: a run of 88 bytes in qwords, no
+	 * short path: 33.0 cycles a loop on Emerald Rapids (8 to 256 bytes alike).
+	 */
+	{ "rep_wide_cycles", "b90b00000031c04c89eff348ab", D_BLOCK, 1000,
+	  offsetof(struct ipcc_model_profile, rep_wide_cycles) },
+	/*
 	 * Loops of 4-byte nops (nop dword ptr [rax]) and the loop's dec/jnz, 7 to 40 micro-ops:
 	 * on Emerald Rapids 9, 10, 11 and 17 run 2.00 and 3.00 cycles an iteration, the rest
 	 * N / 6 (the loop stream detector unrolls those).

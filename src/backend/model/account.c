@@ -380,8 +380,7 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	if (st->rep_size && p->rep_bytes_per_cycle && runs > 0) {
 		double bytes = (double)(s->rep_iters + s->execs) * st->rep_size / runs;
 
-		core = runs * (bytes <= 128 ? p->rep_short_cycles
-					    : p->rep_cycles + bytes / p->rep_bytes_per_cycle);
+		core = runs * ipcc_model_rep_cycles(p, st->rep_size, bytes);
 		/* The microcode's micro-ops fill every slot of its cycles, and retire. */
 		st_total = st_filled = st_issued = st_retired = w * core;
 		dl2 = p->rep_l2_bytes_per_cycle
