@@ -48,6 +48,7 @@ enum { PT_ALU, PT_VEC, PT_NONE, PT_MOVE_ALU, PT_MOVE_VEC };
 #define RCX (1ull << 1)
 #define RDX (1ull << 2)
 #define RBX (1ull << 3)
+#define RSI (1ull << 6)
 #define RDI (1ull << 7)
 #define RSP (1ull << 4)
 #define RBP (1ull << 5)

@@ -35,6 +35,15 @@
 	{                                                              \
 		n, f, l, u, PT_VEC, 0, false, false, true, false, 0, 0 \
 	}
+/*
+ * A string instruction without rep: microcoded, its operands implicit. `l` is the cycles one
+ * takes in the front end (the microcode sequencer's), not a latency: parse_insn.c makes it
+ * the front-end stall before it, and its latency 1.
+ */
+#define STR(n, l, fl, rd, wr)                                                  \
+	{                                                                      \
+		n, F_IMP, l, 4, PT_ALU, fl, false, false, false, false, rd, wr \
+	}
 #define IMP(n, l, u, fl, rd, wr)                                               \
 	{                                                                      \
 		n, F_IMP, l, u, PT_ALU, fl, false, false, false, false, rd, wr \
@@ -58,6 +67,23 @@ static const struct op_def ops[] = {
 	IMP("cwde", 1, 1, 0, RAX, RAX),
 	IMP("cdq", 1, 1, 0, RAX, RDX),
 	IMP("cqo", 1, 1, 0, RAX, RDX),
+	/*
+	 * The carry flag and ah (Emerald Rapids): clc and stc alone 1.00, eight 2.00; cmc a
+	 * chain through the flags, four 3.99; lahf into ah four 3.98 (ah's merge a chain), sahf
+	 * four 4.66; wait (fwait, no x87 exception pending) two a cycle, as the shift ports'
+	 * class.
+	 */
+	IMP("clc", 1, 1, FL_W, 0, 0),
+	IMP("stc", 1, 1, FL_W, 0, 0),
+	IMP("cmc", 1, 1, FL_R | FL_W, 0, 0),
+	IMP("lahf", 1, 1, FL_R, RAX, RAX),
+	IMP("sahf", 1, 1, FL_W, RAX, 0),
+	IMP("wait", 1, 1, 0, 0, 0),
+	/*
+	 * xlatb: al = [rbx + al], a load and two micro-ops more: xlatb; xlatb 14.0 cycles on
+	 * Emerald Rapids (7 each, the load's 5 and 2), four after xor eax, eax 3.00
+	 */
+	{ "xlatb", F_IMP, 2, 3, PT_ALU, 0, false, false, false, true, RAX | RBX, RAX },
 	IMP("cbw", 1, 1, 0, RAX, RAX),
 	IMP("cwd", 1, 2, 0, RAX, RDX),
 	ALU("movbe", F_MOV, 2, 2, 0), /* a byte-swapping load or store */
@@ -155,14 +181,38 @@ static const struct op_def ops[] = {
 	{ "cld", F_FENCE, 5, 4, PT_NONE, 0, false, false, false, false, 0, 0 },
 	/*
 	 * stos without rep: one element stored at [rdi], rdi moved on: 2.00 cycles an element
-	 * on a Granite Rapids-class core (stosb alone; clc, mov esi, imm, stosb alike). lods and
-	 * scas (2.22) stay approximated: as loads into a part of rax they would chain through
-	 * the load's latency in the model, which the core does not do.
+	 * on a Granite Rapids-class core (stosb alone; clc, mov esi, imm, stosb alike), 1.99 on
+	 * Emerald Rapids.
 	 */
 	{ "stosb", F_MOV, 2, 2, PT_ALU, 0, false, false, false, false, RDI, RDI },
 	{ "stosw", F_MOV, 2, 2, PT_ALU, 0, false, false, false, false, RDI, RDI },
 	{ "stosd", F_MOV, 2, 2, PT_ALU, 0, false, false, false, false, RDI, RDI },
 	{ "stosq", F_MOV, 2, 2, PT_ALU, 0, false, false, false, false, RDI, RDI },
+	/*
+	 * The other string instructions without rep, microcoded: the front end delivers their
+	 * micro-ops from the microcode sequencer, cycles in which it delivers nothing else, and
+	 * they do not serialize (what they load is not followed). Emerald Rapids: lodsb and scasb
+	 * 2.22 cycles apart, alone or four in a row; movsb and cmpsb 5.00 alone, 4.25 four in a
+	 * row; movsq and cmpsd alike; lodsb; add al, 1 2.41 (as loads into a part of rax, lods
+	 * and scas would chain through the load's latency in the model, which the core does not
+	 * do).
+	 */
+	STR("lodsb", 2, 0, RSI, RAX | RSI),
+	STR("lodsw", 2, 0, RSI, RAX | RSI),
+	STR("lodsd", 2, 0, RSI, RAX | RSI),
+	STR("lodsq", 2, 0, RSI, RAX | RSI),
+	STR("scasb", 2, FL_W, RAX | RDI, RDI),
+	STR("scasw", 2, FL_W, RAX | RDI, RDI),
+	STR("scasd", 2, FL_W, RAX | RDI, RDI),
+	STR("scasq", 2, FL_W, RAX | RDI, RDI),
+	STR("movsb", 5, 0, RSI | RDI, RSI | RDI),
+	STR("movsw", 5, 0, RSI | RDI, RSI | RDI),
+	STR("movs_d", 5, 0, RSI | RDI, RSI | RDI), /* movsd, the string move */
+	STR("movsq", 5, 0, RSI | RDI, RSI | RDI),
+	STR("cmpsb", 5, FL_W, RSI | RDI, RSI | RDI),
+	STR("cmpsw", 5, FL_W, RSI | RDI, RSI | RDI),
+	STR("cmps_d", 5, FL_W, RSI | RDI, RSI | RDI), /* cmpsd, the string compare */
+	STR("cmpsq", 5, FL_W, RSI | RDI, RSI | RDI),
 	/* serializing as a fence; its cycles are the profile's cpuid_cycles (none: unknown) */
 	{ "cpuid", F_FENCE, 100, 4, PT_NONE, 0, false, false, false, false, RAX | RCX,
 	  RAX | RBX | RCX | RDX },
@@ -588,7 +638,7 @@ enum unit model_insn_unit(const char *m)
 	static const char *const shift[] = { "shl",  "sal",  "shr",  "sar",  "rol",  "ror", "rcl",
 					     "rcr",  "shlx", "shrx", "sarx", "rorx", "adc", "sbb",
 					     "bt",   "bts",  "btr",  "btc",  "cdq",  "cqo", "cwd",
-					     "lahf", "sahf", "jmp",  NULL };
+					     "lahf", "sahf", "jmp",  "wait", NULL };
 	static const char *const mul[] = { "imul", "mul",  "popcnt", "lzcnt", "tzcnt", "bsf", "bsr",
 					   "pdep", "pext", "shld",   "shrd",  "crc32", NULL };
 

@@ -357,12 +357,17 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 	return 0;
 }
 
-/* stos and movs by their element's bytes (stosb 1 ... movsq 8); 0 for anything else. */
+/*
+ * stos and movs by their element's bytes (stosb 1 ... movsq 8; movs_d, the string movsd,
+ * 4); 0 for anything else.
+ */
 static unsigned string_move_size(const char *m)
 {
 	static const char sizes[] = "bwdq";
 	const char *at;
 
+	if (!strcmp(m, "movs_d"))
+		return 4;
 	if ((strncmp(m, "stos", 4) && strncmp(m, "movs", 4)) || !m[4] || m[5])
 		return 0;
 	at = strchr(sizes, m[4]);
@@ -556,7 +561,16 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	}
 	if (!*m)
 		return model_parse_fail(ps, mat, "expected an instruction");
+	/* movsd and cmpsd with no vector register: the string instructions, not SSE's */
+	if ((!strcmp(m, "movsd") || !strcmp(m, "cmpsd")) && !strstr(s, "mm"))
+		m[4] = '_', m[5] = 'd', m[6] = 0;
 	known = model_insn_lookup(m, &def, &base);
+	/* a string instruction without rep, microcoded: its operands are implicit */
+	const bool string_op = known && def.form == F_IMP && (def.imp_rd & (RSI | RDI));
+
+	/* rep lods, repe cmps, repne scas: rcx of them, stopping early; approximated */
+	if (string_op && rep)
+		known = false;
 	/* cpuid's cycles are the host's (a trap in a guest): unknown where the profile lacks them */
 	if (known && !strcmp(m, "cpuid") && !p->cpuid_cycles)
 		known = false;
@@ -573,6 +587,8 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	s = model_lex_space(s);
 	ops_at = s;
 	end = s + strlen(s);
+	if (string_op)
+		s = end;
 	if (known) {
 		in.latency = !strcmp(m, "cpuid") ? p->cpuid_cycles : def.lat;
 		in.uops = def.uops;
@@ -779,6 +795,11 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		in.latency = p->lock_latency;
 		in.at_retire = true;
 		in.drains = true;
+	}
+	/* the string row's cycles are the microcode sequencer's (insn_table.c, STR) */
+	if (string_op && !in.approx) {
+		in.fe_stall = def.lat - 1;
+		in.latency = 1;
 	}
 	if (known && !in.approx && def.form == F_FENCE) {
 		in.at_retire = true;
