@@ -971,6 +971,15 @@ TEST(golden_cove_forwarding_stores_and_lea_as_measured)
 		{ ROW, "base = goldencove\n",
 		  "mov rax, qword ptr [rbx]\nshlx rax, rax, rcx\nmov qword ptr [rax+r14], rdx\n",
 		  18 },
+		/*
+		 * a store and a load of it through another register, both moving: forwarded in
+		 * each iteration, not renamed (4.99 on Emerald Rapids); through base + index alike
+		 * (5.00)
+		 */
+		{ ROW, "base = goldencove\n",
+		  "mov qword ptr [rdi], rax\nadd rdi, 8\nadd rsi, 8\nmov rax, qword ptr [rsi-8]\n", 5 },
+		{ ROW, "base = goldencove\n",
+		  "mov qword ptr [rdi+rcx*8], rax\nadd rcx, 1\nmov rax, qword ptr [rdi+rcx*8-8]\n", 5 },
 		/* rbx + 16 stored: rax is no longer the address (1.00 measured) */
 		{ ROW, "base = goldencove\n",
 		  "mov rax, qword ptr [rbx]\nlea rdx, [rbx+16]\n"

@@ -15,7 +15,11 @@
  * and byte known or not). An instruction it does not follow makes what it writes unknown. An
  * access whose address comes out the same in the last iterations gets the key of that address
  * (REG_HARNESS, its offset from DATA_ADDR), comparable with every other such access; one
- * whose address moves from one iteration to the next keeps its key.
+ * whose address moves from one iteration to the next keeps its key, unless it is a load that
+ * reads, in each of the last iterations, bytes a store wrote earlier in the same iteration:
+ * then the two get keys of their own (REG_TAGGED), so the load waits for the store's data
+ * whatever registers computed the two addresses (mov [rdi], rax; add rdi, 8; add rsi, 8;
+ * mov rax, [rsi - 8]: 5.0 cycles on Emerald Rapids, the store forwarded; 1.0 modelled before).
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -460,6 +464,69 @@ static void step(struct state *s, const struct ipcc_model_program *prog, unsigne
 		mem_set(s, *addr, msize, (struct val){ 0, false });
 }
 
+/*
+ * The store earlier in iteration `it` that the access k reads from: the latest to overlap its
+ * bytes, if it holds them all (its index), else -1 (none, or one that holds only part).
+ */
+static int store_before(const struct ipcc_model_program *prog, const struct val *seen, unsigned it,
+			unsigned k)
+{
+	const unsigned n = prog->n;
+	const struct val a = seen[(size_t)it * n + k];
+	const unsigned size = prog->insn[k].size;
+
+	for (unsigned j = k; j-- > 0;) {
+		const struct minsn *st = &prog->insn[j];
+		const struct val s = seen[(size_t)it * n + j];
+
+		if (!(st->mem & MEM_STORE) || st->rep_size)
+			continue;
+		if (!st->size || !s.known)
+			return -1;			      /* a store that may be anywhere */
+		if (a.v - s.v < st->size || s.v - a.v < size) /* they overlap */
+			return s.v <= a.v && a.v + size <= s.v + st->size ? (int)j : -1;
+	}
+	return -1;
+}
+
+/* Tags a moving load and the store it reads in the same iteration (REG_TAGGED). */
+static void tag_forwards(struct ipcc_model_program *prog, const struct val *seen)
+{
+	const unsigned n = prog->n, last = ITERATIONS - 1;
+
+	for (unsigned k = 0; k < n; k++) {
+		struct minsn *in = &prog->insn[k];
+		const struct val a = seen[(size_t)(last - 1) * n + k],
+				 b = seen[(size_t)last * n + k];
+		int s1, s2;
+
+		if (!(in->mem & MEM_LOAD) || in->rep_size || !in->size || !a.known || !b.known ||
+		    a.v == b.v || in->key.base == REG_TAGGED)
+			continue;
+		s1 = store_before(prog, seen, last - 1, k);
+		s2 = store_before(prog, seen, last, k);
+		if (s1 < 0 || s1 != s2)
+			continue;
+		struct minsn *st = &prog->insn[s1];
+		/* the keys as they are say so already: the same registers, not written between */
+		uint64_t written = 0;
+
+		for (unsigned j = (unsigned)s1 + 1; j < k; j++)
+			written |= prog->insn[j].writes;
+		if (mkey_within(&in->key, in->size, &st->key, st->size) &&
+		    !(written & mkey_regs(&st->key)))
+			continue;
+		const uint64_t at = seen[(size_t)last * n + (unsigned)s1].v;
+		const uint64_t tag = (uint64_t)(s1 + 1) << 48;
+
+		st->key = (struct mkey){ .base = REG_TAGGED, .index = -1, .disp = tag };
+		in->key =
+		    (struct mkey){ .base = REG_TAGGED, .index = -1, .disp = tag + (b.v - at) };
+		/* the renamer, which sees registers, not addresses, cannot pair them */
+		in->renamable = false;
+	}
+}
+
 void model_harness_values(struct ipcc_model_program *prog, const struct mkey *keys)
 {
 	const unsigned n = prog->n;
@@ -520,6 +587,7 @@ void model_harness_values(struct ipcc_model_program *prog, const struct mkey *ke
 		in->key.sym = 0;
 		in->key.segment = 0;
 	}
+	tag_forwards(prog, seen);
 	free(seen);
 	free(s);
 }

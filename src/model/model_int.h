@@ -116,6 +116,14 @@ void model_mark_store_chunks(struct ipcc_model_program *prog, const struct ipcc_
 #define REG_HARNESS 63
 
 /*
+ * The base of a store's and its loads' keys where the harness's values show the loads
+ * reading what the store wrote in the same iteration, at an address that moves from one
+ * iteration to the next (model_harness_values): [rax - 8] after add rax, 8 and [rcx - 8]
+ * after add rcx, 8, the two registers one address. The displacement tells the store apart.
+ */
+#define REG_TAGGED 62
+
+/*
  * With %harness: every general register but rsp starts holding one address, and every
  * 32- or 64-bit load returns it (the harness's one data page holds it in every word). A
  * register keeps it where the block writes it only with such a load or a whole mov of a
