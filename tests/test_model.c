@@ -980,6 +980,15 @@ TEST(golden_cove_forwarding_stores_and_lea_as_measured)
 		  "mov qword ptr [rdi], rax\nadd rdi, 8\nadd rsi, 8\nmov rax, qword ptr [rsi-8]\n", 5 },
 		{ ROW, "base = goldencove\n",
 		  "mov qword ptr [rdi+rcx*8], rax\nadd rcx, 1\nmov rax, qword ptr [rdi+rcx*8-8]\n", 5 },
+		/*
+		 * two loads, each after a store to its page offset through another virtual
+		 * page: they wait for their own stores and overlap (18.0 on Emerald Rapids)
+		 */
+		{ ROW, "base = goldencove\n",
+		  "vmovsd xmm1, qword ptr [rbx]\nlea rax, [r11+rdx]\n"
+		  "vmovsd xmm0, qword ptr [rbx+8]\nvmovsd qword ptr [rax], xmm1\n"
+		  "add rax, 0x10\nvmovsd qword ptr [rax-8], xmm0\n",
+		  17 },
 		/* rbx + 16 stored: rax is no longer the address (1.00 measured) */
 		{ ROW, "base = goldencove\n",
 		  "mov rax, qword ptr [rbx]\nlea rdx, [rbx+16]\n"

@@ -1076,6 +1076,7 @@ void model_mark_forward_fails(struct ipcc_model_program *prog, const struct ipcc
 
 				if (!wide && !mkey_within(key, in->size, sk, st->size)) {
 					in->forward_fails = true;
+					in->fail_back = j;
 					in->at_retire = true;
 					in->latency += p->forward_fail_latency - in->load_latency;
 				}

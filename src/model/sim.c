@@ -544,7 +544,13 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 
 			/* ready: registers and flags, and a store to the address it loads */
 			q = df_ready(df, in, grp, s, NULL);
-			if (in->at_retire || (in->assist && p->fp_assist_cycles))
+			/*
+			 * a load its store cannot forward to: once that store retired (loads
+			 * that fail on different stores overlap); anything else at retirement
+			 */
+			if (in->forward_fails && B && in->fail_back < B && g >= in->fail_back)
+				q = max64(q, ring[(slot + B - in->fail_back) % B]);
+			else if (in->at_retire || (in->assist && p->fp_assist_cycles))
 				q = max64(q, r_prev);
 			/* a lock or a fence: the stores before it drain to the cache first */
 			if (in->drains && p->store_drain_cycles)
