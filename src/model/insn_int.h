@@ -64,6 +64,11 @@ struct op_def {
 	bool zero_idiom;	 /* with its last two operands one register: depends on nothing */
 	bool load;		 /* an implicit load (ret, leave) */
 	uint64_t imp_rd, imp_wr; /* implicit registers read and written */
+	/*
+	 * Microcoded: the cycles the front end takes to deliver it (the microcode sequencer's),
+	 * in which it delivers nothing else; 0: not microcoded.
+	 */
+	unsigned char fe_cycles;
 };
 
 /*

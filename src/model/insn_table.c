@@ -35,14 +35,15 @@
 	{                                                              \
 		n, f, l, u, PT_VEC, 0, false, false, true, false, 0, 0 \
 	}
-/*
- * A string instruction without rep: microcoded, its operands implicit. `l` is the cycles one
- * takes in the front end (the microcode sequencer's), not a latency: parse_insn.c makes it
- * the front-end stall before it, and its latency 1.
- */
-#define STR(n, l, fl, rd, wr)                                                  \
-	{                                                                      \
-		n, F_IMP, l, 4, PT_ALU, fl, false, false, false, false, rd, wr \
+/* A string instruction without rep: microcoded, `fe` cycles, its operands implicit. */
+#define STR(n, fe, fl, rd, wr)                                                     \
+	{                                                                          \
+		n, F_IMP, 1, 4, PT_ALU, fl, false, false, false, false, rd, wr, fe \
+	}
+/* A store of a control or status word (fnstcw [m], stmxcsr [m]): microcoded, `fe` cycles. */
+#define CTLW(n, fe)                                                             \
+	{                                                                       \
+		n, F_SET, 1, 2, PT_ALU, 0, false, false, false, false, 0, 0, fe \
 	}
 #define IMP(n, l, u, fl, rd, wr)                                               \
 	{                                                                      \
@@ -213,6 +214,20 @@ static const struct op_def ops[] = {
 	STR("cmpsw", 5, FL_W, RSI | RDI, RSI | RDI),
 	STR("cmps_d", 5, FL_W, RSI | RDI, RSI | RDI), /* cmpsd, the string compare */
 	STR("cmpsq", 5, FL_W, RSI | RDI, RSI | RDI),
+	/*
+	 * The x87 and SSE control and status words stored: fnstcw [m] 1.87 cycles alone on
+	 * Emerald Rapids (two 3.00), stmxcsr [m] 2.00 (two 4.64), fnstsw ax 2.00, fnstsw [m]
+	 * 3.08; fnstcw [m]; movzx edi, word ptr [m] 1.96 (the load forwarded, nothing chained).
+	 * fldcw [m] loads one: 3.00, the passes far apart; ldmxcsr faults on the harness's
+	 * bytes, not measured.
+	 */
+	CTLW("fnstcw", 2),
+	CTLW("fstcw", 2),
+	CTLW("stmxcsr", 2),
+	CTLW("vstmxcsr", 2),
+	CTLW("fnstsw", 2),
+	CTLW("fstsw", 2),
+	{ "fldcw", F_NOP, 0, 2, PT_NONE, 0, false, false, false, true, 0, 0, 3 },
 	/* serializing as a fence; its cycles are the profile's cpuid_cycles (none: unknown) */
 	{ "cpuid", F_FENCE, 100, 4, PT_NONE, 0, false, false, false, false, RAX | RCX,
 	  RAX | RBX | RCX | RDX },

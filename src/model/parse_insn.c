@@ -213,7 +213,7 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		wr |= REG(0);
 		if (f == F_SET && o[0].kind == O_MEM) { /* setcc [m]: stores the flags */
 			in->plain_store = true;
-			in->data = 1ull << REG_FLAGS;
+			in->data = d->flags & FL_R ? 1ull << REG_FLAGS : 0; /* fnstcw [m]: none */
 		}
 		break;
 	case F_CMP:
@@ -796,11 +796,9 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		in.at_retire = true;
 		in.drains = true;
 	}
-	/* the string row's cycles are the microcode sequencer's (insn_table.c, STR) */
-	if (string_op && !in.approx) {
-		in.fe_stall = def.lat - 1;
-		in.latency = 1;
-	}
+	/* microcoded: the sequencer's cycles, the last of them its own allocation's */
+	if (known && !in.approx && def.fe_cycles)
+		in.fe_stall = def.fe_cycles - 1u;
 	if (known && !in.approx && def.form == F_FENCE) {
 		in.at_retire = true;
 		in.drains = strcmp(m, "lfence") != 0; /* mfence, sfence: the stores before */
