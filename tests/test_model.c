@@ -1108,7 +1108,8 @@ TEST(renaming_elimination_and_load_op_inputs)
 		/*
 		 * Golden Cove (measured on Emerald Rapids): a read-modify-write is renamed with an
 		 * immediate operand (1.00 chained), not with a register one (7.3: the load, the
-		 * add and the forwarding); a plain store and load of a register are.
+		 * add and the forwarding); a plain store and load of a register are; a compare
+		 * of memory as a read-modify-write.
 		 */
 		{ ROW, "base = goldencove\n", "sub qword ptr [rbp], 1\n", 1 },
 		{ ROW, "base = goldencove\n", "add qword ptr [rdx], rbx\n", 6 },
@@ -1117,6 +1118,11 @@ TEST(renaming_elimination_and_load_op_inputs)
 		{ ROW, "base = goldencove\n", "mov rax, [rbx]\nadd rax, rcx\nmov [rbx], rax\n", 1 },
 		{ ROW, "base = goldencove\n",
 		  "add rbx, qword ptr [rdx]\nmov qword ptr [rdx], rbx\n", 1 },
+		/* a compare of memory: with an immediate (2.00), not with a register (8.33) */
+		{ ROW, "base = goldencove\n",
+		  "xor ecx, ecx\ncmp dword ptr [rdx], 2\nsete cl\nmov dword ptr [rdx], ecx\n", 2 },
+		{ ROW, "base = goldencove\n",
+		  "cmp ecx, dword ptr [rdx]\nsbb ecx, ecx\nmov dword ptr [rdx], ecx\n", 7 },
 		/* independent 64-bit divs 10.01 cycles apart */
 		{ ROW, "base = goldencove\n", "xor edx, edx\nmov rax, rbx\ndiv rcx\n", 10 },
 	};

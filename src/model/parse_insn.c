@@ -284,13 +284,21 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 				gpr_only = false;
 		/* imul r, [m] too: 2.96 cycles chained through a store on a Granite Rapids-class
 		 * core, imul's own 3 */
-		in->renamable = gpr_only && (f == F_MOV || f == F_ALU || f == F_UNARY ||
-					     f == F_IMUL || (f == F_CMPXCHG && !lock));
+		in->renamable =
+		    gpr_only && (f == F_MOV || f == F_ALU || f == F_UNARY || f == F_IMUL ||
+				 f == F_CMP || (f == F_CMPXCHG && !lock));
 		/* a read-modify-write that a stored folded value is not renamed into */
 		in->rmw_alu = f == F_ALU && n == 2 && o[0].kind == O_MEM;
 		/* add [m], r: not renamed where the profile renames only an immediate's */
 		if (ps->p->rename_rmw_imm_only && f == F_ALU && o[0].kind == O_MEM && n == 2 &&
 		    o[1].kind == O_REG)
+			in->renamable = false;
+		/*
+		 * cmp and test: with an immediate only, there (xor ecx, ecx; cmp dword ptr [rdx],
+		 * 2; sete cl; mov [rdx], ecx 2.00 cycles on Emerald Rapids, cmp ecx, [rdx] and
+		 * cmp [rdx], ecx with sbb ecx, ecx instead 8.33)
+		 */
+		if (ps->p->rename_rmw_imm_only && f == F_CMP && n == 2 && o[1].kind != O_IMM)
 			in->renamable = false;
 		/* [base + index*s + disp]: not renamed where the profile renames base + disp only */
 		if (ps->p->rename_base_only && in->key.index >= 0)
