@@ -994,6 +994,14 @@ TEST(golden_cove_forwarding_stores_and_lea_as_measured)
 		  "vmovsd xmm0, qword ptr [rbx+8]\nvmovsd qword ptr [rax], xmm1\n"
 		  "add rax, 0x10\nvmovsd qword ptr [rax-8], xmm0\n",
 		  17 },
+		/*
+		 * a load forwarded from a store whose address comes late waits for it: the
+		 * store's address from the load's value, through imul (13.0 on Emerald Rapids)
+		 */
+		{ ROW, "base = goldencove\n",
+		  "mov edx, dword ptr [rbx]\nimul edx, edi\nmovsxd rdx, edx\n"
+		  "lea rsi, [r14+rdx*4]\nxor edx, edx\nmov dword ptr [rsi+rdx*4], 0\n",
+		  11 },
 		/* rbx + 16 stored: rax is no longer the address (1.00 measured) */
 		{ ROW, "base = goldencove\n",
 		  "mov rax, qword ptr [rbx]\nlea rdx, [rbx+16]\n"
