@@ -853,6 +853,10 @@ TEST(golden_cove_folding_and_flags_as_measured)
 		{ ROW, "base = goldencove\n", "add r8, 1\nbswap r8\n", 4 },    /* 4.01, 3.99 */
 		{ ROW, "base = goldencove\n", "add r8, 1\nimul r8, r8\n", 3 }, /* 3.00, 3.00 */
 		{ ROW, "base = goldencove\nfold_materialize = 0\n", "add r8, 1\nshl r8, 1\n", 1 },
+		/* the add of the offset is a micro-op on the shift ports too (Emerald Rapids) */
+		{ ROW, "base = goldencove\n", "lea rax, [r12+2]\nshl rax, 5\n", 1.5 }, /* 1.50 */
+		{ ROW, "base = goldencove\n",
+		  "lea rax, [r12+2]\nshl rax, 5\nlea rcx, [r13+2]\nshl rcx, 5\n", 2.5 }, /* 2.50 */
 		{ ROW, "base = goldencove\n", "add r8, 1\nvmovq xmm0, r8\nvmovq r8, xmm0\n", 6 },
 		{ ROW, "base = goldencove\n", "add r8, 1\nadc r8, r9\n", 2 }, /* 2.00, 2.00 */
 		{ ROW, "base = goldencove\n", "mov rax, r8\ninc rax\nand r8, rax\n", 2 }, /* 2.00 */

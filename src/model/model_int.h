@@ -451,6 +451,20 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 }
 
 /*
+ * Whether `in` (a shift, a move into a vector register) must first add an offset folded
+ * into one of its inputs: the profile's fold_materialize cycles, and a micro-op.
+ */
+static inline bool df_materializes(const struct dataflow *d, const struct minsn *in)
+{
+	if (!in->no_absorb || !d->materialize)
+		return false;
+	for (uint64_t m = in->reads & 0xffffull; m; m &= m - 1)
+		if (d->off[__builtin_ctzll(m)])
+			return true;
+	return false;
+}
+
+/*
  * The latency of `in` where the profile folds F add/sub reg, imm in a row (F > 1): 0 where
  * it folds, the offset it carries then kept within the profile's fold_bits; an add into a
  * register that an eliminated move wrote does not fold there.

@@ -562,6 +562,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			if (in->split)
 				q = max64(q, split_free[in->split]);
 			/* immediate folding: of F add/sub reg, imm in a row, one has latency */
+			const bool materialize = df_materializes(df, in);
+
 			lat = df_latency(df, in, p->fold_imm);
 			/* a subnormal's assist: microcode, once all before it retired (above) */
 			if (in->assist)
@@ -576,10 +578,17 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 						   ? bind_port(bind, in->ports, s, grp)
 						   : -1;
 
-				/* a second micro-op where its class has two ports (else one) */
+				/*
+				 * a second micro-op where its class has two ports (else one):
+				 * shift_twice's, or the add of an offset folded into an input
+				 * (lea rax, [r12 + 2]; shl rax, 5 1.50 cycles a loop on Emerald
+				 * Rapids, the shift, the add and the loop's branch on the two
+				 * shift ports; two such pairs 2.50)
+				 */
 				uint16_t twice = 0;
+				const bool second = in->shift_twice || materialize;
 
-				for (int cl = 0; in->shift_twice && cl < PORT_CLASSES; cl++)
+				for (int cl = 0; second && cl < PORT_CLASSES; cl++)
 					if ((cl == PORT_SHIFT || cl == PORT_ALU) &&
 					    pt.limit[cl] >= 2)
 						twice |= (uint16_t)(1u << cl);
