@@ -853,6 +853,8 @@ TEST(golden_cove_folding_and_flags_as_measured)
 		{ ROW, "base = goldencove\n", "add r8, 1\nbswap r8\n", 4 },    /* 4.01, 3.99 */
 		{ ROW, "base = goldencove\n", "add r8, 1\nimul r8, r8\n", 3 }, /* 3.00, 3.00 */
 		{ ROW, "base = goldencove\nfold_materialize = 0\n", "add r8, 1\nshl r8, 1\n", 1 },
+		/* offsets that cancel are added all the same (3.00 on Emerald Rapids) */
+		{ ROW, "base = goldencove\n", "add r8, 1\nsub r8, 1\nshl r8, 1\n", 3 },
 		/* the add of the offset is a micro-op on the shift ports too (Emerald Rapids) */
 		{ ROW, "base = goldencove\n", "lea rax, [r12+2]\nshl rax, 5\n", 1.5 }, /* 1.50 */
 		{ ROW, "base = goldencove\n",

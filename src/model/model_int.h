@@ -403,7 +403,7 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 
 		if (in->fpu == FPU_ADD && d->fpu[r] == FPU_MUL)
 			t += d->fp_bypass;
-		if (in->no_absorb && d->off[r])
+		if (in->no_absorb && d->folded[r])
 			t += d->materialize;
 		if (t > q)
 			q = t, w = d->who[r];
@@ -459,7 +459,7 @@ static inline bool df_materializes(const struct dataflow *d, const struct minsn 
 	if (!in->no_absorb || !d->materialize)
 		return false;
 	for (uint64_t m = in->reads & 0xffffull; m; m &= m - 1)
-		if (d->off[__builtin_ctzll(m)])
+		if (d->folded[__builtin_ctzll(m)])
 			return true;
 	return false;
 }
