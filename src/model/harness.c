@@ -27,13 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "insn_int.h"
 #include "parse_int.h"
 
 #define DATA_ADDR  0x20000000ull
-#define RAX_BIT	   (1ull << 0)
-#define RCX_BIT	   (1ull << 1)
-#define RSI_BIT	   (1ull << 6)
-#define RDI_BIT	   (1ull << 7)
 #define ITERATIONS 8 /* the last two must agree */
 
 struct val {
@@ -479,7 +476,9 @@ static int store_before(const struct ipcc_model_program *prog, const struct val 
 		const struct minsn *st = &prog->insn[j];
 		const struct val s = seen[(size_t)it * n + j];
 
-		if (!(st->mem & MEM_STORE) || st->rep_size)
+		if (st->rep_size)
+			return -1; /* a run of stores: not one to forward from */
+		if (!(st->mem & MEM_STORE))
 			continue;
 		if (!st->size || !s.known)
 			return -1;			      /* a store that may be anywhere */
@@ -611,8 +610,8 @@ void model_mark_reps(struct ipcc_model_program *prog, const struct ipcc_model_pr
 		in->uops = p->width && p->width < 4 ? p->width : 4;
 		in->at_retire = true;
 		in->mem = 0;
-		in->reads = RCX_BIT | RDI_BIT | (movs ? RSI_BIT : RAX_BIT);
-		in->writes = RCX_BIT | RDI_BIT | (movs ? RSI_BIT : 0);
+		in->reads = RCX | RDI | (movs ? RSI : RAX);
+		in->writes = RCX | RDI | (movs ? RSI : 0);
 	}
 }
 

@@ -570,9 +570,11 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	if (!*m)
 		return model_parse_fail(ps, mat, "expected an instruction");
 	/* movsd and cmpsd with no vector register: the string instructions, not SSE's */
+	const char *row = m;
+
 	if ((!strcmp(m, "movsd") || !strcmp(m, "cmpsd")) && !strstr(s, "mm"))
-		m[4] = '_', m[5] = 'd', m[6] = 0;
-	known = model_insn_lookup(m, &def, &base);
+		row = m[0] == 'm' ? "movs_d" : "cmps_d";
+	known = model_insn_lookup(row, &def, &base);
 	/* a string instruction without rep, microcoded: its operands are implicit */
 	const bool string_op = known && def.form == F_IMP && (def.imp_rd & (RSI | RDI));
 
@@ -586,7 +588,7 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	 * rep stos and rep movs: rcx elements, in microcode. Approximated, unless the harness's
 	 * values give rcx (model_mark_reps); movsd here is the string move, not SSE's.
 	 */
-	const unsigned rep_size = rep ? string_move_size(m) : 0;
+	const unsigned rep_size = rep ? string_move_size(row) : 0;
 
 	if (rep_size)
 		known = false;
