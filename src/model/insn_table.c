@@ -192,11 +192,11 @@ static const struct op_def ops[] = {
 	/*
 	 * The other string instructions without rep, microcoded: the front end delivers their
 	 * micro-ops from the microcode sequencer, cycles in which it delivers nothing else, and
-	 * they do not serialize (what they load is not followed). Emerald Rapids: lodsb and scasb
-	 * 2.22 cycles apart, alone or four in a row; movsb and cmpsb 5.00 alone, 4.25 four in a
-	 * row; movsq and cmpsd alike; lodsb; add al, 1 2.41 (as loads into a part of rax, lods
-	 * and scas would chain through the load's latency in the model, which the core does not
-	 * do).
+	 * they do not serialize (what they load is not followed). Emerald Rapids: lodsb and
+	 * scasb 2.22 cycles apart, alone or four in a row (modelled 2); movsb and cmpsb 5.00
+	 * alone, 4.25 four in a row (modelled 5 each); movsq and cmpsd alike; lodsb; add al, 1
+	 * 2.41 (as loads into a part of rax, lods and scas would chain through the load's
+	 * latency in the model, which the core does not do).
 	 */
 	STR("lodsb", 2, 0, RSI, RAX | RSI),
 	STR("lodsw", 2, 0, RSI, RAX | RSI),
