@@ -1008,6 +1008,15 @@ TEST(golden_cove_forwarding_stores_and_lea_as_measured)
 		  "mov edx, dword ptr [rbx]\nimul edx, edi\nmovsxd rdx, edx\n"
 		  "lea rsi, [r14+rdx*4]\nxor edx, edx\nmov dword ptr [rsi+rdx*4], 0\n",
 		  11 },
+		/*
+		 * a counter's load that a store moving through the page (another virtual page)
+		 * overwrites every third iteration: those iterations fail to forward (12.1 on
+		 * Emerald Rapids; 2 without them)
+		 */
+		{ ROW, "base = goldencove\n",
+		  "mov eax, dword ptr [rbx+0x18]\nlea ecx, [rax+1]\nmov dword ptr [rbx+0x18], ecx\n"
+		  "mov qword ptr [rdx+rax*8+8], rsi\n",
+		  7.44 },
 		/* rbx + 16 stored: rax is no longer the address (1.00 measured) */
 		{ ROW, "base = goldencove\n",
 		  "mov rax, qword ptr [rbx]\nlea rdx, [rbx+16]\n"

@@ -526,21 +526,85 @@ static void tag_forwards(struct ipcc_model_program *prog, const struct val *seen
 	}
 }
 
-void model_harness_values(struct ipcc_model_program *prog, const struct mkey *keys)
+/*
+ * Loads that, in some iterations only, read bytes a store last wrote through another virtual
+ * address of the one physical page: a store whose address moves through the page meets
+ * them now and then (mov eax, [rbx + 0x18]; lea ecx, [rax + 1]; mov [rbx + 0x18], ecx; mov
+ * [rdx + rax*8 + 8], rsi: the last store, on another virtual page, overwrites the counter
+ * every third iteration; 12.1 cycles a loop on Emerald Rapids, 2 modelled without this).
+ * Runs the block ALIAS_ITERATIONS times from the harness's start and, past the first
+ * ITERATIONS, counts each load's such iterations: its alias_rate, and the store's distance
+ * back (fail_back). A load that fails so in every iteration is model_mark_forward_fails'.
+ */
+#define ALIAS_ITERATIONS 64
+
+static void mark_alias_rates(struct ipcc_model_program *prog, const struct mkey *keys,
+			     struct state *s)
 {
 	const unsigned n = prog->n;
-	struct state *s = malloc(sizeof(*s));
-	struct val *seen = calloc((size_t)n * ITERATIONS, sizeof(*seen));
+	int16_t writer[4096];	/* the store that last wrote each byte of the page; -1: none */
+	uint64_t written[4096]; /* ... through this virtual address */
+	unsigned *fails = calloc(n, sizeof(*fails)), *back = calloc(n, sizeof(*back));
 
-	if (!s || !seen) {
-		free(s);
-		free(seen);
+	if (!fails || !back || n > INT16_MAX) {
+		free(fails);
+		free(back);
 		return;
 	}
+	memset(writer, 0xff, sizeof(writer));
+	for (unsigned it = 0; it < ALIAS_ITERATIONS; it++)
+		for (unsigned k = 0; k < n; k++) {
+			const struct minsn *in = &prog->insn[k];
+			struct val a;
+
+			step(s, prog, k, &keys[k], &a);
+			if (in->rep_size || (in->mem & MEM_STORE && (!a.known || !in->size))) {
+				memset(writer, 0xff, sizeof(writer)); /* bytes anywhere */
+				continue;
+			}
+			if (!a.known || !in->size)
+				continue;
+			if (in->mem & MEM_LOAD && it >= ITERATIONS && !(in->mem & MEM_STORE)) {
+				for (unsigned b = 0; b < in->size; b++) {
+					const unsigned off = (unsigned)((a.v + b) & 4095);
+					const int w = writer[off];
+
+					if (w >= 0 && written[off] != a.v + b) {
+						fails[k]++;
+						back[k] = (k + n - (unsigned)w) % n;
+						back[k] += back[k] ? 0 : n;
+						break;
+					}
+				}
+			}
+			if (in->mem & MEM_STORE)
+				for (unsigned b = 0; b < in->size; b++) {
+					const unsigned off = (unsigned)((a.v + b) & 4095);
+
+					writer[off] = (int16_t)k;
+					written[off] = a.v + b;
+				}
+		}
+	for (unsigned k = 0; k < n; k++) {
+		struct minsn *in = &prog->insn[k];
+		const unsigned of = ALIAS_ITERATIONS - ITERATIONS;
+
+		if (fails[k] && fails[k] < of) {
+			in->alias_rate = (uint32_t)((uint64_t)fails[k] * MISPREDICT_ALL / of);
+			in->fail_back = back[k];
+		}
+	}
+	free(fails);
+	free(back);
+}
+
+/* The harness's start: registers and the page as src/block/measure.c sets them. */
+static void harness_start(const struct ipcc_model_program *prog, struct state *s)
+{
 	for (unsigned r = 0; r < 16; r++)
 		s->r[r] = (struct val){ DATA_ADDR, r != 4 }; /* rsp: the harness's own */
 	/* the loop's counter: the register the closing dec writes */
-	for (unsigned k = n; k-- > 0;)
+	for (unsigned k = prog->n; k-- > 0;)
 		if (!strncmp(prog->pool + prog->insn[k].text, "dec ", 4)) {
 			for (unsigned r = 0; r < 16; r++)
 				if (prog->insn[k].writes >> r & 1)
@@ -552,6 +616,20 @@ void model_harness_values(struct ipcc_model_program *prog, const struct mkey *ke
 			s->mem[i + b] = (uint8_t)(DATA_ADDR >> (8 * b));
 	}
 	memset(s->mem_known, 1, sizeof(s->mem_known));
+}
+
+void model_harness_values(struct ipcc_model_program *prog, const struct mkey *keys)
+{
+	const unsigned n = prog->n;
+	struct state *s = malloc(sizeof(*s));
+	struct val *seen = calloc((size_t)n * ITERATIONS, sizeof(*seen));
+
+	if (!s || !seen) {
+		free(s);
+		free(seen);
+		return;
+	}
+	harness_start(prog, s);
 	for (unsigned it = 0; it < ITERATIONS; it++)
 		for (unsigned k = 0; k < n; k++) {
 			struct val *at = &seen[(size_t)it * n + k];
@@ -587,6 +665,8 @@ void model_harness_values(struct ipcc_model_program *prog, const struct mkey *ke
 		in->key.segment = 0;
 	}
 	tag_forwards(prog, seen);
+	harness_start(prog, s);
+	mark_alias_rates(prog, keys, s);
 	free(seen);
 	free(s);
 }

@@ -91,6 +91,7 @@ struct minsn {
 	uint8_t size;	       /* with mem: the bytes it accesses, from its ptr size; 0: unknown */
 	bool forward_fails;    /* a load the store before it cannot forward to (model_mark_...) */
 	unsigned fail_back;    /* ... that store: this many instructions back, around the loop */
+	uint32_t alias_rate;   /* millionths of iterations it fails so (model_harness_values) */
 	uint64_t addr_regs;    /* with mem: the registers of its address (key's, before %harness) */
 	uint64_t slow_regs;    /* inputs needed slow_extra cycles earlier (lea3's base) */
 	unsigned slow_extra;

@@ -548,7 +548,11 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			 * a load its store cannot forward to: once that store retired (loads
 			 * that fail on different stores overlap); anything else at retirement
 			 */
-			if (in->forward_fails && B && in->fail_back < B && g >= in->fail_back)
+			const bool fails =
+			    in->forward_fails ||
+			    (in->alias_rate && model_mispredicted(in->alias_rate, it));
+
+			if (fails && B && in->fail_back < B && g >= in->fail_back)
 				q = max64(q, ring[(slot + B - in->fail_back) % B]);
 			else if (in->at_retire || (in->assist && p->fp_assist_cycles))
 				q = max64(q, r_prev);
@@ -565,6 +569,10 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			const bool materialize = df_materializes(df, in);
 
 			lat = df_latency(df, in, p->fold_imm);
+			/* an instance that fails as forward_fails ones always do (alias_rate) */
+			if (fails && !in->forward_fails &&
+			    p->forward_fail_latency > in->load_latency)
+				lat += p->forward_fail_latency - in->load_latency;
 			/* a subnormal's assist: microcode, once all before it retired (above) */
 			if (in->assist)
 				lat += p->fp_assist_cycles;
