@@ -765,6 +765,58 @@ TEST(string_flag_and_xlat_instructions_as_measured)
 }
 
 /*
+ * Loads whose address comes from a load's value issue on two of Golden Cove's three load
+ * ports (dep_load_ports). Emerald Rapids, ipcc bench --block (each row's comment): a chain of
+ * five loads an iteration, and of four, through an add between two of them, or from the
+ * iteration before; five independent loads take the three ports.
+ */
+TEST(loads_of_loaded_addresses_take_two_load_ports)
+{
+	static const struct {
+		int line;
+		const char *prof, *code;
+		double cycles;
+	} cases[] = {
+		{ ROW, "base = goldencove\n", /* 2.08-2.13 */
+		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rax+8]\nmov rsi, qword ptr "
+		  "[rcx+16]\nmov rdi, qword ptr [rsi+24]\n"
+		  "mov r8, qword ptr [rdi+32]\n",
+		  2.0 },
+		{ ROW, "base = goldencove\ndep_load_ports = 0\n", /* any port: the three */
+		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rax+8]\nmov rsi, qword ptr "
+		  "[rcx+16]\nmov rdi, qword ptr [rsi+24]\n"
+		  "mov r8, qword ptr [rdi+32]\n",
+		  5.0 / 3 },
+		{ ROW, "base = goldencove\n", /* 1.67 */
+		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rdx+8]\nmov rsi, qword ptr "
+		  "[rdi+16]\nmov r8, qword ptr [r9+24]\n"
+		  "mov r10, qword ptr [r11+32]\n",
+		  5.0 / 3 },
+		{ ROW, "base = goldencove\n", /* 1.50-1.56 */
+		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rax+8]\nmov rsi, qword ptr "
+		  "[rcx+16]\nmov rdi, qword ptr [rsi+24]\n",
+		  1.5 },
+		{ ROW, "base = goldencove\n", /* 1.63 */
+		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rax+8]\nadd rcx, 8\nmov rsi, "
+		  "qword ptr [rcx]\nmov rdi, qword ptr [rsi+24]\n",
+		  1.5 },
+		{ ROW,
+		  "base = goldencove\n", /* 1.57: rcx's address, rax, loaded an iteration before */
+		  "mov rcx, qword ptr [rax+8]\nmov rax, qword ptr [rbx]\nmov rsi, qword ptr "
+		  "[rcx+16]\nmov rdi, qword ptr [rsi+24]\n",
+		  1.5 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		test_row = cases[i].line;
+		CHECK_CMP(dbl, fabs(harness_cycles(cases[i].prof, cases[i].code) - cases[i].cycles),
+			  <, 0.01);
+	}
+	test_row = 0;
+	return TEST_OK;
+}
+
+/*
  * rep stos with its count in rcx (the harness's values give it): a run of the fast-string
  * microcode, one at a time, no longer approximated. Emerald Rapids, ipcc bench --block: 88
  * bytes in qwords 33.0 cycles, in bytes 9.0 (the short path). Without a count, or where the

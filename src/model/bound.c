@@ -20,14 +20,23 @@
 #define BOUND_ITERS  64
 
 static const char *const limit_names[IPCC_LIMITS] = {
-	[IPCC_LIMIT_CHAIN] = "dependency chain", [IPCC_LIMIT_FRONTEND] = "front end",
-	[IPCC_LIMIT_RETIRE] = "retire",		 [IPCC_LIMIT_ALU] = "ALU ports",
-	[IPCC_LIMIT_LOAD] = "load ports",	 [IPCC_LIMIT_STORE] = "store ports",
-	[IPCC_LIMIT_VECTOR] = "vector ports",	 [IPCC_LIMIT_COMMIT] = "store commits",
-	[IPCC_LIMIT_AGU] = "address generation", [IPCC_LIMIT_SHIFT] = "shift and branch ports",
-	[IPCC_LIMIT_MUL] = "multiply ports",	 [IPCC_LIMIT_VMUL] = "vector multiply ports",
-	[IPCC_LIMIT_VADD] = "vector add ports",	 [IPCC_LIMIT_VOUT] = "vector-to-register port",
-	[IPCC_LIMIT_VSHUF] = "shuffle port",	 [IPCC_LIMIT_MISPREDICT] = "mispredicts",
+	[IPCC_LIMIT_CHAIN] = "dependency chain",
+	[IPCC_LIMIT_FRONTEND] = "front end",
+	[IPCC_LIMIT_RETIRE] = "retire",
+	[IPCC_LIMIT_ALU] = "ALU ports",
+	[IPCC_LIMIT_LOAD] = "load ports",
+	[IPCC_LIMIT_STORE] = "store ports",
+	[IPCC_LIMIT_VECTOR] = "vector ports",
+	[IPCC_LIMIT_COMMIT] = "store commits",
+	[IPCC_LIMIT_AGU] = "address generation",
+	[IPCC_LIMIT_SHIFT] = "shift and branch ports",
+	[IPCC_LIMIT_MUL] = "multiply ports",
+	[IPCC_LIMIT_VMUL] = "vector multiply ports",
+	[IPCC_LIMIT_VADD] = "vector add ports",
+	[IPCC_LIMIT_VOUT] = "vector-to-register port",
+	[IPCC_LIMIT_VSHUF] = "shuffle port",
+	[IPCC_LIMIT_DEPLOAD] = "ports for loaded addresses",
+	[IPCC_LIMIT_MISPREDICT] = "mispredicts",
 };
 
 const char *ipcc_model_limit_name(enum ipcc_model_limit l)
@@ -210,7 +219,8 @@ int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_mo
 	const unsigned ports[] = { p->alu_ports,     p->load_ports,    p->store_ports,
 				   p->vector_ports,  p->pair_stores,   p->agu_ports,
 				   p->shift_ports,   p->mul_ports,     p->vec_mul_ports,
-				   p->vec_add_ports, p->vec_out_ports, p->vec_shuffle_ports };
+				   p->vec_add_ports, p->vec_out_ports, p->vec_shuffle_ports,
+				   p->dep_load_ports };
 	double uops = 0, fe = 0, mispredict = 0, use[PORT_CLASSES] = { 0 };
 	bool paired = false;
 	int ret;

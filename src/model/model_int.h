@@ -112,6 +112,13 @@ struct minsn {
 void model_mark_store_chunks(struct ipcc_model_program *prog, const struct ipcc_model_profile *p);
 
 /*
+ * Run where the profile names dep_load_ports: gives PORT_DEPLOAD to each load whose address
+ * comes from the value of a load (directly, or through other instructions' registers, around
+ * the loop). Run on a parsed program.
+ */
+void model_mark_dep_loads(struct ipcc_model_program *prog);
+
+/*
  * The address register of ipcc bench --block's harness (%harness): the registers a block
  * finds holding the one data address, as an address's base (model_harness_keys).
  */
@@ -263,6 +270,8 @@ static inline bool model_taken(const struct minsn *in, uint64_t k)
  * them (vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports). An instruction of
  * PORT_VOUT counts in PORT_VMUL too, one of PORT_VSHUF in PORT_VADD: with the vector
  * class, these counts are exact for Golden Cove's ports 0, 1 and 5.
+ * PORT_DEPLOAD: of the load ports, those that take a load whose address comes from a
+ * load's value (model_mark_dep_loads), where the profile names them (dep_load_ports).
  */
 enum {
 	PORT_ALU,
@@ -277,6 +286,7 @@ enum {
 	PORT_VADD,
 	PORT_VOUT,
 	PORT_VSHUF,
+	PORT_DEPLOAD,
 	PORT_CLASSES
 };
 

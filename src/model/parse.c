@@ -283,6 +283,8 @@ int ipcc_model_parse_mode(const char *text, const struct ipcc_model_profile *p,
 			model_mark_fp_assists(prog);
 	}
 	model_mark_store_chunks(prog, p);
+	if (p->dep_load_ports)
+		model_mark_dep_loads(prog);
 	if (p->forward_fail_latency)
 		model_mark_forward_fails(prog, p);
 	*out = prog;

@@ -229,6 +229,13 @@ static const struct {
 	{ "loads_per_bank", "488b06488b5f40488b8a80000000", D_BLOCK, 3,
 	  offsetof(struct ipcc_model_profile, loads_per_bank) },
 	/*
+	 * A chain of five loads, each address the load before's value (mov rax, [rbx]; mov rcx,
+	 * [rax + 8]; ... mov r8, [rdi + 32]): 2.08-2.13 cycles a loop on Emerald Rapids, two
+	 * such loads a cycle (1.67 where the three load ports took them).
+	 */
+	{ "dep_load_ports", "488b03488b4808488b7110488b7e184c8b4720", D_BLOCK_UNITS, 3,
+	  offsetof(struct ipcc_model_profile, dep_load_ports) },
+	/*
 	 * mov [rsi + 0x40], rax; lock add qword ptr [rbx], 1: the lock waits for the store to
 	 * reach the cache, 25.5 cycles a loop on a Granite Rapids-class core (18.0 alone, after
 	 * the lock_latency row).
