@@ -1069,6 +1069,19 @@ TEST(golden_cove_forwarding_stores_and_lea_as_measured)
 		  "mov eax, dword ptr [rbx+0x18]\nlea ecx, [rax+1]\nmov dword ptr [rbx+0x18], ecx\n"
 		  "mov qword ptr [rdx+rax*8+8], rsi\n",
 		  7.44 },
+		/*
+		 * stores through two virtual addresses of the one physical page pair where their
+		 * bits 6-19 agree (Emerald Rapids: 1.00 a megabyte or 0x20000000 apart, 2.00 a
+		 * page or 0x80000 apart)
+		 */
+		{ ROW, "base = goldencove\n",
+		  "mov qword ptr [rbx], rcx\nmov qword ptr [rdx+rdi], rcx\n", 1 },
+		{ ROW, "base = goldencove\n",
+		  "mov qword ptr [rbx], rcx\nmov qword ptr [rdx+0x100000], rcx\n", 1 },
+		{ ROW, "base = goldencove\n",
+		  "mov qword ptr [rbx], rcx\nmov qword ptr [rdx+0x1000], rcx\n", 2 },
+		{ ROW, "base = goldencove\n",
+		  "mov qword ptr [rbx], rcx\nmov qword ptr [rdx+0x80000], rcx\n", 2 },
 		/* rbx + 16 stored: rax is no longer the address (1.00 measured) */
 		{ ROW, "base = goldencove\n",
 		  "mov rax, qword ptr [rbx]\nlea rdx, [rbx+16]\n"

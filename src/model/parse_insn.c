@@ -894,8 +894,13 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 /* Whether two addresses fall in one aligned chunk of `bytes` (a power of two). */
 static bool same_chunk(const struct mkey *a, const struct mkey *b, unsigned bytes)
 {
-	/* %harness: one physical page; stores to two of its virtual pages pair (Golden Cove) */
-	const uint64_t mask = ~(uint64_t)(bytes - 1) & (a->base == REG_HARNESS ? 4095 : ~0ull);
+	/*
+	 * %harness: one physical page. Stores to two of its virtual addresses pair where the
+	 * addresses' bits below 20 put them in one chunk (Emerald Rapids: [rbx] and [rdx + rdi],
+	 * 0x20000000 apart, or [rdx + 0x100000], 1.00 cycle a loop; [rdx + 0x1000] or
+	 * [rdx + 0x80000] 2.00): the store buffer compares virtual addresses so far.
+	 */
+	const uint64_t mask = ~(uint64_t)(bytes - 1) & (a->base == REG_HARNESS ? 0xfffff : ~0ull);
 
 	return a->sym == b->sym && a->base == b->base && a->index == b->index &&
 	       a->scale == b->scale && a->segment == b->segment && a->base >= 0 &&
