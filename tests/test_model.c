@@ -1082,6 +1082,15 @@ TEST(golden_cove_forwarding_stores_and_lea_as_measured)
 		  "mov qword ptr [rbx], rcx\nmov qword ptr [rdx+0x1000], rcx\n", 2 },
 		{ ROW, "base = goldencove\n",
 		  "mov qword ptr [rbx], rcx\nmov qword ptr [rdx+0x80000], rcx\n", 2 },
+		/*
+		 * a table lookup whose store sweeps the page: the two bytes the lookup reads
+		 * were written through another virtual page, but long before (1.00 on Emerald
+		 * Rapids; 16.1 modelled when the store was taken to be the iteration before's)
+		 */
+		{ ROW, "base = goldencove\n",
+		  "movzx edx, byte ptr [r13+rax]\nmovzx edx, byte ptr [r11+rdx]\n"
+		  "mov byte ptr [rsi+rax], dl\nadd rax, 1\ncmp rcx, rax\n",
+		  1 },
 		/* rbx + 16 stored: rax is no longer the address (1.00 measured) */
 		{ ROW, "base = goldencove\n",
 		  "mov rax, qword ptr [rbx]\nlea rdx, [rbx+16]\n"

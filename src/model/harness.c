@@ -22,6 +22,7 @@
  * mov rax, [rsi - 8]: 5.0 cycles on Emerald Rapids, the store forwarded; 1.0 modelled before).
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -534,7 +535,9 @@ static void tag_forwards(struct ipcc_model_program *prog, const struct val *seen
  * every third iteration; 12.1 cycles a loop on Emerald Rapids, 2 modelled without this).
  * Runs the block ALIAS_ITERATIONS times from the harness's start and, past the first
  * ITERATIONS, counts each load's such iterations: its alias_rate, and the store's distance
- * back (fail_back). A load that fails so in every iteration is model_mark_forward_fails'.
+ * back in dynamic instructions (fail_back), however many iterations back it was: the model
+ * fails an instance only while that store is in flight (ipcc_model_run). A load that fails
+ * so in every iteration is model_mark_forward_fails'.
  */
 #define ALIAS_ITERATIONS 64
 
@@ -544,6 +547,7 @@ static void mark_alias_rates(struct ipcc_model_program *prog, const struct mkey 
 	const unsigned n = prog->n;
 	int16_t writer[4096];	/* the store that last wrote each byte of the page; -1: none */
 	uint64_t written[4096]; /* ... through this virtual address */
+	uint64_t when[4096];	/* ... as dynamic instruction it * n + k */
 	unsigned *fails = calloc(n, sizeof(*fails)), *back = calloc(n, sizeof(*back));
 
 	if (!fails || !back || n > INT16_MAX) {
@@ -570,9 +574,10 @@ static void mark_alias_rates(struct ipcc_model_program *prog, const struct mkey 
 					const int w = writer[off];
 
 					if (w >= 0 && written[off] != a.v + b) {
+						const uint64_t d = (uint64_t)it * n + k - when[off];
+
 						fails[k]++;
-						back[k] = (k + n - (unsigned)w) % n;
-						back[k] += back[k] ? 0 : n;
+						back[k] = d < UINT_MAX ? (unsigned)d : UINT_MAX;
 						break;
 					}
 				}
@@ -583,6 +588,7 @@ static void mark_alias_rates(struct ipcc_model_program *prog, const struct mkey 
 
 					writer[off] = (int16_t)k;
 					written[off] = a.v + b;
+					when[off] = (uint64_t)it * n + k;
 				}
 		}
 	for (unsigned k = 0; k < n; k++) {
