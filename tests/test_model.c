@@ -1220,6 +1220,9 @@ TEST(renaming_elimination_and_load_op_inputs)
 		  "xor ecx, ecx\ncmp dword ptr [rdx], 2\nsete cl\nmov dword ptr [rdx], ecx\n", 2 },
 		{ ROW, "base = goldencove\n",
 		  "cmp ecx, dword ptr [rdx]\nsbb ecx, ecx\nmov dword ptr [rdx], ecx\n", 7 },
+		/* a shift of memory: by an immediate (1.00 with two nops), not by cl (5.00) */
+		{ ROW, "base = goldencove\n", "shr dword ptr [rbx], 1\nnop\nnop\n", 1.06 },
+		{ ROW, "base = goldencove\n", "shr dword ptr [rbx], cl\n", 6 },
 		/* independent 64-bit divs 10.01 cycles apart */
 		{ ROW, "base = goldencove\n", "xor edx, edx\nmov rax, rbx\ndiv rcx\n", 10 },
 	};
