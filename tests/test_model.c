@@ -1091,6 +1091,15 @@ TEST(golden_cove_forwarding_stores_and_lea_as_measured)
 		  "movzx edx, byte ptr [r13+rax]\nmovzx edx, byte ptr [r11+rdx]\n"
 		  "mov byte ptr [rsi+rax], dl\nadd rax, 1\ncmp rcx, rax\n",
 		  1 },
+		/*
+		 * the harness's values through vector moves: the store's address loaded from
+		 * the bytes the last iteration's 16-byte store wrote, a vector chained through
+		 * memory (8.0 on Emerald Rapids; 1 when the vector's bytes were unknown)
+		 */
+		{ ROW, "base = goldencove\n",
+		  "mov rax, qword ptr [r14+0x18]\nmovdqu xmm3, xmmword ptr [r13+0x10]\n"
+		  "movups xmmword ptr [rax+0x10], xmm3\ncmp r11, 0x20\n",
+		  6 },
 		/* rbx + 16 stored: rax is no longer the address (1.00 measured) */
 		{ ROW, "base = goldencove\n",
 		  "mov rax, qword ptr [rbx]\nlea rdx, [rbx+16]\n"

@@ -10,9 +10,10 @@
  * take its data from the store (model_mark_forward_fails: 16 cycles on Golden Cove), and
  * model_harness_keys, which follows only the registers that keep DATA_ADDR itself, misses it.
  *
- * This pass runs the block's integer instructions on concrete values, iteration after
- * iteration from the harness's start: registers, and the page's 4096 bytes (each register
- * and byte known or not). An instruction it does not follow makes what it writes unknown. An
+ * This pass runs the block's integer instructions and vector moves on concrete values,
+ * iteration after iteration from the harness's start: general registers, xmm0-15 / ymm0-15
+ * (zero at the start), and the page's 4096 bytes (each register and byte known or not). An
+ * instruction it does not follow makes what it writes unknown. An
  * access whose address comes out the same in the last iterations gets the key of that address
  * (REG_HARNESS, its offset from DATA_ADDR), comparable with every other such access; one
  * whose address moves from one iteration to the next keeps its key, unless it is a load that
@@ -43,6 +44,8 @@ struct state {
 	struct val r[16];
 	uint8_t mem[4096];
 	bool mem_known[4096];
+	uint8_t x[16][32]; /* xmm0-15 / ymm0-15, byte by byte */
+	bool x_known[16][32];
 };
 
 /* A general register's name: its number, size in bytes, and whether it is ah, ch, dh, bh. */
@@ -84,9 +87,25 @@ static int gpr(const char *s, unsigned *size, bool *high)
 	return -1;
 }
 
+/* A vector register's name (xmm0-15, ymm0-15): its number and bytes; -1 if not one. */
+static int vreg(const char *s, unsigned *size)
+{
+	char *end;
+	long n;
+
+	if ((s[0] != 'x' && s[0] != 'y') || strncmp(s + 1, "mm", 2) ||
+	    !isdigit((unsigned char)s[3]))
+		return -1;
+	n = strtol(s + 3, &end, 10);
+	if (*end || n > 15)
+		return -1;
+	*size = s[0] == 'x' ? 16 : 32;
+	return (int)n;
+}
+
 /* One operand as this pass reads it. */
 struct hop {
-	enum { H_NONE, H_REG, H_IMM, H_MEM } kind;
+	enum { H_NONE, H_REG, H_IMM, H_MEM, H_VEC } kind;
 	int reg;
 	unsigned size;
 	bool high;
@@ -118,6 +137,8 @@ static unsigned operands(const char *ops, struct hop o[3])
 			o[n].kind = H_MEM;
 		} else if ((o[n].reg = gpr(w, &o[n].size, &o[n].high)) >= 0) {
 			o[n].kind = H_REG;
+		} else if ((o[n].reg = vreg(w, &o[n].size)) >= 0) {
+			o[n].kind = H_VEC;
 		} else {
 			char *end;
 			bool neg = w[0] == '-';
@@ -297,6 +318,107 @@ static void rep_step(struct state *s, unsigned size, bool movs)
 		s->r[6].v += bytes;
 }
 
+/*
+ * The vector moves this pass follows, byte by byte: whole-register moves between registers
+ * and memory, the scalar and integer moves' low parts (zeroing the rest, as from memory and
+ * from general registers), and the xor of a register with itself. True if in is one.
+ */
+static bool vec_step(struct state *s, const char *m, unsigned n, const struct hop *o,
+		     struct val addr)
+{
+	static const char *const whole[] = { "movdqu",	"movdqa",  "movups",  "movaps",	 "movupd",
+					     "movapd",	"lddqu",   "vmovdqu", "vmovdqa", "vmovups",
+					     "vmovaps", "vmovupd", "vmovapd", "vlddqu",	 NULL };
+	static const char *const low[] = { "movq",  "movd",   "movsd",	"movss", "vmovq",
+					   "vmovd", "vmovsd", "vmovss", NULL };
+	static const char *const zero[] = { "pxor",   "xorps",	"xorpd", "vpxor",
+					    "vxorps", "vxorpd", NULL };
+	const bool vex = m[0] == 'v';
+
+	if (n == 2 && model_word_in(m, whole)) {
+		const unsigned sz = o[0].kind == H_VEC ? o[0].size : o[1].size;
+
+		if (o[0].kind == H_VEC && (o[1].kind == H_VEC || o[1].kind == H_MEM)) {
+			uint8_t b[32];
+			bool k[32];
+
+			for (unsigned i = 0; i < sz; i++) {
+				const unsigned at = (unsigned)((addr.v + i) & 4095);
+
+				b[i] = o[1].kind == H_VEC ? s->x[o[1].reg][i] : s->mem[at];
+				k[i] = o[1].kind == H_VEC ? s->x_known[o[1].reg][i]
+							  : addr.known && s->mem_known[at];
+			}
+			memcpy(s->x[o[0].reg], b, sz);
+			memcpy(s->x_known[o[0].reg], k, sz);
+			for (unsigned i = sz; vex && i < 32; i++) { /* VEX zeroes the rest */
+				s->x[o[0].reg][i] = 0;
+				s->x_known[o[0].reg][i] = true;
+			}
+			return true;
+		}
+		if (o[0].kind == H_MEM && o[1].kind == H_VEC) {
+			if (!addr.known) {
+				memset(s->mem_known, 0, sizeof(s->mem_known));
+				return true;
+			}
+			for (unsigned i = 0; i < sz; i++) {
+				const unsigned at = (unsigned)((addr.v + i) & 4095);
+
+				s->mem[at] = s->x[o[1].reg][i];
+				s->mem_known[at] = s->x_known[o[1].reg][i];
+			}
+			return true;
+		}
+		return false;
+	}
+	if (n == 2 && model_word_in(m, low)) {
+		const unsigned sz = !strcmp(m + vex, "movd") || !strcmp(m + vex, "movss") ? 4 : 8;
+
+		if (o[0].kind == H_VEC && (o[1].kind == H_MEM || o[1].kind == H_REG)) {
+			const struct val v =
+			    o[1].kind == H_REG ? reg_get(s, &o[1]) : (struct val){ 0, false };
+
+			for (unsigned i = 0; i < (vex ? 32u : 16u); i++) {
+				const unsigned at = (unsigned)((addr.v + i) & 4095);
+
+				s->x[o[0].reg][i] = i >= sz		 ? 0
+						    : o[1].kind == H_REG ? (uint8_t)(v.v >> (8 * i))
+									 : s->mem[at];
+				s->x_known[o[0].reg][i] = i >= sz ? true
+							  : o[1].kind == H_REG
+							      ? v.known
+							      : addr.known && s->mem_known[at];
+			}
+			return true;
+		}
+		if (o[1].kind == H_VEC && (o[0].kind == H_MEM || o[0].kind == H_REG)) {
+			struct val v = { 0, true };
+
+			for (unsigned i = 0; i < sz; i++) {
+				v.v |= (uint64_t)s->x[o[1].reg][i] << (8 * i);
+				v.known = v.known && s->x_known[o[1].reg][i];
+			}
+			if (o[0].kind == H_REG)
+				reg_set(s, &o[0], v);
+			else
+				mem_set(s, addr, sz, v);
+			return true;
+		}
+		return false; /* movsd xmm, xmm merges: not followed */
+	}
+	if (model_word_in(m, zero) && o[0].kind == H_VEC &&
+	    ((n == 2 && o[1].kind == H_VEC && o[1].reg == o[0].reg) ||
+	     (n == 3 && o[1].kind == H_VEC && o[2].kind == H_VEC && o[1].reg == o[2].reg))) {
+		for (unsigned i = 0; i < (vex ? 32u : o[0].size); i++) {
+			s->x[o[0].reg][i] = 0;
+			s->x_known[o[0].reg][i] = true;
+		}
+		return true;
+	}
+	return false;
+}
+
 /* Instruction k on state s; its access's address into *addr (unknown when none). */
 static void step(struct state *s, const struct ipcc_model_program *prog, unsigned k,
 		 const struct mkey *key, struct val *addr)
@@ -450,6 +572,8 @@ static void step(struct state *s, const struct ipcc_model_program *prog, unsigne
 	} else if (model_word_in(m, (const char *const[]){ "cmp", "test", "nop", "jmp", NULL }) ||
 		   (m[0] == 'j' && (in->writes & 0xffffull) == 0)) {
 		done = true; /* flags and control only */
+	} else {
+		done = vec_step(s, m, n, o, *addr);
 	}
 #undef VAL
 	if (done)
@@ -458,6 +582,9 @@ static void step(struct state *s, const struct ipcc_model_program *prog, unsigne
 	for (unsigned r = 0; r < 16; r++)
 		if (in->writes >> r & 1)
 			s->r[r].known = false;
+	for (unsigned r = 0; r < 16; r++)
+		if (in->writes >> (REG_VEC0 + r) & 1)
+			memset(s->x_known[r], 0, sizeof(s->x_known[r]));
 	if (in->mem & MEM_STORE)
 		mem_set(s, *addr, msize, (struct val){ 0, false });
 }
@@ -622,6 +749,8 @@ static void harness_start(const struct ipcc_model_program *prog, struct state *s
 			s->mem[i + b] = (uint8_t)(DATA_ADDR >> (8 * b));
 	}
 	memset(s->mem_known, 1, sizeof(s->mem_known));
+	memset(s->x, 0, sizeof(s->x)); /* vector registers start at zero */
+	memset(s->x_known, 1, sizeof(s->x_known));
 }
 
 void model_harness_values(struct ipcc_model_program *prog, const struct mkey *keys)
