@@ -2227,6 +2227,28 @@ TEST(vector_units_share_their_ports)
 				       "vbroadcastss xmm3, [rsi]\ndec r15\njnz top\n",
 				       &p),
 		  <, 1.1);
+	/*
+	 * movhps from memory merges on the shuffle port (two: 1.99 on Emerald Rapids; movlps
+	 * 1.07), and waits for the register it merges into (with por: 2.00)
+	 */
+	CHECK_CMP(
+	    dbl,
+	    fabs(cycles_per_iteration("top:\nmovhps xmm0, qword ptr [r13]\nmovhps xmm1, qword "
+				      "ptr [r13]\ndec r15\njnz top\n",
+				      &p) -
+		 2),
+	    <, 0.02);
+	CHECK_CMP(dbl,
+		  cycles_per_iteration("top:\nmovlps xmm0, qword ptr [r13]\nmovlps xmm1, qword ptr "
+				       "[r13]\ndec r15\njnz top\n",
+				       &p),
+		  <, 1.1);
+	CHECK_CMP(dbl,
+		  fabs(cycles_per_iteration("top:\nmovhps xmm0, qword ptr [r13]\npor xmm0, xmm0\n"
+					    "dec r15\njnz top\n",
+					    &p) -
+		       2),
+		  <, 0.02);
 	return TEST_OK;
 }
 

@@ -582,6 +582,16 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 
 	if ((!strcmp(m, "movsd") || !strcmp(m, "cmpsd")) && !strstr(s, "mm"))
 		row = m[0] == 'm' ? "movs_d" : "cmps_d";
+	/* movhps, movlps (pd alike) into a register from memory: a merge, not a move */
+	{
+		const char *b = m + (m[0] == 'v');
+
+		if ((!strcmp(b, "movhps") || !strcmp(b, "movhpd") || !strcmp(b, "movlps") ||
+		     !strcmp(b, "movlpd")) &&
+		    !strncmp(model_lex_space(s), "xmm", 3) && strchr(s, '['))
+			row = b[3] == 'h' ? (b == m ? "movhps_load" : "vmovhps_load")
+					  : (b == m ? "movlps_load" : "vmovlps_load");
+	}
 	known = model_insn_lookup(row, &def, &base);
 	/* a string instruction without rep, microcoded: its operands are implicit */
 	const bool string_op = known && def.form == F_IMP && (def.imp_rd & (RSI | RDI));
