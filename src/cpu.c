@@ -73,7 +73,7 @@ static const struct core cores[] = {
 	INTEL(0xa7, 0xa7, "Rocket Lake (Cypress Cove)", "rkl", "icl", "icelake", "",
 	      "libpfm4 4.13 has no rkl table: icl's"),
 	INTEL(0x8f, 0x8f, "Sapphire Rapids (Golden Cove)", "spr", "spr", "goldencove", "", ""),
-	INTEL(0xcf, 0xcf, "Emerald Rapids (Raptor Cove)", "emr", "spr", "goldencove", "",
+	INTEL(0xcf, 0xcf, "Emerald Rapids (Raptor Cove)", "emr", "spr", "raptorcove", "",
 	      "libpfm4 4.13 has no emr table: spr's (same core events)"),
 	INTEL(0xad, 0xae, "Granite Rapids (Redwood Cove)", "gnr", "spr", "goldencove",
 	      "Redwood Cove modelled as Golden Cove", "libpfm4 4.13 has no gnr table: spr's"),

@@ -343,6 +343,35 @@ TEST(profiles_and_overrides)
 }
 
 /* auto: the closest built-in profile to the CPU /proc/cpuinfo describes. */
+/*
+ * raptorcove is goldencove with the figures ipcc bench --fit-profile measured on Emerald
+ * Rapids, and nothing else.
+ */
+TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
+{
+	struct ipcc_model_profile gc, rc;
+
+	CHECK_EQ(int, ipcc_model_profile("goldencove", &gc), 0);
+	CHECK_EQ(int, ipcc_model_profile("raptorcove", &rc), 0);
+	CHECK_STR(rc.name, "raptorcove");
+	CHECK_EQ(int, (int)rc.recovery, 21);
+	CHECK_EQ(int, (int)rc.fold_imm, 4);
+	CHECK_EQ(int, (int)rc.l2_wb_bytes_per_cycle, 30);
+	CHECK_EQ(int, (int)rc.fused_flags_late, 0);
+	rc.recovery = gc.recovery;
+	rc.fold_imm = gc.fold_imm;
+	rc.fused_flags_late = gc.fused_flags_late;
+	rc.l2_bytes_per_cycle = gc.l2_bytes_per_cycle;
+	rc.l2_wb_bytes_per_cycle = gc.l2_wb_bytes_per_cycle;
+	rc.forward_fail_latency = gc.forward_fail_latency;
+	rc.walk_latency = gc.walk_latency;
+	rc.store_drain_cycles = gc.store_drain_cycles;
+	rc.page_split_store_cycles = gc.page_split_store_cycles;
+	snprintf(rc.name, sizeof(rc.name), "%s", gc.name);
+	CHECK(ipcc_model_profile_equal(&rc, &gc));
+	return TEST_OK;
+}
+
 TEST(auto_profile_follows_the_cpu)
 {
 	static const struct {
@@ -354,7 +383,8 @@ TEST(auto_profile_follows_the_cpu)
 		{ "vendor_id : GenuineIntel\ncpu family : 6\nmodel : 85\n", "skylake" },
 		{ "vendor_id : GenuineIntel\ncpu family : 6\nmodel : 106\n", "icelake" },
 		{ "vendor_id : GenuineIntel\ncpu family : 6\nmodel : 143\n", "goldencove" },
-		{ "vendor_id : GenuineIntel\ncpu family : 6\nmodel : 207\n", "goldencove" },
+		{ "vendor_id : GenuineIntel\ncpu family : 6\nmodel : 207\n", "raptorcove" },
+		{ "vendor_id : GenuineIntel\ncpu family : 6\nmodel : 173\n", "goldencove" },
 		{ "CPU implementer : 0x41\nCPU part : 0xd49\n", "neoverse-n2" },
 		{ "vendor_id : AuthenticAMD\ncpu family : 23\nmodel : 49\n", "zen3" },
 		{ "vendor_id : HygonGenuine\ncpu family : 24\nmodel : 0\n", NULL },

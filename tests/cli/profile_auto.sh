@@ -14,7 +14,7 @@ note() { # VENDOR FAMILY MODEL: ipcc skid's line about the auto profile
 }
 want() { [ "$1" = "$2" ] || fail "got '$1', want '$2'"; }
 want "$(note GenuineIntel 6 207)" \
-    "ipcc skid: profile auto is goldencove, for Intel family 0x6 model 0xcf (Emerald Rapids (Raptor Cove))"
+    "ipcc skid: profile auto is raptorcove, for Intel family 0x6 model 0xcf (Emerald Rapids (Raptor Cove))"
 want "$(note GenuineIntel 6 173)" \
     "ipcc skid: profile auto is goldencove, for Intel family 0x6 model 0xad (Granite Rapids (Redwood Cove)); an approximation: Redwood Cove modelled as Golden Cove"
 want "$(note AuthenticAMD 26 2)" "ipcc skid: profile auto is zen5, for AMD family 0x1a model 0x2 (Zen 5)"

@@ -37,7 +37,7 @@ const char cmd_skid_help[] =
     "\n"
     "options:\n"
     "  --profile P         auto (default: the closest to this CPU), skylake, icelake,\n"
-    "                      zen3, zen4, zen5, goldencove, neoverse-n2, test, or a\n"
+    "                      zen3, zen4, zen5, goldencove, raptorcove, neoverse-n2, test, or a\n"
     "                      profile FILE\n"
     "  --period NS         sample every NS ns of CPU time (default 100000)\n"
     "  --seconds S         sample each kernel for S seconds (default 1, at most 60)\n"
