@@ -707,12 +707,10 @@ static const char *const placements[] = {
 	[IPCC_MODEL_PLACE_NEXT] = "next", [IPCC_MODEL_PLACE_OLDEST] = "oldest"
 };
 
-static const struct ipcc_model_profile *find_builtin(const char *name)
+/* A built-in profile, written out or derived (not auto); false if name is none. */
+static bool find_builtin(const char *name, struct ipcc_model_profile *out)
 {
-	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
-		if (strcmp(builtin[i].name, name) == 0)
-			return &builtin[i];
-	return NULL;
+	return strcmp(name, "auto") && ipcc_model_profile(name, out) == 0;
 }
 
 static int bad(struct ipcc_model_error *err, unsigned line, const char *fmt, ...)
@@ -776,15 +774,15 @@ static int set_key(const struct key *k, const char *v, struct ipcc_model_profile
 		snprintf(p->name, sizeof(p->name), "%s", v);
 		return 0;
 	case K_BUILTIN: {
-		const struct ipcc_model_profile *b = find_builtin(v);
+		struct ipcc_model_profile b;
 
-		if (!b)
+		if (!find_builtin(v, &b))
 			return bad(err, line, "%s wants a built-in profile's name, not '%s'",
 				   k->name, v);
 		/* its instruction costs come with it (the file's own rows and lock win later) */
 		snprintf(p->latencies, sizeof(p->latencies), "%s", v);
-		memcpy(p->cost, b->cost, sizeof(p->cost));
-		p->lock_latency = b->lock_latency;
+		memcpy(p->cost, b.cost, sizeof(p->cost));
+		p->lock_latency = b.lock_latency;
 		return 0;
 	}
 	case K_PLACEMENT:
@@ -925,14 +923,11 @@ int ipcc_model_profile_parse(const char *text, struct ipcc_model_profile *p,
 		if (!*v)
 			return bad(err, line, "%s has no value", k);
 		if (!strcmp(k, "base")) {
-			const struct ipcc_model_profile *b = find_builtin(v);
-
 			if (any)
 				return bad(err, line, "base must be the first key");
-			if (!b)
+			if (!find_builtin(v, &q))
 				return bad(err, line,
 					   "base wants a built-in profile's name, not '%s'", v);
-			q = *b;
 			based = any = true;
 			continue;
 		}
@@ -1079,9 +1074,11 @@ int ipcc_model_profile_format(const struct ipcc_model_profile *p, char *buf, siz
 		off += (size_t)n;
 	}
 	/* the cost rows `latencies` does not bring */
+	struct ipcc_model_profile lat;
+	const struct ipcc_model_profile *b = find_builtin(p->latencies, &lat) ? &lat : NULL;
+
 	for (unsigned i = 0; i < IPCC_MODEL_MAX_COSTS && p->cost[i].mnemonic[0]; i++) {
 		const struct ipcc_model_insn_cost *c = &p->cost[i], *d = NULL;
-		const struct ipcc_model_profile *b = find_builtin(p->latencies);
 		int n;
 
 		for (unsigned j = 0; b && j < IPCC_MODEL_MAX_COSTS && b->cost[j].mnemonic[0]; j++)
