@@ -1259,6 +1259,9 @@ TEST(renaming_elimination_and_load_op_inputs)
 		  "xor ecx, ecx\ncmp dword ptr [rdx], 2\nsete cl\nmov dword ptr [rdx], ecx\n", 2 },
 		{ ROW, "base = goldencove\n",
 		  "cmp ecx, dword ptr [rdx]\nsbb ecx, ecx\nmov dword ptr [rdx], ecx\n", 7 },
+		/* a 32-bit register moved into itself zero-extends, a cycle (3.00; 2.00) */
+		{ ROW, "base = goldencove\n", "mov eax, eax\nmov eax, eax\nmov eax, eax\n", 3 },
+		{ ROW, "base = goldencove\n", "mov edx, edx\nadd edx, 1\n", 2 },
 		/* a shift of memory: by an immediate (1.00 with two nops), not by cl (5.00) */
 		{ ROW, "base = goldencove\n", "shr dword ptr [rbx], 1\nnop\nnop\n", 1.06 },
 		{ ROW, "base = goldencove\n", "shr dword ptr [rbx], cl\n", 6 },
