@@ -1262,6 +1262,9 @@ TEST(renaming_elimination_and_load_op_inputs)
 		/* a 32-bit register moved into itself zero-extends, a cycle (3.00; 2.00) */
 		{ ROW, "base = goldencove\n", "mov eax, eax\nmov eax, eax\nmov eax, eax\n", 3 },
 		{ ROW, "base = goldencove\n", "mov edx, edx\nadd edx, 1\n", 2 },
+		/* cmova takes a cycle more from the flags than cmove does (4.00; 3.00) */
+		{ ROW, "base = raptorcove\n", "cmp eax, edx\ncmova eax, edx\nadd eax, 1\n", 4 },
+		{ ROW, "base = raptorcove\n", "cmp eax, edx\ncmove eax, edx\nadd eax, 1\n", 3 },
 		/* a shift of memory: by an immediate (1.00 with two nops), not by cl (5.00) */
 		{ ROW, "base = goldencove\n", "shr dword ptr [rbx], 1\nnop\nnop\n", 1.06 },
 		{ ROW, "base = goldencove\n", "shr dword ptr [rbx], cl\n", 6 },

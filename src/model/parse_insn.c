@@ -704,6 +704,16 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 				in.shift_twice = true;
 				if (in.uops < 2 && p->width >= 2 && p->retire >= 2)
 					in.uops = 2;
+				/*
+				 * cmova, cmovbe: the flags' two bits a micro-op before the
+				 * select, a cycle more from the flags than from the data
+				 * (cmp eax, edx; cmova eax, edx; add eax, 1 4.00 cycles a loop
+				 * on Emerald Rapids; two cmova chained through eax 2.61)
+				 */
+				if (!strncmp(m, "cmov", 4) && !in.slow_regs) {
+					in.slow_regs = 1ull << REG_FLAGS;
+					in.slow_extra = 1;
+				}
 			}
 			if (u == U_MUL && p->mul_ports)
 				in.ports |= 1u << PORT_MUL;
