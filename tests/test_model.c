@@ -1130,6 +1130,14 @@ TEST(golden_cove_forwarding_stores_and_lea_as_measured)
 		  "mov rax, qword ptr [r14+0x18]\nmovdqu xmm3, xmmword ptr [r13+0x10]\n"
 		  "movups xmmword ptr [rax+0x10], xmm3\ncmp r11, 0x20\n",
 		  6 },
+		/*
+		 * a load wider than the byte store it starts at, its other bytes from the last
+		 * iteration's store of what it loaded: it waits for both (18.0 on Emerald Rapids)
+		 */
+		{ ROW, "base = goldencove\n",
+		  "mov byte ptr [rsi], al\nmov eax, dword ptr [rdi]\nmov dword ptr [rsi+1], eax\n"
+		  "xor eax, eax\n",
+		  20 },
 		/* rbx + 16 stored: rax is no longer the address (1.00 measured) */
 		{ ROW, "base = goldencove\n",
 		  "mov rax, qword ptr [rbx]\nlea rdx, [rbx+16]\n"
