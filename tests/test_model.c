@@ -1138,6 +1138,15 @@ TEST(golden_cove_forwarding_stores_and_lea_as_measured)
 		  "mov byte ptr [rsi], al\nmov eax, dword ptr [rdi]\nmov dword ptr [rsi+1], eax\n"
 		  "xor eax, eax\n",
 		  20 },
+		/*
+		 * a load of what the last iteration stored through another virtual page, both
+		 * addresses moving, in every iteration (17.0 on Emerald Rapids)
+		 */
+		{ ROW, "base = goldencove\n",
+		  "mov r8d, dword ptr [rax]\nmov r10d, dword ptr [rax+rdx*4]\n"
+		  "mov dword ptr [rax], r10d\nmov dword ptr [rax+rdx*4+4], r8d\nadd rax, 4\n"
+		  "cmp r9, rax\n",
+		  17 },
 		/* rbx + 16 stored: rax is no longer the address (1.00 measured) */
 		{ ROW, "base = goldencove\n",
 		  "mov rax, qword ptr [rbx]\nlea rdx, [rbx+16]\n"
