@@ -657,18 +657,18 @@ static void tag_forwards(struct ipcc_model_program *prog, const struct val *seen
 /*
  * Loads that read bytes a store last wrote through another virtual address of the one
  * physical page, in some iterations or in all: a store whose address moves through the page
- * meets them now and then (mov eax, [rbx + 0x18]; lea ecx, [rax + 1]; mov [rbx + 0x18], ecx; mov
- * [rdx + rax*8 + 8], rsi: the last store, on another virtual page, overwrites the counter
- * every third iteration; 12.1 cycles a loop on Emerald Rapids, 2 modelled without this).
- * Runs the block ALIAS_ITERATIONS times from the harness's start and, past the first
+ * meets them now and then (mov eax, [rbx + 0x18]; lea ecx, [rax + 1]; mov [rbx + 0x18],
+ * ecx; mov [rdx + rax*8 + 8], rsi: the last store, on another virtual page, overwrites the
+ * counter every third iteration; 12.1 cycles a loop on Emerald Rapids, 2 modelled without
+ * this). Runs the block ALIAS_ITERATIONS times from the harness's start and, past the first
  * ITERATIONS, counts each load's such iterations: its alias_rate, and the store's distance
  * back in dynamic instructions (fail_back), however many iterations back it was: the model
  * fails an instance only while that store is in flight (ipcc_model_run); a load whose
  * failures all read one write (the first iteration's store through a pointer that then moves
- * off) gets none. One that fails so in every iteration gets a rate of all: where the two addresses move, the keys do not show
- * the meeting to model_mark_forward_fails (mov r8d, [rax]; mov r10d, [rax + rdx*4]; mov
- * [rax], r10d; mov [rax + rdx*4 + 4], r8d; add rax, 4: 17.0 cycles a loop on Emerald Rapids,
- * 2 modelled before, 17 now).
+ * off) gets none. One that fails so in every iteration gets a rate of all: where the two
+ * addresses move, the keys do not show the meeting to model_mark_forward_fails (mov r8d,
+ * [rax]; mov r10d, [rax + rdx*4]; mov [rax], r10d; mov [rax + rdx*4 + 4], r8d; add rax, 4:
+ * 17.0 cycles a loop on Emerald Rapids, 2 modelled before, 17 now).
  */
 #define ALIAS_ITERATIONS 64
 

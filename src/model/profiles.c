@@ -619,7 +619,8 @@ static const struct key {
 	 * fdiv_single_cycles, fdiv_double_cycles: 0, the FP divider pipelined;
 	 * split_load_cycles, page_split_load_cycles, split_store_cycles,
 	 * page_split_store_cycles: 0, split accesses not modelled; loads_per_bank: 0, no
-	 * limit; dep_load_ports: 0, any load port; store_drain_cycles: 0, none; fp_assist_cycles: 0, no subnormal assists;
+	 * limit; dep_load_ports: 0, any load port; store_drain_cycles: 0, none;
+	 * fp_assist_cycles: 0, no subnormal assists;
 	 * lsd_no_unroll (micro-op counts, or none): none, every loop delivered without a break;
 	 * x87_denormal_cycles: 0, no assist for an x87 read of a subnormal double;
 	 * x87_nan_cycles: 0, none for an x87 computation on a QNaN.
