@@ -796,9 +796,10 @@ TEST(string_flag_and_xlat_instructions_as_measured)
 
 /*
  * Loads whose address comes from a load's value issue on two of Golden Cove's three load
- * ports (dep_load_ports). Emerald Rapids, ipcc bench --block (each row's comment): a chain of
- * five loads an iteration, and of four, through an add between two of them, or from the
- * iteration before; five independent loads take the three ports.
+ * ports (dep_load_ports), and one cycle in eight on one (dep_load_gap). Emerald Rapids, ipcc
+ * bench --block (each row's comment): a chain of five loads an iteration, of four, through
+ * an add between two of them, or from the iteration before, and of three; five independent
+ * loads take the three ports.
  */
 TEST(loads_of_loaded_addresses_take_two_load_ports)
 {
@@ -807,7 +808,12 @@ TEST(loads_of_loaded_addresses_take_two_load_ports)
 		const char *prof, *code;
 		double cycles;
 	} cases[] = {
-		{ ROW, "base = goldencove\n", /* 2.08-2.13 */
+		{ ROW, "base = goldencove\n", /* 2.08-2.13: four at 1.875 a cycle */
+		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rax+8]\nmov rsi, qword ptr "
+		  "[rcx+16]\nmov rdi, qword ptr [rsi+24]\n"
+		  "mov r8, qword ptr [rdi+32]\n",
+		  4 / 1.875 },
+		{ ROW, "base = goldencove\ndep_load_gap = 0\n", /* two a cycle, every cycle */
 		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rax+8]\nmov rsi, qword ptr "
 		  "[rcx+16]\nmov rdi, qword ptr [rsi+24]\n"
 		  "mov r8, qword ptr [rdi+32]\n",
@@ -825,16 +831,24 @@ TEST(loads_of_loaded_addresses_take_two_load_ports)
 		{ ROW, "base = goldencove\n", /* 1.50-1.56 */
 		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rax+8]\nmov rsi, qword ptr "
 		  "[rcx+16]\nmov rdi, qword ptr [rsi+24]\n",
-		  1.5 },
+		  1.6 },
 		{ ROW, "base = goldencove\n", /* 1.63 */
 		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rax+8]\nadd rcx, 8\nmov rsi, "
 		  "qword ptr [rcx]\nmov rdi, qword ptr [rsi+24]\n",
-		  1.5 },
+		  1.6 },
 		{ ROW,
 		  "base = goldencove\n", /* 1.57: rcx's address, rax, loaded an iteration before */
 		  "mov rcx, qword ptr [rax+8]\nmov rax, qword ptr [rbx]\nmov rsi, qword ptr "
 		  "[rcx+16]\nmov rdi, qword ptr [rsi+24]\n",
-		  1.5 },
+		  1.6 },
+		{ ROW, "base = goldencove\n", /* 1.08-1.27 (1.10, 1.20 with a test of rdi after) */
+		  "mov rcx, qword ptr [rbx+0x28]\nmov rbp, qword ptr [rcx+0x50]\nmov rdi, qword "
+		  "ptr [rbp+0x10]\n",
+		  16 / 15.0 },
+		{ ROW, "base = goldencove\ndep_load_gap = 0\n",
+		  "mov rcx, qword ptr [rbx+0x28]\nmov rbp, qword ptr [rcx+0x50]\nmov rdi, qword "
+		  "ptr [rbp+0x10]\n",
+		  1.0 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

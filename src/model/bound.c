@@ -259,6 +259,9 @@ int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_mo
 	out->limit[IPCC_LIMIT_RETIRE] = uops / p->retire;
 	for (int j = 0; j < PORT_CLASSES; j++)
 		out->limit[IPCC_LIMIT_ALU + j] = ports[j] ? use[j] / ports[j] : 0;
+	if (p->dep_load_ports > 1 && p->dep_load_gap) /* a port fewer one cycle in the gap */
+		out->limit[IPCC_LIMIT_DEPLOAD] =
+		    use[PORT_DEPLOAD] / (p->dep_load_ports - 1.0 / p->dep_load_gap);
 	out->limit[IPCC_LIMIT_MISPREDICT] = mispredict;
 	if (prog->n) {
 		ret = find_chain(prog, p, out);

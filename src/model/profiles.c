@@ -380,6 +380,8 @@ static const struct ipcc_model_profile builtin[] = {
 	  /* Emerald Rapids: chains of 4 and 5 loads, each address the load before's value,
 	   * 1.50-1.56 and 2.08-2.13 cycles a loop (1.33 and 1.67 where they are independent) */
 	  .dep_load_ports = 2,
+	  /* the chain of five 2.08-2.13, not 2.00; of three (two such loads) 1.08-1.27 */
+	  .dep_load_gap = 8,
 	  /* lock add qword ptr [rbx], 1 18.0 cycles a loop, after mov [rsi + 0x40], rax 25.5 */
 	  .store_drain_cycles = 7,
 	  .fp_assist_cycles = 120,
@@ -619,7 +621,8 @@ static const struct key {
 	 * fdiv_single_cycles, fdiv_double_cycles: 0, the FP divider pipelined;
 	 * split_load_cycles, page_split_load_cycles, split_store_cycles,
 	 * page_split_store_cycles: 0, split accesses not modelled; loads_per_bank: 0, no
-	 * limit; dep_load_ports: 0, any load port; store_drain_cycles: 0, none;
+	 * limit; dep_load_ports: 0, any load port; dep_load_gap: 0, none;
+	 * store_drain_cycles: 0, none;
 	 * fp_assist_cycles: 0, no subnormal assists;
 	 * lsd_no_unroll (micro-op counts, or none): none, every loop delivered without a break;
 	 * x87_denormal_cycles: 0, no assist for an x87 read of a subnormal double;
@@ -695,6 +698,7 @@ static const struct key {
 	KEY(page_split_store_cycles, K_UNSIGNED, 0, 1000),
 	KEY(loads_per_bank, K_UNSIGNED, 0, 64),
 	KEY(dep_load_ports, K_UNSIGNED, 0, 64),
+	KEY(dep_load_gap, K_UNSIGNED, 0, 1000),
 	KEY(store_drain_cycles, K_UNSIGNED, 0, 1000),
 	KEY(fp_assist_cycles, K_UNSIGNED, 0, 100000),
 	KEY(lsd_no_unroll, K_UOPS, 1, 63),
@@ -1196,6 +1200,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->split_store_cycles == b->split_store_cycles &&
 	       a->page_split_store_cycles == b->page_split_store_cycles &&
 	       a->loads_per_bank == b->loads_per_bank && a->dep_load_ports == b->dep_load_ports &&
+	       a->dep_load_gap == b->dep_load_gap &&
 	       a->store_drain_cycles == b->store_drain_cycles &&
 	       a->fp_assist_cycles == b->fp_assist_cycles && a->lsd_no_unroll == b->lsd_no_unroll &&
 	       a->x87_denormal_cycles == b->x87_denormal_cycles &&

@@ -94,6 +94,7 @@ struct ports {
 	uint8_t *bound;		       /* the ALU ports bound micro-ops took (port_binding) */
 	uint32_t *banks;   /* the L1 banks its loads read: one (low 16 bits), two (high 16) */
 	unsigned per_bank; /* the profile's loads_per_bank (0: no limit) */
+	unsigned dep_gap;  /* the profile's dep_load_gap (0: none) */
 };
 
 static int ports_grow(struct ports *pt, int64_t floor)
@@ -168,11 +169,19 @@ static ptrdiff_t ports_at(struct ports *pt, int64_t t, int64_t floor)
 }
 
 /* Whether cycle t has every port of class k taken. */
+/* The ports of class k in cycle t: one fewer for loaded addresses one cycle in dep_gap. */
+static unsigned ports_limit(const struct ports *pt, int k, int64_t t)
+{
+	if (k == PORT_DEPLOAD && pt->dep_gap && pt->limit[k] > 1 && t % pt->dep_gap == 0)
+		return pt->limit[k] - 1;
+	return pt->limit[k];
+}
+
 static bool ports_full(const struct ports *pt, int k, int64_t t)
 {
 	size_t j = (size_t)t & (pt->size - 1);
 
-	return pt->tag[j] == t && pt->used[j][k] >= pt->limit[k];
+	return pt->tag[j] == t && pt->used[j][k] >= ports_limit(pt, k, t);
 }
 
 /* The first cycle >= t with a free port of class k. */
@@ -238,7 +247,7 @@ static int64_t ports_issue(struct ports *pt, uint16_t need, int64_t t, int64_t f
 	for (unsigned m = need; m; m &= m - 1) {
 		int k = __builtin_ctz(m);
 
-		if (++pt->used[j][k] >= pt->limit[k])
+		if (++pt->used[j][k] >= ports_limit(pt, k, t))
 			pt->next[j][k] = t + 1;
 	}
 	if (port >= 0)
@@ -436,7 +445,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				       p->pair_stores, p->agu_ports, p->shift_ports, p->mul_ports,
 				       p->vec_mul_ports, p->vec_add_ports, p->vec_out_ports,
 				       p->vec_shuffle_ports, p->dep_load_ports },
-			    .per_bank = p->loads_per_bank <= 2 ? p->loads_per_bank : 0 };
+			    .per_bank = p->loads_per_bank <= 2 ? p->loads_per_bank : 0,
+			    .dep_gap = p->dep_load_gap };
 	bool paired = false;	  /* the last store reached the cache with the one before it */
 	struct bind *bind = NULL; /* the profile's port_binding */
 	int64_t *ring = NULL;
