@@ -74,8 +74,9 @@ int ipcc_mb_engine(struct ipcc_mb_engine *e);
 /*
  * The command line that runs `cmd` (NULL-terminated) under the tool, writing into `outdir`,
  * following child processes, with an out-of-order window of `window` instructions for the
- * overlap of cache misses (the profile's reorder buffer; 0: none). The caller frees the array
- * (one allocation, strings inside).
+ * overlap of cache misses (the profile's reorder buffer; 0: none). The tool also writes each
+ * segment to `outdir` as it first runs, for ipcc_mb_stream_start(). The caller frees the
+ * array (one allocation, strings inside).
  */
 int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c, unsigned window,
 		 const char *outdir, char *const *cmd, char ***argv);
@@ -143,10 +144,28 @@ struct ipcc_mb_result {
 };
 
 /*
- * Read every file the tool wrote into `dir` and account them with profile `p`. IPCC_EINVAL
- * when a file is not the tool's, IPCC_ENOENT when there is none (the program never ran).
+ * Segments modelled while the program runs: a thread follows the segments the tool writes
+ * into `dir` as each first runs and models each in its steady state with profile `p`, on a
+ * CPU the tool leaves idle. ipcc_mb_stream_stop() ends the thread (call it once the program
+ * has ended); ipcc_mb_account() then takes each segment's figures from it where it has them
+ * and models the rest. The figures are the same either way: a segment's steady state is its
+ * instructions' and the profile's alone. NULL in *out where the thread cannot start (the run
+ * is accounted after it ends, as without one).
  */
-int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p,
+struct ipcc_mb_stream;
+int ipcc_mb_stream_start(const char *dir, const struct ipcc_model_profile *p,
+			 struct ipcc_mb_stream **out);
+void ipcc_mb_stream_stop(struct ipcc_mb_stream *s);
+void ipcc_mb_stream_free(struct ipcc_mb_stream *s);
+/* How many segments the stream modelled, and how many the accounting took from it. */
+void ipcc_mb_stream_counts(const struct ipcc_mb_stream *s, size_t *modelled, size_t *used);
+
+/*
+ * Read every file the tool wrote into `dir` and account them with profile `p`, taking the
+ * segments `pre` modelled (a stopped stream, or NULL). IPCC_EINVAL when a file is not the
+ * tool's, IPCC_ENOENT when there is none (the program never ran).
+ */
+int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p, struct ipcc_mb_stream *pre,
 		    struct ipcc_mb_result *out);
 
 void ipcc_mb_result_release(struct ipcc_mb_result *r);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # stat_model.sh IPCC PROGRAM: ipcc stat --backend model on a program whose counts in one
 # function are known exactly (model_counts.c): exact instructions, loads, stores and
-# branches there; two runs give identical counts (randomisation off); every counter and the four-way split are
+# branches there; two runs give identical counts (randomisation off), and a third that
+# models every segment after the run; every counter and the four-way split are
 # there and modelled; --llc sets the modelled LLC; bad input fails clearly; an interrupted run leaves no -o file and no
 # process behind. Skips (77) only where Valgrind cannot be installed.
 set -u
@@ -48,6 +49,18 @@ jq -e --argjson n $n '.model.functions[] | select(.function == "counted") |
 for k in .counters .model.counts .breakdown '.model.functions[0:5]'; do
     [ "$(jq -c "$k" "$tmp/run1.json")" = "$(jq -c "$k" "$tmp/run2.json")" ] ||
         fail "two runs differ in $k: $(jq -c "$k" "$tmp/run1.json") against $(jq -c "$k" "$tmp/run2.json")"
+done
+# Modelled after the run alone (IPCC_MODEL_STREAM=0; with 1, most segments as they first
+# ran, on the other CPU where there is one): the same counts. (The variable is in both runs'
+# environments, the same length: the program's start-up reads its environment.)
+for s in 1 0; do
+    IPCC_MODEL_STREAM=$s "$ipcc" stat --backend model --per-function --format json \
+        -o "$tmp/stream$s.json" -- "$prog" $n 2>"$tmp/err" ||
+        fail "IPCC_MODEL_STREAM=$s: $(cat "$tmp/err")"
+done
+for k in .counters .model.counts .breakdown '.model.functions[0:5]'; do
+    [ "$(jq -c "$k" "$tmp/stream1.json")" = "$(jq -c "$k" "$tmp/stream0.json")" ] ||
+        fail "modelled during and after the run, $k differs: $(jq -c "$k" "$tmp/stream1.json") against $(jq -c "$k" "$tmp/stream0.json")"
 done
 # Address-space randomisation is off in the program (ADDR_NO_RANDOMIZE, as setarch -R), so
 # that where its stack and buffers land cannot change its counts between runs.

@@ -389,6 +389,7 @@ static int run_model(const struct stat_opts *o, struct stat_result *r)
 	const char *tmpdir = getenv("TMPDIR");
 	struct ipcc_mb_engine engine;
 	struct ipcc_model_profile prof;
+	struct ipcc_mb_stream *stream = NULL;
 	char dir[512], **argv = NULL;
 	struct rusage ru;
 	int status, ret;
@@ -447,10 +448,20 @@ static int run_model(const struct stat_opts *o, struct stat_result *r)
 		goto out;
 	}
 	child_pid = pid;
+	/*
+	 * The segments modelled as they first run, on a CPU the tool leaves idle: none where
+	 * there is one CPU, or IPCC_MODEL_STREAM=0 says so (all of them after the run, to the
+	 * same figures); then the core frequency, once a boot.
+	 */
+	const char *want = getenv("IPCC_MODEL_STREAM");
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) > 1 && !(want && !strcmp(want, "0")))
+		ipcc_mb_stream_start(dir, &prof, &stream);
 	ipcc_mb_core_khz(&r->core);
 	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
 	child_pid = 0;
+	ipcc_mb_stream_stop(stream);
 	r->model_wall_ns = ipcc_ticks_to_ns(ipcc_ticks() - t0);
 	if (interrupted) {
 		/* Counts of a part of the run would read as the whole run's: none. */
@@ -461,7 +472,7 @@ static int run_model(const struct stat_opts *o, struct stat_result *r)
 		ret = 128 + (int)interrupted;
 		goto out;
 	}
-	if (ipcc_mb_account(dir, &prof, &r->model)) {
+	if (ipcc_mb_account(dir, &prof, stream, &r->model)) {
 		ret = cli_error("stat", "valgrind ran '%s' but %s", o->argv[0], ipcc_last_error());
 		if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && !r->model.processes)
 			ret = STAT_NOT_RUN;
@@ -501,6 +512,7 @@ static int run_model(const struct stat_opts *o, struct stat_result *r)
 	r->nruns = 1;
 	ret = 0;
 out:
+	ipcc_mb_stream_free(stream);
 	free(argv);
 	remove_folder(dir);
 	return ret;

@@ -34,6 +34,10 @@
  * instructions' addresses and bytes, the function and object they belong to, and the two
  * segments entered after it and the two it was entered from most often (for ipcc's
  * traces). The format is described in docs/internals/model-backend.md.
+ *
+ * With --ipcc-defs, it also writes each segment's instructions to that file the first time
+ * the segment runs, a buffer at a time, so that ipcc can model them while the program runs
+ * (account.c's stream); a forked child that does not exec writes none.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_clreq.h"
@@ -64,6 +68,7 @@
 /* ---- options --------------------------------------------------------------------------- */
 
 static const HChar *clo_out = "ipcc-vg.%p";
+static const HChar *clo_defs = NULL; /* none: the segments are written at exit alone */
 static const HChar *clo_l1d = "49152,12,64";
 static const HChar *clo_l1i = "32768,8,64";
 static const HChar *clo_l2 = "1048576,16,64";
@@ -79,6 +84,7 @@ static Long clo_window = 512;	    /* the out-of-order window, in instructions; 0
 static Bool opt_process(const HChar *arg)
 {
 	if VG_STR_CLO (arg, "--ipcc-out", clo_out) {
+	} else if VG_STR_CLO (arg, "--ipcc-defs", clo_defs) {
 	} else if VG_STR_CLO (arg, "--ipcc-l1d", clo_l1d) {
 	} else if VG_STR_CLO (arg, "--ipcc-l1i", clo_l1i) {
 	} else if VG_STR_CLO (arg, "--ipcc-l2", clo_l2) {
@@ -99,6 +105,7 @@ static void opt_usage(void)
 {
 	VG_(printf)
 	("    --ipcc-out=FILE            where to write the counts [ipcc-vg.%%p]\n"
+	 "    --ipcc-defs=FILE           where to write each segment as it first runs [none]\n"
 	 "    --ipcc-l1d=SIZE,ASSOC,LINE  L1 data cache [49152,12,64]\n"
 	 "    --ipcc-l1i=SIZE,ASSOC,LINE  L1 instruction cache [32768,8,64]\n"
 	 "    --ipcc-l2=SIZE,ASSOC,LINE   L2 cache [1048576,16,64]\n"
@@ -439,8 +446,9 @@ typedef struct Seg {
 	/* ... and the segments it was entered from most often (see edge()). */
 	struct Seg *pred[2];
 	ULong pred_n[2];
-	UInt id;     /* in the file: 1, 2, ... in the order written; 0: not written */
-	Addr *jumps; /* its direct jumps and calls and its returns: always taken */
+	UInt id;      /* in the file: 1, 2, ... in the order written; 0: not written */
+	Bool defined; /* written to --ipcc-defs */
+	Addr *jumps;  /* its direct jumps and calls and its returns: always taken */
 	UInt njumps;
 } Seg;
 
@@ -634,8 +642,66 @@ static void edge(Seg *l, Seg *s)
 	top2(s->pred, s->pred_n, l);
 }
 
+/*
+ * --ipcc-defs: each segment's instructions, as the I lines of the counts file, after a line
+ * "D N" (N instructions), written the first time it runs; a buffer at a time, and what is
+ * left at exit. The file starts "ipcc-defs 1".
+ */
+static Int defs_fd = -1;
+static HChar defs_buf[1 << 16];
+static UInt defs_used;
+
+static void defs_flush(void)
+{
+	if (defs_fd >= 0 && defs_used &&
+	    VG_(write)(defs_fd, defs_buf, (Int)defs_used) != (Int)defs_used) {
+		VG_(close)(defs_fd); /* a short write: ipcc models the rest after the run */
+		defs_fd = -1;
+	}
+	defs_used = 0;
+}
+
+static void defs_put(const HChar *p, UInt n)
+{
+	if (defs_used + n > sizeof(defs_buf))
+		defs_flush();
+	VG_(memcpy)(defs_buf + defs_used, p, n);
+	defs_used += n;
+}
+
+static void define(Seg *s)
+{
+	static const HChar digit[] = "0123456789abcdef";
+	HChar line[64 + 2 * 16];
+
+	s->defined = True;
+	defs_put(line, (UInt)VG_(sprintf)(line, "D %u\n", s->ninsns));
+	for (UInt i = 0, off = 0; i < s->ninsns; off += s->len[i], i++) {
+		Int n = (Int)VG_(sprintf)(line, "I %lx ", s->addr[i]);
+
+		for (UInt b = 0; b < s->len[i]; b++) {
+			line[n++] = digit[s->bytes[off + b] >> 4];
+			line[n++] = digit[s->bytes[off + b] & 15];
+		}
+		line[n++] = '\n';
+		defs_put(line, (UInt)n);
+	}
+}
+
+/* A forked child: the parent writes what the buffer holds; the child writes no more. */
+static void defs_child(ThreadId tid)
+{
+	(void)tid;
+	if (defs_fd >= 0)
+		VG_(close)(defs_fd);
+	defs_fd = -1;
+	defs_used = 0;
+}
+
 static VG_REGPARM(1) void on_enter(Seg *s)
 {
+	if (!s->defined && defs_fd >= 0)
+		define(s);
 	/*
 	 * VEX runs a rep movs or rep stos one iteration a superblock, jumping back to it: the
 	 * instruction retires once (as a PMU counts it), its iterations are counted apart.
@@ -1528,6 +1594,18 @@ static void post_clo_init(void)
 			VG_(fmsg_bad_option)("--ipcc-dtlb", "a TLB's line is a 4096-byte page\n");
 		tlb_on = True;
 	}
+	if (clo_defs) {
+		HChar *path = VG_(expand_file_name)("--ipcc-defs", clo_defs);
+		SysRes r = VG_(open)(path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
+				     VKI_S_IRUSR | VKI_S_IWUSR);
+
+		if (!sr_isError(r)) {
+			defs_fd = (Int)sr_Res(r);
+			defs_put("ipcc-defs 1\n", 12);
+		}
+		VG_(free)(path);
+		VG_(atfork)(NULL, NULL, defs_child);
+	}
 }
 
 static void hex(VgFile *f, const UChar *p, UInt n)
@@ -1576,6 +1654,11 @@ static void counts_write(VgFile *f, const Counts *c)
 
 static void fini(Int exitcode)
 {
+	defs_flush();
+	if (defs_fd >= 0)
+		VG_(close)(defs_fd);
+	defs_fd = -1;
+
 	HChar *path = VG_(expand_file_name)("--ipcc-out", clo_out);
 	VgFile *f =
 	    VG_(fopen)(path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
