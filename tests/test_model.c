@@ -795,6 +795,46 @@ TEST(string_flag_and_xlat_instructions_as_measured)
 }
 
 /*
+ * A load into ah, bh, ch or dh merges into the whole register after the load, at the
+ * profile's high8_latency; and the AES-NI and carry-less multiply rows. Emerald Rapids,
+ * ipcc bench --block (each row's comment; 1.00, 5.00 and the approximation's 3.00 before).
+ */
+TEST(high8_loads_merge_and_aes_runs_as_measured)
+{
+	static const struct {
+		int line;
+		const char *prof, *code;
+		double cycles;
+	} cases[] = {
+		{ ROW, "base = goldencove\n", "mov ch, byte ptr [rax+0x7f]\n", 3 }, /* 2.99 */
+		{ ROW, "base = goldencove\n", "mov ah, byte ptr [rax]\nnop\n", 8 }, /* 7.94 */
+		{ ROW, "base = goldencove\nhigh8_latency = 0\n", "mov ch, byte ptr [rax+0x7f]\n",
+		  1 },
+		{ ROW, "base = goldencove\n", "mov cl, byte ptr [rax+0x7f]\n", 1 }, /* 1.00 */
+		{ ROW, "base = goldencove\n", "aesimc xmm1, xmm1\n", 6 },	    /* 5.98-6.00 */
+		{ ROW, "base = goldencove\n", "aesdec xmm1, xmm2\n", 3 },	    /* 2.95-3.00 */
+		{ ROW, "base = goldencove\n", /* 1.49-1.50: two units */
+		  "movdqa xmm1, xmm3\naesenc xmm1, xmm2\nmovdqa xmm4, xmm3\naesenc xmm4, xmm2\n"
+		  "movdqa xmm5, xmm3\naesenc xmm5, xmm2\n",
+		  1.5 },
+		{ ROW, "base = goldencove\n", /* 1.99: one unit */
+		  "movdqa xmm1, xmm3\npclmulqdq xmm1, xmm2, 0\nmovdqa xmm4, xmm3\n"
+		  "pclmulqdq xmm4, xmm2, 0\n",
+		  2 },
+		{ ROW, "base = goldencove\n", /* 13.9-14.0 */
+		  "movups xmmword ptr [rdx], xmm0\naeskeygenassist xmm1, xmm2, 1\n", 14 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		test_row = cases[i].line;
+		CHECK_CMP(dbl, fabs(harness_cycles(cases[i].prof, cases[i].code) - cases[i].cycles),
+			  <, 0.01);
+	}
+	test_row = 0;
+	return TEST_OK;
+}
+
+/*
  * Loads whose address comes from a load's value issue on two of Golden Cove's three load
  * ports (dep_load_ports), and one cycle in eight on one (dep_load_gap). Emerald Rapids, ipcc
  * bench --block (each row's comment): a chain of five loads an iteration, of four, through
