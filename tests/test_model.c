@@ -1271,6 +1271,51 @@ TEST(harness_registers_hold_one_address)
 }
 
 /*
+ * A moving load that reads, in every iteration, what a store later in the block wrote in the
+ * iteration before, through other registers: the harness pass pairs them. Emerald Rapids,
+ * ipcc bench --block (each row's comment): forwarded where an address has an index, renamed
+ * where neither does; a byte pointer that meets the stores' bytes a few iterations and then
+ * none is not paired.
+ */
+TEST(harness_pairs_loads_with_the_iteration_befores_stores)
+{
+	static const struct {
+		int line;
+		const char *code;
+		double cycles;
+	} cases[] = {
+		{ ROW, /* 7.27-7.34 (1 before) */
+		  "movzx ecx, byte ptr [rsi+rax-1]\nxor byte ptr [rdx+rax], cl\nadd rax, 1\n", 6 },
+		{ ROW, /* 7.28-7.33 (1 before) */
+		  "mov eax, dword ptr [rdi+rcx*4-4]\nadd eax, edx\nmov dword ptr [rdi+rcx*4], eax\n"
+		  "add rcx, 1\n",
+		  6 },
+		{ ROW, /* 1.00 */
+		  "add rsi, 1\nmovzx r8d, byte ptr [rsi-1]\nadd rcx, 1\nsub rdx, 1\n"
+		  "mov byte ptr [rcx], r8b\n",
+		  1 },
+		{ ROW, /* 2.58 (zlib's bit reader) */
+		  "mov r10, qword ptr [rax]\nmov esi, dword ptr [rbx+0x20]\nadd ecx, 8\nsub edi, "
+		  "1\n"
+		  "movzx r12d, byte ptr [r10]\nshl esi, 8\nmov dword ptr [rbx+0x24], ecx\n"
+		  "add r10, 1\nor esi, r12d\nmov dword ptr [rbx+0x20], esi\n"
+		  "add dword ptr [rax+0xc], 1\nmov qword ptr [rax], r10\nmov dword ptr [rax+8], "
+		  "edi\n",
+		  2.5 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		test_row = cases[i].line;
+		CHECK_CMP(
+		    dbl,
+		    fabs(harness_cycles("base = goldencove\n", cases[i].code) - cases[i].cycles), <,
+		    0.01);
+	}
+	test_row = 0;
+	return TEST_OK;
+}
+
+/*
  * Mechanisms measured on Zen 5 with ipcc bench --block, each a profile fact that a file can
  * turn off: register moves eliminated at rename (a mov chain 1.00 cycle an iteration), memory
  * renaming (a read-modify-write chained through [rbp] 1.00, a store then a load of [rbx]

@@ -809,7 +809,8 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	/*
 	 * ah, bh, ch or dh read or written: the profile's high8_latency at least, after the load
 	 * where there is one (Emerald Rapids: mov ch, [rax + 0x7f] 2.99 cycles a loop through
-	 * rcx, mov ah, [rax] 7.94 through the address; 1.00 and 5.00 modelled before)
+	 * rcx, mov ah, [rax] 7.94 through the address, 1.00 and 5.00 modelled before; or [rdi],
+	 * ch 8.00 through memory, as before; not adc [rbp - 0x2e], bh: 5.99, 8 modelled)
 	 */
 	for (int i = 0; known && !in.approx && p->high8_latency && i < n; i++)
 		if (o[i].kind == O_REG && o[i].partial && o[i].at && strchr("abcd", o[i].at[0]) &&
