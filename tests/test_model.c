@@ -750,6 +750,24 @@ static double harness_cycles(const char *prof, const char *code)
 	return text_cycles(prof, text);
 }
 
+/* Blocks measured in the harness: a profile, the block, its cycles (the row's comment). */
+struct harness_row {
+	int line;
+	const char *prof, *code;
+	double cycles;
+};
+
+/* Each row's harness_cycles within 0.01 of its figure. */
+static void check_harness_rows(const struct harness_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		test_row = rows[i].line;
+		CHECK_CMP(dbl, fabs(harness_cycles(rows[i].prof, rows[i].code) - rows[i].cycles), <,
+			  0.01);
+	}
+	test_row = 0;
+}
+
 /*
  * String instructions without rep, the carry flag's, xlatb and the control words' stores,
  * measured on Emerald Rapids with ipcc bench --block (the figure in each row's comment):
@@ -801,11 +819,7 @@ TEST(string_flag_and_xlat_instructions_as_measured)
  */
 TEST(high8_loads_merge_and_aes_runs_as_measured)
 {
-	static const struct {
-		int line;
-		const char *prof, *code;
-		double cycles;
-	} cases[] = {
+	static const struct harness_row cases[] = {
 		{ ROW, "base = goldencove\n", "mov ch, byte ptr [rax+0x7f]\n", 3 }, /* 2.99 */
 		{ ROW, "base = goldencove\n", "mov ah, byte ptr [rax]\nnop\n", 8 }, /* 7.94 */
 		{ ROW, "base = goldencove\nhigh8_latency = 0\n", "mov ch, byte ptr [rax+0x7f]\n",
@@ -825,12 +839,7 @@ TEST(high8_loads_merge_and_aes_runs_as_measured)
 		  "movups xmmword ptr [rdx], xmm0\naeskeygenassist xmm1, xmm2, 1\n", 14 },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		test_row = cases[i].line;
-		CHECK_CMP(dbl, fabs(harness_cycles(cases[i].prof, cases[i].code) - cases[i].cycles),
-			  <, 0.01);
-	}
-	test_row = 0;
+	check_harness_rows(cases, sizeof(cases) / sizeof(cases[0]));
 	return TEST_OK;
 }
 
@@ -843,11 +852,7 @@ TEST(high8_loads_merge_and_aes_runs_as_measured)
  */
 TEST(loads_of_loaded_addresses_take_two_load_ports)
 {
-	static const struct {
-		int line;
-		const char *prof, *code;
-		double cycles;
-	} cases[] = {
+	static const struct harness_row cases[] = {
 		{ ROW, "base = goldencove\n", /* 2.08-2.13: four at 1.875 a cycle */
 		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rax+8]\nmov rsi, qword ptr "
 		  "[rcx+16]\nmov rdi, qword ptr [rsi+24]\n"
@@ -891,12 +896,7 @@ TEST(loads_of_loaded_addresses_take_two_load_ports)
 		  1.0 },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		test_row = cases[i].line;
-		CHECK_CMP(dbl, fabs(harness_cycles(cases[i].prof, cases[i].code) - cases[i].cycles),
-			  <, 0.01);
-	}
-	test_row = 0;
+	check_harness_rows(cases, sizeof(cases) / sizeof(cases[0]));
 	return TEST_OK;
 }
 
@@ -1279,39 +1279,27 @@ TEST(harness_registers_hold_one_address)
  */
 TEST(harness_pairs_loads_with_the_iteration_befores_stores)
 {
-	static const struct {
-		int line;
-		const char *code;
-		double cycles;
-	} cases[] = {
-		{ ROW, /* 7.27-7.34 (1 before) */
+	static const struct harness_row cases[] = {
+		{ ROW, "base = goldencove\n", /* 7.27-7.34 (1 before) */
 		  "movzx ecx, byte ptr [rsi+rax-1]\nxor byte ptr [rdx+rax], cl\nadd rax, 1\n", 6 },
-		{ ROW, /* 7.28-7.33 (1 before) */
+		{ ROW, "base = goldencove\n", /* 7.28-7.33 (1 before) */
 		  "mov eax, dword ptr [rdi+rcx*4-4]\nadd eax, edx\nmov dword ptr [rdi+rcx*4], eax\n"
 		  "add rcx, 1\n",
 		  6 },
-		{ ROW, /* 1.00 */
+		{ ROW, "base = goldencove\n", /* 1.00 */
 		  "add rsi, 1\nmovzx r8d, byte ptr [rsi-1]\nadd rcx, 1\nsub rdx, 1\n"
 		  "mov byte ptr [rcx], r8b\n",
 		  1 },
-		{ ROW, /* 2.58 (zlib's bit reader) */
-		  "mov r10, qword ptr [rax]\nmov esi, dword ptr [rbx+0x20]\nadd ecx, 8\nsub edi, "
-		  "1\n"
-		  "movzx r12d, byte ptr [r10]\nshl esi, 8\nmov dword ptr [rbx+0x24], ecx\n"
-		  "add r10, 1\nor esi, r12d\nmov dword ptr [rbx+0x20], esi\n"
-		  "add dword ptr [rax+0xc], 1\nmov qword ptr [rax], r10\nmov dword ptr [rax+8], "
-		  "edi\n",
+		{ ROW, "base = goldencove\n", /* 2.58 (zlib's bit reader) */
+		  "mov r10, qword ptr [rax]\nmov esi, dword ptr [rbx+0x20]\nadd ecx, 8\n"
+		  "sub edi, 1\nmovzx r12d, byte ptr [r10]\nshl esi, 8\n"
+		  "mov dword ptr [rbx+0x24], ecx\nadd r10, 1\nor esi, r12d\n"
+		  "mov dword ptr [rbx+0x20], esi\nadd dword ptr [rax+0xc], 1\n"
+		  "mov qword ptr [rax], r10\nmov dword ptr [rax+8], edi\n",
 		  2.5 },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		test_row = cases[i].line;
-		CHECK_CMP(
-		    dbl,
-		    fabs(harness_cycles("base = goldencove\n", cases[i].code) - cases[i].cycles), <,
-		    0.01);
-	}
-	test_row = 0;
+	check_harness_rows(cases, sizeof(cases) / sizeof(cases[0]));
 	return TEST_OK;
 }
 
