@@ -271,8 +271,11 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		rd |= REG(0);
 	/* A register move the renamer eliminates (the profile's move_elimination). */
 	if (ps->p->move_elimination && n == 2 && o[0].kind == O_REG && o[1].kind == O_REG &&
-	    !o[0].partial && !o[1].partial && eliminable(m, o[0].reg, o[1].reg))
+	    !o[0].partial && !o[1].partial && eliminable(m, o[0].reg, o[1].reg)) {
 		in->eliminated = true;
+		if (o[0].wide && o[1].wide)
+			in->move_from = (uint8_t)(o[1].reg + 1);
+	}
 	/*
 	 * A memory operand the profile's memory_renaming may rename: [base (+ index) + disp]
 	 * (no rip, label or segment) moving general registers or an immediate, of any size
