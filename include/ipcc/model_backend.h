@@ -157,8 +157,6 @@ int ipcc_mb_stream_start(const char *dir, const struct ipcc_model_profile *p,
 			 struct ipcc_mb_stream **out);
 void ipcc_mb_stream_stop(struct ipcc_mb_stream *s);
 void ipcc_mb_stream_free(struct ipcc_mb_stream *s);
-/* How many segments the stream modelled, and how many the accounting took from it. */
-void ipcc_mb_stream_counts(const struct ipcc_mb_stream *s, size_t *modelled, size_t *used);
 
 /*
  * Read every file the tool wrote into `dir` and account them with profile `p`, taking the

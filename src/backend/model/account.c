@@ -1127,7 +1127,6 @@ struct ipcc_mb_stream {
 	struct ipcc_model_profile p;
 	pthread_t th;
 	atomic_bool stop;
-	atomic_size_t used;
 	struct pre_entry *tab; /* open addressing, cap a power of two */
 	size_t cap, n;
 	struct defs_file *files;
@@ -1333,7 +1332,6 @@ int ipcc_mb_stream_start(const char *dir, const struct ipcc_model_profile *p,
 	snprintf(m->dir, sizeof(m->dir), "%s", dir);
 	m->p = *p;
 	atomic_init(&m->stop, false);
-	atomic_init(&m->used, 0);
 	if (pthread_create(&m->th, NULL, stream_main, m)) {
 		free(m);
 		return err_set(IPCC_ENOMEM, "cannot start a thread to model the segments");
@@ -1362,12 +1360,6 @@ void ipcc_mb_stream_free(struct ipcc_mb_stream *m)
 	free(m->tab);
 	free(m->files);
 	free(m);
-}
-
-void ipcc_mb_stream_counts(const struct ipcc_mb_stream *m, size_t *modelled, size_t *used)
-{
-	*modelled = m ? m->n : 0;
-	*used = m ? atomic_load(&m->used) : 0;
 }
 
 /* ---- every segment's steady state, in parallel ------------------------------------------ */
@@ -1449,7 +1441,6 @@ static int premodel_one(csh cs, size_t i, void *arg)
 
 	if (e) { /* modelled while the program ran */
 		m->st[i] = e->st;
-		atomic_fetch_add(&m->pre->used, 1);
 		return e->names && !(m->names[i] = strdup(e->names));
 	}
 	model_segment(cs, s, m->p, &m->st[i], names, sizeof(names));
