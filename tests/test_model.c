@@ -358,6 +358,7 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	CHECK_EQ(int, (int)rc.fold_imm, 4);
 	CHECK_EQ(int, (int)rc.l2_wb_bytes_per_cycle, 30);
 	CHECK_EQ(int, (int)rc.fused_flags_late, 0);
+	CHECK_EQ(int, (int)rc.forward_trip, 7);
 	rc.recovery = gc.recovery;
 	rc.fold_imm = gc.fold_imm;
 	rc.fused_flags_late = gc.fused_flags_late;
@@ -367,6 +368,8 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	rc.walk_latency = gc.walk_latency;
 	rc.store_drain_cycles = gc.store_drain_cycles;
 	rc.page_split_store_cycles = gc.page_split_store_cycles;
+	rc.forward_trip = gc.forward_trip;
+	rc.forward_trip_slow = gc.forward_trip_slow;
 	snprintf(rc.name, sizeof(rc.name), "%s", gc.name);
 	CHECK(ipcc_model_profile_equal(&rc, &gc));
 	return TEST_OK;
@@ -913,6 +916,46 @@ TEST(loads_of_loaded_addresses_take_two_load_ports)
 		  "mov rcx, qword ptr [rbx+0x28]\nmov rbp, qword ptr [rcx+0x50]\nmov rdi, qword "
 		  "ptr [rbp+0x10]\n",
 		  1.0 },
+	};
+
+	check_harness_rows(cases, sizeof(cases) / sizeof(cases[0]));
+	return TEST_OK;
+}
+
+/*
+ * A load that a store forwards to, where the stored value came from an earlier load through
+ * an operation (or is a vector load's, moved), issues forward_trip cycles after that load at
+ * the soonest, one in forward_trip_slow a cycle later. Emerald Rapids, ipcc bench --block
+ * (each row's comment; 6.00, the load's latency and the add's, modelled before).
+ */
+TEST(forwards_through_an_operation_take_a_round_trip)
+{
+	static const struct harness_row cases[] = {
+		{ ROW, "base = raptorcove\n", "add qword ptr [rdi+rbx], rcx\n",
+		  22 / 3.0 },		      /* 7.32 */
+		{ ROW, "base = raptorcove\n", /* 7.32: a load, an add and a store */
+		  "mov rax, qword ptr [rdi+rbx]\nadd rax, rcx\nmov qword ptr [rdi+rbx], rax\n",
+		  22 / 3.0 },
+		{ ROW, "base = raptorcove\n", /* 7.33: two adds the renamer folds (5 before) */
+		  "mov rax, qword ptr [r14+rbx]\nadd rax, 1\nadd rax, 1\n"
+		  "mov qword ptr [rdi+rbx], rax\n",
+		  22 / 3.0 },
+		{ ROW, "base = raptorcove\n", /* 14.74: two round trips an iteration */
+		  "mov rax, qword ptr [rdi+rbx]\nadd rax, rcx\nmov qword ptr [rsi+rbx], rax\n"
+		  "mov rdx, qword ptr [rsi+rbx]\nadd rdx, rcx\nmov qword ptr [rdi+rbx], rdx\n",
+		  44 / 3.0 },
+		{ ROW, "base = raptorcove\n", /* 7.30-7.37: a vector load's value, moved */
+		  "movdqu xmm0, xmmword ptr [r14]\nmovups xmmword ptr [rdi], xmm0\n", 22 / 3.0 },
+		{ ROW, "base = raptorcove\n", /* 5.00: a general register's load, as it is */
+		  "mov rax, qword ptr [r14+rbx]\nmov qword ptr [rdi+rbx], rax\n", 5 },
+		{ ROW, "base = raptorcove\n", /* 8.00: the path's own time is longer */
+		  "mov rax, qword ptr [r14+rbx]\nimul rax, rax\nmov qword ptr [rdi+rbx], rax\n",
+		  8 },
+		{ ROW, "base = raptorcove\n", "add qword ptr [rdi], 1\n", 1 }, /* 1.00: renamed */
+		{ ROW, "base = raptorcove\nforward_trip_slow = 0\n",
+		  "add qword ptr [rdi+rbx], rcx\n", 7 },
+		{ ROW, "base = raptorcove\nforward_trip = 0\n", "add qword ptr [rdi+rbx], rcx\n",
+		  6 },
 	};
 
 	check_harness_rows(cases, sizeof(cases) / sizeof(cases[0]));

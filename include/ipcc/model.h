@@ -416,6 +416,19 @@ struct ipcc_model_profile {
 	 */
 	unsigned dep_load_gap;
 	/*
+	 * A load that a store forwards to, where the stored value came from an earlier load
+	 * through an operation (a read-modify-write's, or mov rax, [m]; add rax, rcx; mov
+	 * [m], rax) or is a vector load's, moved: at the soonest this many cycles after that
+	 * earlier load issued. On Emerald Rapids add [rdi + rbx], rcx chained through memory
+	 * 7.28-7.37 cycles a loop, the same through a separate load, add and store, with an
+	 * immediate add the renamer folds and with five; movdqu xmm0, [r15]; movups [rdi],
+	 * xmm0 7.30-7.37; where the path takes longer, its own time (an imul between: 8.00);
+	 * a general register's load stored as it is 5.00 (not this). 0 when missing: none.
+	 */
+	unsigned forward_trip;
+	/* Of those forwards, one in this many takes a cycle more (7.33: 3). 0: none. */
+	unsigned forward_trip_slow;
+	/*
 	 * A lock-prefixed instruction, mfence or sfence executes this many cycles after the
 	 * latest store before it retires (the store reaching the cache): on a Granite
 	 * Rapids-class core lock add qword ptr [rbx], 1 alone 18.0 cycles a loop, after mov
@@ -493,8 +506,8 @@ struct ipcc_model_error {
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, rep_wide_cycles, cpuid_cycles, x87_assist_cycles,
  * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,
- * loads_per_bank, dep_load_ports, dep_load_gap, store_drain_cycles, fp_assist_cycles, lsd_no_unroll, x87_denormal_cycles,
- * x87_nan_cycles):
+ * loads_per_bank, dep_load_ports, dep_load_gap, forward_trip, forward_trip_slow,
+ * store_drain_cycles, fp_assist_cycles, lsd_no_unroll, x87_denormal_cycles, x87_nan_cycles):
  * unsigned decimals (lsd_no_unroll: micro-op counts from 1 to 63 apart by spaces, or none),
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
  * copies its cost rows and lock latency; a lock_latency given in the file wins). An

@@ -89,6 +89,7 @@ struct minsn {
 	bool vector_store;     /* stores a vector register (or part of one) */
 	bool same_chunk;       /* a narrow store into the 32 bytes the store before it wrote */
 	bool whole_mov;	       /* mov into a whole 32- or 64-bit general register */
+	bool move;	       /* a move (mov, movzx, movdqu ...): a load's value moved as it is */
 	uint8_t size;	       /* with mem: the bytes it accesses, from its ptr size; 0: unknown */
 	bool forward_fails;    /* a load the store before it cannot forward to (model_mark_...) */
 	unsigned fail_back;    /* ... that store: this many instructions back, around the loop */
@@ -329,6 +330,8 @@ struct mstore {
 	uint64_t who;	/* the store */
 	bool renamable; /* its data may be renamed into a load of the same address */
 	bool offset;	/* its data carried a folded offset: not renamed into an add [m] */
+	int64_t origin; /* the load its data came from through an operation issued (forward_trip) */
+	bool slow;	/* one of forward_trip_slow's: a cycle more */
 	uint8_t size;	/* its bytes; 0: unknown */
 };
 
@@ -354,7 +357,14 @@ struct dataflow {
 	bool within;		  /* a load within a store's bytes takes its data (forward_fail_) */
 	unsigned wide;		  /* the profile's forward_wide_latency */
 	unsigned fail;		  /* the profile's forward_fail_latency */
+	unsigned trip, trip_slow; /* the profile's forward_trip, forward_trip_slow */
+	unsigned trips;		  /* the stores that forward_trip bounds so far */
+	int64_t lx[MODEL_NREGS];  /* the load each register's value came from issued (or NONE) */
+	bool lmove[MODEL_NREGS];  /* ... that load's value, moved only */
 };
+
+/* No load: a register's value came from none (dataflow.lx). */
+#define LX_NONE INT64_MIN
 
 /* The dataflow's parameters from profile p. */
 static inline void df_init(struct dataflow *d, const struct ipcc_model_profile *p)
@@ -364,6 +374,10 @@ static inline void df_init(struct dataflow *d, const struct ipcc_model_profile *
 	d->within = p->forward_fail_latency != 0;
 	d->wide = p->forward_wide_latency;
 	d->fail = p->forward_fail_latency;
+	d->trip = p->forward_trip;
+	d->trip_slow = p->forward_trip_slow;
+	for (unsigned r = 0; r < MODEL_NREGS; r++)
+		d->lx[r] = LX_NONE;
 	d->fold_lim = p->fold_bits ? (int32_t)1 << (p->fold_bits - 1) : 0;
 	d->materialize = p->fold_materialize;
 	d->logic_late = p->logic_flags_late;
@@ -474,6 +488,13 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 		 */
 		if (!renamed && from->where > t)
 			t = from->where;
+		/*
+		 * Forwarded a value that an operation made from a load (or a vector load's,
+		 * moved): forward_trip after that load issued, at the soonest (forward_trip)
+		 */
+		if (!renamed && d->trip && from->origin != LX_NONE &&
+		    from->origin + (int64_t)d->trip + from->slow > t)
+			t = from->origin + (int64_t)d->trip + from->slow;
 		if (t > q)
 			q = t, w = from->who;
 	}
@@ -544,7 +565,23 @@ static inline void df_complete(struct dataflow *d, const struct minsn *in, int64
 			if (d->done[__builtin_ctzll(m)] > e.where)
 				e.where = d->done[__builtin_ctzll(m)];
 
+		e.origin = LX_NONE;
 		if (in->plain_store) {
+			bool moved = true, vec = false;
+
+			/* a general register's load stored as it is forwards at the load's
+			 * latency (5.00 on Emerald Rapids); a vector load's, or a value an
+			 * operation made, forward_trip after the load */
+			for (uint64_t m = in->data & ((1ull << MODEL_NREGS) - 1); m; m &= m - 1) {
+				const int r = __builtin_ctzll(m);
+
+				if (d->lx[r] > e.origin)
+					e.origin = d->lx[r];
+				moved &= d->lmove[r];
+				vec |= r >= REG_VEC0 && r < REG_FLAGS;
+			}
+			if (vec ? !moved : moved)
+				e.origin = LX_NONE;
 			e.ready = s;
 			/* a folded value stored: an add (sub, and ...) into it is not renamed
 			 * (add qword ptr [rax], 1 after lea r12, [r13 - 1]; mov [rax], r12: 7.56
@@ -554,7 +591,10 @@ static inline void df_complete(struct dataflow *d, const struct minsn *in, int64
 			for (uint64_t m = in->data; m; m &= m - 1)
 				if (d->done[__builtin_ctzll(m)] > e.ready)
 					e.ready = d->done[__builtin_ctzll(m)];
-		}
+		} else if (in->rmw_alu && in->mem & MEM_LOAD && !in->at_retire) /* add [m], r ... */
+			e.origin = c - (int64_t)in->latency;
+		if (e.origin != LX_NONE && d->trip_slow)
+			e.slow = ++d->trips % d->trip_slow == 0;
 		for (k = 0; k < d->nst && !mkey_equal(&d->st[k].key, &in->key); k++)
 			;
 		if (k == d->nst && d->nst == MODEL_STORES)
@@ -566,9 +606,27 @@ static inline void df_complete(struct dataflow *d, const struct minsn *in, int64
 		d->st[d->nst - 1] = e;
 		d->st_regs |= e.regs;
 	}
+	/* the load the written registers' values come from (forward_trip) */
+	int64_t lx = LX_NONE;
+	bool lmove = false;
+
+	if (d->trip && in->mem & MEM_LOAD && !in->at_retire) {
+		lx = c - (int64_t)in->latency;
+		lmove = in->move;
+	} else if (d->trip) {
+		for (uint64_t m = in->reads & ((1ull << MODEL_NREGS) - 1); m; m &= m - 1) {
+			const int r = __builtin_ctzll(m);
+
+			if (d->lx[r] > lx)
+				lx = d->lx[r], lmove = d->lmove[r];
+		}
+		lmove &= in->move || in->eliminated;
+	}
 	for (uint64_t m = in->writes; m; m &= m - 1) {
 		int r = __builtin_ctzll(m);
 
+		if (r < MODEL_NREGS)
+			d->lx[r] = lx, d->lmove[r] = lmove;
 		d->done[r] = c + (r == 2 ? (int64_t)in->rdx_extra : 0); /* rdx */
 		d->who[r] = g;
 		d->fpu[r] = in->fpu;

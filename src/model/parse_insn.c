@@ -689,6 +689,8 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		/* Ports: one of each class the instruction uses (see model_int.h). */
 		bool mem = load || store;
 
+		in.move = def.port == PT_MOVE_ALU || def.port == PT_MOVE_VEC;
+
 		if (def.port == PT_ALU || (def.port == PT_MOVE_ALU && !mem)) {
 			const enum unit u = model_insn_unit(m);
 

@@ -518,7 +518,8 @@ static const struct ipcc_model_profile builtin[] = {
  * immediates folded a cycle (chain.add_imm 4.00 adds a cycle), no late flags for a fused
  * dec, jnz (cmovne r12, rdx on them 1.00 cycle a loop), L2's fill and write-back rates
  * (bandwidth.triad and bandwidth.copy at 1 MiB), a failed forward (15.0 cycles), a page walk
- * (67.5 less L2's 16), a lock after a store (24.5) and a page-split store (24.0).
+ * (67.5 less L2's 16), a lock after a store (24.5), a page-split store (24.0) and a
+ * forward's round trip through an operation (add [rdi + rbx], rcx: 7.33).
  */
 static const struct {
 	const char *name, *text;
@@ -527,7 +528,8 @@ static const struct {
 			"fused_flags_late = 0\nl2_bytes_per_cycle = 53\n"
 			"l2_wb_bytes_per_cycle = 30\nforward_fail_latency = 15\n"
 			"walk_latency = 52\nstore_drain_cycles = 6\n"
-			"page_split_store_cycles = 24\n" },
+			"page_split_store_cycles = 24\nforward_trip = 7\n"
+			"forward_trip_slow = 3\n" },
 };
 
 const char *const ipcc_model_profiles[] = { "skylake", "icelake",    "zen3",	   "zen4",
@@ -622,6 +624,7 @@ static const struct key {
 	 * split_load_cycles, page_split_load_cycles, split_store_cycles,
 	 * page_split_store_cycles: 0, split accesses not modelled; loads_per_bank: 0, no
 	 * limit; dep_load_ports: 0, any load port; dep_load_gap: 0, none;
+	 * forward_trip: 0, no floor under a forward's round trip; forward_trip_slow: 0, none;
 	 * store_drain_cycles: 0, none;
 	 * fp_assist_cycles: 0, no subnormal assists;
 	 * lsd_no_unroll (micro-op counts, or none): none, every loop delivered without a break;
@@ -699,6 +702,8 @@ static const struct key {
 	KEY(loads_per_bank, K_UNSIGNED, 0, 64),
 	KEY(dep_load_ports, K_UNSIGNED, 0, 64),
 	KEY(dep_load_gap, K_UNSIGNED, 0, 1000),
+	KEY(forward_trip, K_UNSIGNED, 0, 1000),
+	KEY(forward_trip_slow, K_UNSIGNED, 0, 1000),
 	KEY(store_drain_cycles, K_UNSIGNED, 0, 1000),
 	KEY(fp_assist_cycles, K_UNSIGNED, 0, 100000),
 	KEY(lsd_no_unroll, K_UOPS, 1, 63),
@@ -1200,7 +1205,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->split_store_cycles == b->split_store_cycles &&
 	       a->page_split_store_cycles == b->page_split_store_cycles &&
 	       a->loads_per_bank == b->loads_per_bank && a->dep_load_ports == b->dep_load_ports &&
-	       a->dep_load_gap == b->dep_load_gap &&
+	       a->dep_load_gap == b->dep_load_gap && a->forward_trip == b->forward_trip &&
+	       a->forward_trip_slow == b->forward_trip_slow &&
 	       a->store_drain_cycles == b->store_drain_cycles &&
 	       a->fp_assist_cycles == b->fp_assist_cycles && a->lsd_no_unroll == b->lsd_no_unroll &&
 	       a->x87_denormal_cycles == b->x87_denormal_cycles &&

@@ -242,6 +242,16 @@ static const struct {
 	{ "dep_load_gap", "488b03488b4808488b7110488b7e184c8b4720", D_BLOCK, 16,
 	  offsetof(struct ipcc_model_profile, dep_load_gap) },
 	/*
+	 * add qword ptr [rdi + rbx], rcx, chained through memory (indexed: not renamed): a
+	 * load forwarded a value an operation made, 7.28-7.37 cycles a loop on Emerald Rapids
+	 * (6, the load's latency and the add's, where nothing more holds it); 7 and one forward
+	 * in three a cycle more.
+	 */
+	{ "forward_trip", "48010c1f", D_BLOCK, 20,
+	  offsetof(struct ipcc_model_profile, forward_trip) },
+	{ "forward_trip_slow", "48010c1f", D_BLOCK, 10,
+	  offsetof(struct ipcc_model_profile, forward_trip_slow) },
+	/*
 	 * mov [rsi + 0x40], rax; lock add qword ptr [rbx], 1: the lock waits for the store to
 	 * reach the cache, 25.5 cycles a loop on a Granite Rapids-class core (18.0 alone, after
 	 * the lock_latency row).
