@@ -923,6 +923,30 @@ TEST(loads_of_loaded_addresses_take_two_load_ports)
 }
 
 /*
+ * In 64-bit mode cs, ds, es and ss have base 0: ds:[rdi] is [rdi], and its stores pair with
+ * the next ones as without the prefix (2.00 cycles a loop on Emerald Rapids with ipcc bench
+ * --block); fs and gs keep their own addresses.
+ */
+TEST(null_segment_overrides_name_the_same_address)
+{
+	static const char stores[] = "movdqa xmmword ptr [rdi+0x10], xmm0\n"
+				     "movdqa xmmword ptr [rdi+0x20], xmm0\n"
+				     "movdqa xmmword ptr [rdi+0x30], xmm0\n";
+	char with_ds[256], plain[256];
+
+	snprintf(with_ds, sizeof(with_ds), "movdqa xmmword ptr ds:[rdi], xmm0\n%s", stores);
+	snprintf(plain, sizeof(plain), "movdqa xmmword ptr [rdi], xmm0\n%s", stores);
+	CHECK_EQ(dbl, harness_cycles("base = raptorcove\n", with_ds), 2.0);
+	CHECK_EQ(dbl, harness_cycles("base = raptorcove\n", plain), 2.0);
+	/* a load of fs:[rax] is not the store to [rax] before it: nothing waits */
+	CHECK_EQ(dbl,
+		 harness_cycles("base = raptorcove\n",
+				"mov qword ptr [rax], rcx\nmov rcx, qword ptr fs:[rax]\n"),
+		 1.0);
+	return TEST_OK;
+}
+
+/*
  * A load that a store forwards to, where the stored value came from an earlier load through
  * an operation (or is a vector load's, moved), issues forward_trip cycles after that load at
  * the soonest, one in forward_trip_slow a cycle later. Emerald Rapids, ipcc bench --block
