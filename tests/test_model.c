@@ -1001,6 +1001,12 @@ TEST(forwards_through_an_operation_take_a_round_trip)
 		  "mov rax, qword ptr [r14+rbx]\nimul rax, rax\nmov qword ptr [rdi+rbx], rax\n",
 		  8 },
 		{ ROW, "base = raptorcove\n", "add qword ptr [rdi], 1\n", 1 }, /* 1.00: renamed */
+		/* adc and sbb are not renamed: 7.40, 8.00 (1.00 modelled before) */
+		{ ROW, "base = raptorcove\n", "adc r8, qword ptr [rdx]\nmov qword ptr [rdi], r8\n",
+		  22 / 3.0 },
+		{ ROW, "base = raptorcove\n", "adc qword ptr [rdx], 1\n", 22 / 3.0 },
+		{ ROW, "base = raptorcove\n", /* 1.00 */
+		  "add r8, qword ptr [rdx]\nmov qword ptr [rdi], r8\n", 1 },
 		{ ROW, "base = raptorcove\nforward_trip_slow = 0\n",
 		  "add qword ptr [rdi+rbx], rcx\n", 7 },
 		{ ROW, "base = raptorcove\nforward_trip = 0\n", "add qword ptr [rdi+rbx], rcx\n",

@@ -302,6 +302,14 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		if (ps->p->rename_rmw_imm_only && f == F_SHIFT && gpr_only && o[0].kind == O_MEM &&
 		    (n == 1 || o[1].kind == O_IMM) && strcmp(m, "rcl") && strcmp(m, "rcr"))
 			in->renamable = true;
+		/*
+		 * adc and sbb, whose carry comes in beside the memory's value: not renamed where
+		 * the profile renames only an immediate's read-modify-writes (adc r8, [rdx]; mov
+		 * [rdi], r8 7.40 cycles a loop on Emerald Rapids, add in its place 1.00; adc
+		 * qword ptr [rdx], 1 8.00, add 1.00; Zen not measured)
+		 */
+		if (ps->p->rename_rmw_imm_only && (!strcmp(m, "adc") || !strcmp(m, "sbb")))
+			in->renamable = false;
 		/* a read-modify-write that a stored folded value is not renamed into */
 		in->rmw_alu = f == F_ALU && n == 2 && o[0].kind == O_MEM;
 		/* add [m], r: not renamed where the profile renames only an immediate's */
