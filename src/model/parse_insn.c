@@ -939,19 +939,15 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 }
 
 /*
- * Whether stores a and b write into one aligned 32 bytes (the base's alignment assumed). Of
- * the rules tried on Zen 4's blocks this one fits best: at most 16 bytes apart in one line
- * fitted the hand-written stores better ([rbp - 0x78] to [rbp - 0x60] pair) and the blocks
- * worse (6.0% against 5.8%).
- */
-/* Whether two addresses fall in one aligned chunk of `bytes` (a power of two). */
-/*
- * Whether stores at a and b (b's base moved by `moved` since a's store) write one chunk of
- * `bytes`. Where the base keeps its alignment to `bytes` from iteration to iteration (not
- * written, or moved by a multiple of it), from their displacements; where it does not,
- * they share a chunk in most iterations when they are less than half a chunk apart (mov
- * [rax], dl; mov [rax - 1], bh; sub rax, 1; mov [rax - 1], bl with rax 2 lower each
- * iteration: 2.00 cycles a loop on Emerald Rapids, three stores in two pairs; 3.00
+ * Whether stores at a and b (b's base moved by `moved` since a's store) write one aligned
+ * chunk of `bytes` (a power of two). Where the base keeps its alignment to `bytes` from
+ * iteration to iteration (not written, or moved by a multiple of it), from their
+ * displacements, the base's alignment assumed: of the rules tried on Zen 4's blocks this
+ * one fits best (at most 16 bytes apart in one line fitted the hand-written stores better,
+ * [rbp - 0x78] to [rbp - 0x60] pair, and the blocks worse: 6.0% against 5.8%). Where it
+ * does not, they share a chunk in most iterations when they are less than half a chunk
+ * apart (mov [rax], dl; mov [rax - 1], bh; sub rax, 1; mov [rax - 1], bl with rax 2 lower
+ * each iteration: 2.00 cycles a loop on Emerald Rapids, three stores in two pairs; 3.00
  * modelled when [rax - 1] was the chunk below [rax]).
  */
 static bool same_chunk(const struct mkey *a, int64_t moved, const struct mkey *b, unsigned bytes,
