@@ -84,7 +84,7 @@ static int dataflow(const struct ipcc_model_program *prog, const struct ipcc_mod
 	for (uint64_t it = 0; it < iters; it++)
 		for (unsigned k = 0; k < prog->n; k++, g++) {
 			const struct minsn *in = &prog->insn[k];
-			int64_t q = df_ready(df, in, 0, 0, &who[g]);
+			int64_t q = df_ready(df, in, 0, 0, &who[g], NULL);
 
 			if (in->at_retire && r_prev > q)
 				q = r_prev, who[g] = r_who;

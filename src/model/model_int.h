@@ -403,10 +403,13 @@ static inline uint64_t mkey_regs(const struct mkey *k)
  * mov takes no cycle.
  */
 static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in, uint64_t grp,
-			       int64_t q, uint64_t *who)
+			       int64_t q, uint64_t *who, int64_t *trip)
 {
 	uint64_t w = 0;
 	uint64_t addr = in->mem & MEM_LOAD && !in->at_retire ? in->addr_regs : ~0ull;
+
+	if (trip)
+		*trip = INT64_MIN;
 	const struct mstore *from = NULL; /* the store a load takes its data from */
 	bool renamed = false;
 
@@ -488,15 +491,22 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 		 */
 		if (!renamed && from->where > t)
 			t = from->where;
-		/*
-		 * Forwarded a value that an operation made from a load (or a vector load's,
-		 * moved): forward_trip after that load issued, at the soonest (forward_trip)
-		 */
-		if (!renamed && d->trip && from->origin != LX_NONE &&
-		    from->origin + (int64_t)d->trip + from->slow > t)
-			t = from->origin + (int64_t)d->trip + from->slow;
 		if (t > q)
 			q = t, w = from->who;
+		/*
+		 * Forwarded a value that an operation made from a load (or a vector load's,
+		 * moved): forward_trip after that load issued, at the soonest. *trip gets that
+		 * time where the caller applies it itself (after it asked whether the load read
+		 * another store's bytes early), else q does.
+		 */
+		if (!renamed && d->trip && from->origin != LX_NONE) {
+			const int64_t f = from->origin + (int64_t)d->trip + from->slow;
+
+			if (trip)
+				*trip = f;
+			else if (f > q)
+				q = f, w = from->who;
+		}
 	}
 	if (who)
 		*who = w;

@@ -553,7 +553,9 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				from = snap(&al);
 
 			/* ready: registers and flags, and a store to the address it loads */
-			q = df_ready(df, in, grp, s, NULL);
+			int64_t trip;
+
+			q = df_ready(df, in, grp, s, NULL, &trip);
 			/*
 			 * a load its store cannot forward to: once that store retired (loads
 			 * that fail on different stores overlap); anything else at retirement.
@@ -569,6 +571,9 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			     in->fail_back < B && g >= in->fail_back &&
 			     ring[(slot + B - in->fail_back) % B] > q);
 
+			/* a forward's round trip: after the question above, which the load's
+			 * early issue asks (forward_trip) */
+			q = max64(q, trip);
 			if (fails && B && in->fail_back < B && g >= in->fail_back)
 				q = max64(q, ring[(slot + B - in->fail_back) % B]);
 			else if (in->at_retire || (in->assist && p->fp_assist_cycles))
