@@ -343,6 +343,15 @@ struct ipcc_model_profile {
 	 */
 	unsigned btb_entries, btb_miss_cycles;
 	/*
+	 * Taken branches close together: a 64-byte line's first fe_line_branches taken branches
+	 * (by address) go at taken_per_cycle, each after them fe_line_cycles more (a fetch
+	 * limit, hidden where the back end is slower); a 32-byte half's first fe_half_branches
+	 * have branch-target entries, each after them none: fe_half_cycles of front-end stall
+	 * each time it is taken, while the decoder finds it and steers fetch again. Used by the
+	 * model backend; 0 when missing: no limit.
+	 */
+	unsigned fe_line_branches, fe_line_cycles, fe_half_branches, fe_half_cycles;
+	/*
 	 * rep movs and rep stos (the fast-string microcode): a run of at most 128 bytes costs
 	 * rep_short_cycles, a longer one rep_cycles + its bytes / rep_bytes_per_cycle, and each
 	 * line it misses in L1 64 / rep_l2_bytes_per_cycle more where L2 serves it, 64 /
@@ -502,7 +511,8 @@ struct ipcc_model_error {
  * mul_high_latency, l2_latency, llc_latency,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
- * btb_entries, btb_miss_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
+ * btb_entries, btb_miss_cycles, fe_line_branches, fe_line_cycles, fe_half_branches,
+ * fe_half_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, rep_wide_cycles, cpuid_cycles, x87_assist_cycles,
  * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,

@@ -37,6 +37,8 @@ struct ipcc_mb_caches {
 	struct ipcc_mb_cache dtlb, stlb;
 	/* The branch-target buffer, from the profile (size = entries x 8, 8-way, line 8). */
 	struct ipcc_mb_cache btb;
+	/* The profile's fe_line_branches and fe_half_branches; 0: no limit (--ipcc-fe). */
+	unsigned fe_line, fe_half;
 	char source[96]; /* "sysfs (cpu0)" or why the defaults were taken */
 };
 
@@ -46,7 +48,8 @@ int ipcc_mb_caches(struct ipcc_mb_caches *c);
  * The data TLBs the profile names into c: the first level 6-way (8- or 4-way where its
  * entries are no multiple of 6, else fully associative), the second 16-way (fully where its
  * entries are no multiple of 16); none where p has no dtlb_entries. And its branch-target
- * buffer: 8-way, its entries rounded down to a multiple of 8; none where it has none.
+ * buffer: 8-way, its entries rounded down to a multiple of 8; none where it has none. And its
+ * limits on taken branches a line (fe_line_branches, fe_half_branches).
  */
 void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p);
 

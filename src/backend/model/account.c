@@ -58,6 +58,7 @@ struct seg_counts {
 	uint64_t dtlb, walk, stall_stlb, stall_walk; /* data TLB misses, walks; stalling */
 	uint64_t wb;				     /* written lines L1d evicted */
 	uint64_t btb;				     /* taken branches the BTB missed */
+	uint64_t fe_slow, fe_full; /* taken branches past a line's limits (vg_tool.c fe_line()) */
 };
 
 /* One segment of one process, as the tool wrote it. */
@@ -357,7 +358,7 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	c->l2i_misses += s->l2i;
 	c->llci_misses += s->llci;
 	c->dtlb_misses += s->dtlb;
-	c->btb_misses += s->btb;
+	c->btb_misses += s->btb + s->fe_full;
 	c->page_walks += s->walk;
 	c->approximated += s->execs * st->approximated;
 
@@ -393,8 +394,9 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	/*
 	 * Fetch follows taken_per_cycle taken branches a cycle, but one branch once a cycle at
 	 * most: a segment takes at least its taken branches' cycles (a small loop, a chain of
-	 * calls), and a loop of one segment a cycle each time it jumps back to its start; the
-	 * extra is front-end stall.
+	 * calls), and a loop of one segment a cycle each time it jumps back to its start; a
+	 * taken branch past fe_line_branches in its 64-byte line fe_line_cycles more (vg_tool.c
+	 * fe_line()). The extra is front-end stall.
 	 */
 	/*
 	 * Bandwidth: the lines L1 fills cross from L2 at l2_bytes_per_cycle, the written lines
@@ -432,6 +434,7 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 
 			floor = back > floor ? back : floor;
 		}
+		floor += (double)s->fe_slow * p->fe_line_cycles;
 	}
 	/* An indirect call indirect_call_cycles after the one before, at the soonest. */
 	double ind = (double)s->execs * st->ind_calls * p->indirect_call_cycles;
@@ -448,8 +451,11 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	 */
 	double ic = (double)(s->l2i - s->llci) * p->llc_latency + (double)s->llci * p->dram_latency;
 	double bad = (double)misp * (p->recovery + st->resolve + 1);
-	/* A taken branch whose target the branch-target buffer missed: front-end stall. */
-	double btb = (double)s->btb * p->btb_miss_cycles;
+	/*
+	 * A taken branch whose target the branch-target buffer missed, or that has no entry in
+	 * it (past fe_half_branches in its 32 bytes): front-end stall.
+	 */
+	double btb = (double)s->btb * p->btb_miss_cycles + (double)s->fe_full * p->fe_half_cycles;
 
 	c->core_cycles += core;
 	c->l2_hit_cycles += dl2;
@@ -589,7 +595,8 @@ static int read_counts(const char *p, struct seg_counts *c)
 			  &c->cond_miss,  &c->ind,	  &c->ind_miss,	 &c->ret,
 			  &c->ret_miss,	  &c->stall_l2,	  &c->stall_llc, &c->stall_mem,
 			  &c->rep_iters,  &c->rep_runs,	  &c->dtlb,	 &c->walk,
-			  &c->stall_stlb, &c->stall_walk, &c->wb,	 &c->btb };
+			  &c->stall_stlb, &c->stall_walk, &c->wb,	 &c->btb,
+			  &c->fe_slow,	  &c->fe_full };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		char *end;

@@ -158,6 +158,9 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 	const uint64_t page = 4096;
 
 	c->dtlb = c->stlb = c->btb = (struct ipcc_mb_cache){ 0, 0, 0 };
+	c->fe_line = c->fe_half = 0;
+	if (p->fe_line_branches && p->fe_half_branches)
+		c->fe_line = p->fe_line_branches, c->fe_half = p->fe_half_branches;
 	if (p->btb_entries >= 8)
 		c->btb = (struct ipcc_mb_cache){ (uint64_t)(p->btb_entries & ~7u) * 8, 8, 8 };
 	if (!p->dtlb_entries || !p->stlb_entries)
@@ -177,7 +180,7 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c, unsigned window,
 		 const char *outdir, char *const *cmd, char ***argv)
 {
-	enum { NOPT = 10 };
+	enum { NOPT = 11 };
 	char opt[NOPT][640];
 	size_t ncmd = 0, bytes = 0, n = 0;
 	const char *fixed[] = { e->valgrind, "--tool=ipcc", "-q", "--trace-children=yes",
@@ -206,6 +209,8 @@ int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c,
 		GEOMETRY(nopt, "btb", c->btb);
 		nopt++;
 	}
+	if (c->fe_line)
+		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-fe=%u,%u", c->fe_line, c->fe_half);
 #undef GEOMETRY
 	snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-defs=%s/ipcc-defs.%%p", outdir);
 	for (size_t i = 0; i < nfixed; i++)

@@ -76,6 +76,7 @@ static const HChar *clo_ll = "33554432,16,64";
 static const HChar *clo_dtlb = NULL; /* none: no TLB is modelled */
 static const HChar *clo_stlb = NULL;
 static const HChar *clo_btb = NULL; /* none: no branch-target buffer is modelled */
+static const HChar *clo_fe = NULL;  /* none: no limit on taken branches a line (fe_mark()) */
 static Bool clo_prefetch = True;
 static Bool clo_l1_prefetch = True; /* with clo_prefetch: the L1 prefetcher too */
 static Bool clo_frames = True;	    /* L2 and the LLC indexed by a page's frame, not its address */
@@ -92,6 +93,7 @@ static Bool opt_process(const HChar *arg)
 	} else if VG_STR_CLO (arg, "--ipcc-dtlb", clo_dtlb) {
 	} else if VG_STR_CLO (arg, "--ipcc-stlb", clo_stlb) {
 	} else if VG_STR_CLO (arg, "--ipcc-btb", clo_btb) {
+	} else if VG_STR_CLO (arg, "--ipcc-fe", clo_fe) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-prefetch", clo_prefetch) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-l1-prefetch", clo_l1_prefetch) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-frames", clo_frames) {
@@ -113,6 +115,8 @@ static void opt_usage(void)
 	 "    --ipcc-dtlb=SIZE,ASSOC,4096 first-level data TLB, SIZE = entries x 4096 [none]\n"
 	 "    --ipcc-stlb=SIZE,ASSOC,4096 second-level TLB [none]\n"
 	 "    --ipcc-btb=SIZE,ASSOC,8    branch-target buffer, SIZE = entries x 8 [none]\n"
+	 "    --ipcc-fe=LINE,HALF        taken branches a 64-byte line holds at full speed, and\n"
+	 "                               a 32-byte half at all [none: no limit]\n"
 	 "    --ipcc-prefetch=yes|no     model the L2 stream prefetcher [yes]\n"
 	 "    --ipcc-l1-prefetch=yes|no  and the L1 next-line prefetcher [yes]\n"
 	 "    --ipcc-frames=yes|no       index L2 and the LLC by a page frame of its own for\n"
@@ -306,6 +310,7 @@ typedef struct {
 	ULong dtlb, walk;		      /* first-level TLB misses; of them, page walks */
 	ULong wb;			      /* written lines L1d evicted (to L2) */
 	ULong btb;			      /* taken branches the branch-target buffer missed */
+	ULong fe_slow, fe_full;		      /* taken branches past a line's limits: fe_mark() */
 	ULong stall_stlb, stall_walk;	      /* ... of loads that stall */
 	ULong rep_iters; /* a rep movs/stos segment: its iterations (execs counts its starts) */
 	ULong rep_runs;	 /* ... and the runs of it that started at the end of another segment */
@@ -388,6 +393,8 @@ typedef struct {
 
 static Cache geom_l1d, geom_l1i, geom_l2, geom_ll, geom_dtlb, geom_stlb, geom_btb;
 static Bool btb_on;
+static Bool fe_on;
+static UInt fe_line_max, fe_half_max; /* --ipcc-fe */
 static Bool tlb_on;
 static Cache ll; /* shared by every thread */
 static Thread *threads[MAX_THREADS];
@@ -449,6 +456,10 @@ typedef struct Seg {
 	UInt id;      /* in the file: 1, 2, ... in the order written; 0: not written */
 	Bool defined; /* written to --ipcc-defs */
 	Addr *jumps;  /* its direct jumps and calls and its returns: always taken */
+	/* When fe_on: of its jumps, those past a line's limits (fe_refresh()), as of fe_gen. */
+	UInt fe_gen;
+	UShort fe_slow, fe_full;
+	UChar fe_last; /* its last instruction's: FE_SEEN taken once, FE_SLOW, FE_FULL; FE_MARKED */
 	UInt njumps;
 } Seg;
 
@@ -589,6 +600,124 @@ static void fetch_line(Addr line)
 static inline Addr btb_key(Addr pc)
 {
 	return pc ^ pc >> 4 ^ pc >> 10;
+}
+
+/*
+ * The front end's limits on taken branches close together (--ipcc-fe; measured on Emerald
+ * Rapids, docs/internals/model-backend.md): a 64-byte line's first fe_line_max taken branches
+ * (by address) go at full speed, each one after them is slow (fe_slow: a cycle or two more to
+ * fetch); a 32-byte half keeps branch-target entries for its first fe_half_max, and each one
+ * after them has none (fe_full: the decoder finds it and steers fetch again). A line's taken
+ * branches are every branch in it taken once so far (fe_tab). Each segment keeps what its
+ * branches are (fe_refresh()) until a line past a limit gains a branch (fe_gen), so that
+ * running it costs two additions: looking each taken branch up made the tool 5% slower on gcc.
+ */
+#define FE_SEEN	  1
+#define FE_SLOW	  2
+#define FE_FULL	  4
+#define FE_MARKED 8 /* (its jumps are in fe_tab) */
+
+typedef struct {
+	Addr line;   /* its number + 1 (0: a free slot) */
+	ULong taken; /* a bit a byte: the branches in it taken once */
+} FeLine;
+
+static FeLine *fe_tab; /* open addressing, fe_cap slots (a power of two), at most half full */
+static UInt fe_cap, fe_used, fe_gen = 1;
+
+static FeLine *fe_slot(FeLine *tab, UInt cap, Addr line)
+{
+	UInt i = (UInt)(line ^ line >> 13) * 2654435761u & (cap - 1);
+
+	while (tab[i].line && tab[i].line != line + 1)
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+/* Whether x has more than n bits set: n of them cleared, lowest first. */
+static Bool more_than(ULong x, UInt n)
+{
+	for (; n && x; n--)
+		x &= x - 1;
+	return x != 0;
+}
+
+/* The taken branch at pc: FE_SLOW and FE_FULL as its line's branches make it. */
+static UChar fe_status(Addr pc)
+{
+	FeLine *e = fe_slot(fe_tab, fe_cap, pc >> 6);
+	ULong below = e->taken & ((1ull << (pc & 63)) - 1);
+	ULong half = below & (pc & 32 ? ~0ull << 32 : ~0ull);
+
+	return (UChar)((more_than(below, fe_line_max - 1) ? FE_SLOW : 0) |
+		       (more_than(half, fe_half_max - 1) ? FE_FULL : 0));
+}
+
+/* The branch at pc is taken: its line holds it from now on. */
+static void fe_mark(Addr pc)
+{
+	if (2 * (fe_used + 1) > fe_cap) {
+		UInt cap = fe_cap ? 2 * fe_cap : 4096;
+		FeLine *tab = VG_(calloc)("ipcc.fe", cap, sizeof(FeLine));
+
+		for (UInt i = 0; i < fe_cap; i++)
+			if (fe_tab[i].line)
+				*fe_slot(tab, cap, fe_tab[i].line - 1) = fe_tab[i];
+		if (fe_tab)
+			VG_(free)(fe_tab);
+		fe_tab = tab;
+		fe_cap = cap;
+	}
+	FeLine *e = fe_slot(fe_tab, fe_cap, pc >> 6);
+	ULong bit = 1ull << (pc & 63);
+
+	if (!e->line) {
+		e->line = (pc >> 6) + 1;
+		fe_used++;
+	}
+	if (!(e->taken & bit)) {
+		e->taken |= bit;
+		/* No branch of a line of fewer is past a limit: most lines never are. */
+		if (more_than(e->taken, fe_line_max < fe_half_max ? fe_line_max : fe_half_max))
+			fe_gen++;
+	}
+}
+
+static void fe_refresh(Seg *s)
+{
+	s->fe_slow = s->fe_full = 0;
+	for (UInt i = 0; i < s->njumps; i++) {
+		UChar f = fe_status(s->jumps[i]);
+
+		s->fe_slow += (f & FE_SLOW) != 0;
+		s->fe_full += (f & FE_FULL) != 0;
+	}
+	if (s->fe_last & FE_SEEN)
+		s->fe_last =
+		    (s->fe_last & (FE_SEEN | FE_MARKED)) | fe_status(s->addr[s->ninsns - 1]);
+	s->fe_gen = fe_gen;
+}
+
+/* A conditional branch taken, or an indirect one, at pc: the last of the segment running. */
+static inline void fe_last_taken(Addr pc)
+{
+	Seg *s = cur->last_seg;
+	UChar f;
+
+	if (s && s->addr[s->ninsns - 1] == pc) {
+		if (!(s->fe_last & FE_SEEN)) {
+			fe_mark(pc);
+			s->fe_last |= FE_SEEN;
+			fe_refresh(s);
+		} else if (s->fe_gen != fe_gen)
+			fe_refresh(s);
+		f = s->fe_last;
+	} else {
+		fe_mark(pc);
+		f = fe_status(pc);
+	}
+	cur->cnt->fe_slow += (f & FE_SLOW) != 0;
+	cur->cnt->fe_full += (f & FE_FULL) != 0;
 }
 
 /* The counts of segment s under the regions open now. */
@@ -732,6 +861,17 @@ static VG_REGPARM(1) void on_enter(Seg *s)
 		for (UInt i = 0; i < s->njumps; i++)
 			if (!cache_ref(&cur->btb, btb_key(s->jumps[i])))
 				cur->cnt->btb++;
+	if (fe_on && s->njumps) {
+		if (!(s->fe_last & FE_MARKED)) {
+			for (UInt i = 0; i < s->njumps; i++)
+				fe_mark(s->jumps[i]);
+			s->fe_last |= FE_MARKED;
+		}
+		if (s->fe_gen != fe_gen)
+			fe_refresh(s);
+		cur->cnt->fe_slow += s->fe_slow;
+		cur->cnt->fe_full += s->fe_full;
+	}
 	if (s->contiguous) {
 		for (Addr l = s->line_first; l <= s->line_last; l++)
 			fetch_line(l);
@@ -998,6 +1138,8 @@ static VG_REGPARM(3) void on_cond(Addr pc, ULong taken, HWord end)
 	cur->cnt->taken += taken != 0;
 	if (taken && btb_on && !cache_ref(&cur->btb, btb_key(pc)))
 		cur->cnt->btb++;
+	if (taken && fe_on)
+		fe_last_taken(pc);
 	if (predict_cond(&cur->bp, pc, taken != 0)) {
 		cur->cnt->cond_miss++;
 		mispredicted();
@@ -1011,6 +1153,8 @@ static VG_REGPARM(2) void on_indirect(Addr pc, Addr target)
 	cur->cnt->ind++;
 	if (btb_on && !cache_ref(&cur->btb, btb_key(pc)))
 		cur->cnt->btb++;
+	if (fe_on)
+		fe_last_taken(pc);
 	if (predict_indirect(&cur->bp, pc, target)) {
 		cur->cnt->ind_miss++;
 		mispredicted();
@@ -1576,6 +1720,19 @@ static void post_clo_init(void)
 		cache_geometry(&geom_btb, "--ipcc-btb", clo_btb);
 		btb_on = True;
 	}
+	if (clo_fe) {
+		const HChar *p = clo_fe;
+		HChar *end;
+
+		fe_line_max = (UInt)VG_(strtoll10)(p, &end);
+		if (*end != ',')
+			VG_(fmsg_bad_option)("--ipcc-fe", "LINE,HALF: two numbers\n");
+		fe_half_max = (UInt)VG_(strtoll10)(end + 1, &end);
+		if (*end || fe_line_max < 1 || fe_line_max > 64 || fe_half_max < 1 ||
+		    fe_half_max > 32)
+			VG_(fmsg_bad_option)("--ipcc-fe", "LINE 1-64, HALF 1-32\n");
+		fe_on = True;
+	}
 	if (geom_l1d.line != geom_l2.line || geom_l2.line != geom_ll.line ||
 	    geom_l1i.line != geom_l2.line)
 		VG_(fmsg_bad_option)("--ipcc-l2", "every cache must have the same line size\n");
@@ -1636,6 +1793,7 @@ static void counts_add(Counts *t, const Counts *c)
 	t->ret += c->ret, t->ret_miss += c->ret_miss;
 	t->stall_l2 += c->stall_l2, t->stall_llc += c->stall_llc, t->stall_mem += c->stall_mem;
 	t->dtlb += c->dtlb, t->walk += c->walk, t->wb += c->wb, t->btb += c->btb;
+	t->fe_slow += c->fe_slow, t->fe_full += c->fe_full;
 	t->stall_stlb += c->stall_stlb, t->stall_walk += c->stall_walk;
 	t->rep_iters += c->rep_iters, t->rep_runs += c->rep_runs;
 }
@@ -1646,10 +1804,11 @@ static void counts_write(VgFile *f, const Counts *c)
 	VG_(fprintf)
 	(f,
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-	 "%llu %llu %llu %llu %llu %llu %llu",
+	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu",
 	 c->l1d, c->l2, c->ll, c->l1i, c->l2i, c->lli, c->cond, c->taken, c->cond_miss, c->ind,
 	 c->ind_miss, c->ret, c->ret_miss, c->stall_l2, c->stall_llc, c->stall_mem, c->rep_iters,
-	 c->rep_runs, c->dtlb, c->walk, c->stall_stlb, c->stall_walk, c->wb, c->btb);
+	 c->rep_runs, c->dtlb, c->walk, c->stall_stlb, c->stall_walk, c->wb, c->btb, c->fe_slow,
+	 c->fe_full);
 }
 
 static void fini(Int exitcode)
