@@ -60,14 +60,17 @@ for i in $n $((2 * n)); do
 done
 t=$(difference .counters.cycles)
 within "$t" 4 11 || fail "13 segments: $t cycles an iteration, the tail segment alone (15.5)"
-# jumps PROFILE FIELD: FIELD over N passes of the chain, a jump each
-jumps() {
-    for i in 20 40; do
-        "$ipcc" stat --backend model --profile "$1" --format json -o "$tmp/$i.json" \
-            -- "$traces" jumps $i 2>"$tmp/err" >/dev/null || fail "jumps, $i: $(cat "$tmp/err")"
+# traces MODE N PROFILE FIELD: FIELD per unit over N more of model_traces MODE (N, then 2N)
+traces() {
+    for i in $2 $(($2 * 2)); do
+        "$ipcc" stat --backend model --profile "$3" --format json -o "$tmp/$1$i.json" \
+            -- "$traces" "$1" $i 2>"$tmp/err" >/dev/null || fail "$1, $i: $(cat "$tmp/err")"
     done
-    jq -n --slurpfile a "$tmp/20.json" --slurpfile b "$tmp/40.json" "(\$b[0]$2 - \$a[0]$2) / 40960"
+    jq -n --slurpfile a "$tmp/$1$2.json" --slurpfile b "$tmp/$1$(($2 * 2)).json" \
+        "(\$b[0]$4 - \$a[0]$4) / ${5:-$2}"
 }
+# jumps PROFILE FIELD: FIELD per jump over 20 more passes of the chain (40,960 jumps)
+jumps() { traces jumps 20 "$1" "$2" 40960; }
 j=$(jumps goldencove .counters.cycles)
 within "$j" 1.8 2.3 || fail "2,048 jumps: $j cycles a jump, not a branch-target buffer's miss each"
 b=$(jumps goldencove .model.counts.btb_misses)
@@ -76,20 +79,13 @@ printf 'base = goldencove\nbtb_entries = 0\n' >"$tmp/nobtb.profile"
 k=$(jumps "$tmp/nobtb.profile" .counters.cycles)
 within "$k" 0.9 1.2 || fail "2,048 jumps, no branch-target buffer: $k cycles a jump, not 1"
 jq -e '(.model.left_out | contains("the branch-target buffer (this profile names none"))
-        and .model.btb_entries == null' "$tmp/40.json" >/dev/null ||
+        and .model.btb_entries == null' "$tmp/jumps40.json" >/dev/null ||
     fail "a profile with no branch-target buffer: not said"
 jumps goldencove .counters.cycles >/dev/null
-jq -e '.model.btb_entries == 1024' "$tmp/40.json" >/dev/null ||
-    fail "goldencove's branch-target buffer: $(jq .model.btb_entries "$tmp/40.json") entries"
-# packed PROFILE FIELD: FIELD over N passes of the packed jmps
-packed() {
-    for i in 20000 40000; do
-        "$ipcc" stat --backend model --profile "$1" --format json -o "$tmp/$i.json" \
-            -- "$traces" packed $i 2>"$tmp/err" >/dev/null || fail "packed, $i: $(cat "$tmp/err")"
-    done
-    jq -n --slurpfile a "$tmp/20000.json" --slurpfile b "$tmp/40000.json" \
-        "(\$b[0]$2 - \$a[0]$2) / 20000"
-}
+jq -e '.model.btb_entries == 1024' "$tmp/jumps40.json" >/dev/null ||
+    fail "goldencove's branch-target buffer: $(jq .model.btb_entries "$tmp/jumps40.json") entries"
+# packed PROFILE FIELD: FIELD per pass of the packed jmps
+packed() { traces packed 20000 "$1" "$2"; }
 p=$(packed goldencove .counters.cycles)
 within "$p" 30.9 33 || fail "eight packed jmps: $p cycles a pass, not 9 + 3 x 2 + 2 x 8 = 31"
 b=$(packed goldencove .model.counts.btb_misses)
