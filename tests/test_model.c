@@ -345,7 +345,7 @@ TEST(profiles_and_overrides)
 /* auto: the closest built-in profile to the CPU /proc/cpuinfo describes. */
 /*
  * raptorcove is goldencove with the figures ipcc bench --fit-profile measured on Emerald
- * Rapids, and nothing else.
+ * Rapids, and the front end's limits on branches measured there, and nothing else.
  */
 TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 {
@@ -359,6 +359,9 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	CHECK_EQ(int, (int)rc.l2_wb_bytes_per_cycle, 30);
 	CHECK_EQ(int, (int)rc.fused_flags_late, 0);
 	CHECK_EQ(int, (int)rc.forward_trip, 7);
+	CHECK_EQ(int, (int)rc.fe_half_branches, 6);
+	CHECK_EQ(int, (int)gc.fe_half_branches, 0);
+	CHECK_EQ(int, (int)rc.branch_mixed_cycles, 1);
 	rc.recovery = gc.recovery;
 	rc.fold_imm = gc.fold_imm;
 	rc.fused_flags_late = gc.fused_flags_late;
@@ -370,6 +373,12 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	rc.page_split_store_cycles = gc.page_split_store_cycles;
 	rc.forward_trip = gc.forward_trip;
 	rc.forward_trip_slow = gc.forward_trip_slow;
+	rc.fe_line_branches = gc.fe_line_branches;
+	rc.fe_line_cycles = gc.fe_line_cycles;
+	rc.fe_half_branches = gc.fe_half_branches;
+	rc.fe_half_cycles = gc.fe_half_cycles;
+	rc.branch_mixed_cycles = gc.branch_mixed_cycles;
+	rc.branch_rare_cycles = gc.branch_rare_cycles;
 	snprintf(rc.name, sizeof(rc.name), "%s", gc.name);
 	CHECK(ipcc_model_profile_equal(&rc, &gc));
 	return TEST_OK;

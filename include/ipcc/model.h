@@ -352,6 +352,14 @@ struct ipcc_model_profile {
 	 */
 	unsigned fe_line_branches, fe_line_cycles, fe_half_branches, fe_half_cycles;
 	/*
+	 * A conditional branch that goes both ways, predicted (no mispredict): the front end
+	 * takes branch_mixed_cycles more each time it runs, but at most branch_rare_cycles each
+	 * time it goes its rarer way (a branch nearly always one way costs that only where it
+	 * turns). A fetch limit, as taken_per_cycle. Used by the model backend; 0 when missing:
+	 * none.
+	 */
+	unsigned branch_mixed_cycles, branch_rare_cycles;
+	/*
 	 * rep movs and rep stos (the fast-string microcode): a run of at most 128 bytes costs
 	 * rep_short_cycles, a longer one rep_cycles + its bytes / rep_bytes_per_cycle, and each
 	 * line it misses in L1 64 / rep_l2_bytes_per_cycle more where L2 serves it, 64 /
@@ -512,7 +520,7 @@ struct ipcc_model_error {
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
  * btb_entries, btb_miss_cycles, fe_line_branches, fe_line_cycles, fe_half_branches,
- * fe_half_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
+ * fe_half_cycles, branch_mixed_cycles, branch_rare_cycles, rep_short_cycles, rep_cycles, rep_bytes_per_cycle,
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, rep_wide_cycles, cpuid_cycles, x87_assist_cycles,
  * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,

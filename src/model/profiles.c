@@ -457,20 +457,6 @@ static const struct ipcc_model_profile builtin[] = {
 	  .btb_entries = 1024,
 	  .btb_miss_cycles = 1,
 	  /*
-	   * Loops of taken jmps 2 to 30 bytes apart, measured on Emerald Rapids (Raptor Cove,
-	   * Golden Cove's front end; not measured on the Granite Rapids-class guest), the fewest
-	   * cycles of 9 runs of 3: up to 6 in 32 bytes about one a cycle (a line's first 5 at
-	   * one a cycle, those after about 2 more each: b taken branches in 32 bytes and the
-	   * loop's elsewhere, b = 3: 7.1, 6: 10.3-13.9); each one past 6 in 32 bytes about 8
-	   * more (7: 24.5, 8: 36.8, 10: 52.8, 13: 84-90). The form fitted on 80 random
-	   * layouts of 2-15 jmps, these round figures on those and 80 more: 14% error on each
-	   * set, against 27% and 26% at one taken branch a cycle
-	   */
-	  .fe_line_branches = 5,
-	  .fe_line_cycles = 2,
-	  .fe_half_branches = 6,
-	  .fe_half_cycles = 8,
-	  /*
 	   * rep stosb / rep movsb, L1-resident, the best of 200 x 100 runs: 16-64 bytes 9
 	   * cycles, 256 B 28, 1 KiB 42, 4 KiB 70, 16 KiB 262. Copies of 256 KiB (L2) 12.8
 	   * bytes a cycle, 4 MiB and 32 MiB (the LLC) 4.5: 2.0 and 6.6 cycles more a line that
@@ -533,7 +519,21 @@ static const struct ipcc_model_profile builtin[] = {
  * dec, jnz (cmovne r12, rdx on them 1.00 cycle a loop), L2's fill and write-back rates
  * (bandwidth.triad and bandwidth.copy at 1 MiB), a failed forward (15.0 cycles), a page walk
  * (67.5 less L2's 16), a lock after a store (24.5), a page-split store (24.0) and a
- * forward's round trip through an operation (add [rdi + rbx], rcx: 7.33).
+ * forward's round trip through an operation (add [rdi + rbx], rcx: 7.33). And the front
+ * end's limits that loops of branches measured there (docs/internals/model-backend.md,
+ * "Branches close together, and both ways"; the Granite Rapids-class guest has neither:
+ * branch.alternate 1.00 there, 2.34-2.84 on Emerald Rapids):
+ * - taken jmps 2 to 30 bytes apart, the fewest cycles of 9 runs of 3: up to 6 in 32 bytes
+ *   about one a cycle, a line's first 5 at one a cycle and those after about 2 more each;
+ *   each past 6 in 32 bytes about 8 more (b in 32 bytes and the loop's branch elsewhere:
+ *   b = 6 10.3-13.9 cycles, 7 24.5, 8 36.8, 10 52.8, 13 84-90). The form fitted on 80
+ *   random layouts of 2-15 jmps, these round figures on those and 80 more: 14% error on
+ *   each set, against 27% and 26% at one taken branch a cycle;
+ * - one jz on a pattern read from memory (period 2 to 64, learned: no mispredicts), beside
+ *   the loop's jnz: taken never 1.00 cycle an iteration, always 2.00; 1 in 64 1.06, 63 in
+ *   64 2.03 (about 3 where it turns); half the time 2.26-3.02 where 1.50 would be. 20
+ *   patterns: 6.3% error with a cycle each time it runs, at most 3 each time it goes its
+ *   rarer way; 28% without.
  */
 static const struct {
 	const char *name, *text;
@@ -543,7 +543,9 @@ static const struct {
 			"l2_wb_bytes_per_cycle = 30\nforward_fail_latency = 15\n"
 			"walk_latency = 52\nstore_drain_cycles = 6\n"
 			"page_split_store_cycles = 24\nforward_trip = 7\n"
-			"forward_trip_slow = 3\n" },
+			"forward_trip_slow = 3\nfe_line_branches = 5\nfe_line_cycles = 2\n"
+			"fe_half_branches = 6\nfe_half_cycles = 8\nbranch_mixed_cycles = 1\n"
+			"branch_rare_cycles = 3\n" },
 };
 
 const char *const ipcc_model_profiles[] = { "skylake", "icelake",    "zen3",	   "zen4",
@@ -630,7 +632,8 @@ static const struct key {
 	 * stlb_latency, walk_latency: 0, none); l2_bytes_per_cycle, nt_bytes_per_cycle: 0, no
 	 * limit; l2_wb_bytes_per_cycle: 0, l2_bytes_per_cycle's; indirect_call_cycles: 0, no limit; taken_per_cycle: 0, no limit;
 	 * btb_entries: 0, no branch-target buffer modelled (btb_miss_cycles unused);
-	 * fe_line_branches, fe_half_branches: 0, no limit (both or neither); rep_short_cycles,
+	 * fe_line_branches, fe_half_branches: 0, no limit (both or neither); branch_mixed_cycles,
+	 * branch_rare_cycles: 0, no cost for a branch that goes both ways; rep_short_cycles,
 	 * rep_cycles, rep_bytes_per_cycle: 0, rep movs/stos through the pipeline model;
 	 * rep_wide_cycles: 0, wider elements' runs costed as byte runs;
 	 * cpuid_cycles: 0, cpuid approximated; x87_assist_cycles: 0, no x87 stack faults;
@@ -702,6 +705,8 @@ static const struct key {
 	KEY(fe_line_cycles, K_UNSIGNED, 0, 100),
 	KEY(fe_half_branches, K_UNSIGNED, 0, 32),
 	KEY(fe_half_cycles, K_UNSIGNED, 0, 1000),
+	KEY(branch_mixed_cycles, K_UNSIGNED, 0, 100),
+	KEY(branch_rare_cycles, K_UNSIGNED, 0, 100),
 	KEY(rep_short_cycles, K_UNSIGNED, 0, 100000),
 	KEY(rep_cycles, K_UNSIGNED, 0, 100000),
 	KEY(rep_bytes_per_cycle, K_UNSIGNED, 0, 4096),
@@ -1213,6 +1218,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->fe_line_cycles == b->fe_line_cycles &&
 	       a->fe_half_branches == b->fe_half_branches &&
 	       a->fe_half_cycles == b->fe_half_cycles &&
+	       a->branch_mixed_cycles == b->branch_mixed_cycles &&
+	       a->branch_rare_cycles == b->branch_rare_cycles &&
 	       a->rep_short_cycles == b->rep_short_cycles && a->rep_cycles == b->rep_cycles &&
 	       a->rep_bytes_per_cycle == b->rep_bytes_per_cycle &&
 	       a->rep_l2_bytes_per_cycle == b->rep_l2_bytes_per_cycle &&

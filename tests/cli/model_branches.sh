@@ -17,12 +17,15 @@
 #   of 1,024 and costs a cycle more (2.10 cycles a jump natively there; 1.00 without the
 #   buffer, as a profile that names none gives);
 # - eight jmps 2 bytes apart and the loop's branch in the next line (model_traces packed):
-#   goldencove's front end takes a line's first 5 taken branches at one a cycle, and each
+#   raptorcove's front end takes a line's first 5 taken branches at one a cycle, and each
 #   after them 2 cycles more (3 of them); 32 bytes keep target entries for their first 6,
 #   and each after them costs 8 cycles of steering (2): 22 cycles a pass more than without
 #   the limits (about 9 + 22 = 31; 32.1, as VEX cuts the chain into five segments and the
 #   short ones' pipelines take a cycle more than 9 without the limits, 10.1), 2 of its
-#   branches with no entry (31-39 natively on Emerald Rapids).
+#   branches with no entry (31-39 natively on Emerald Rapids);
+# - a jz taken two iterations in four, predicted (model_traces both): under raptorcove it
+#   goes both ways, a cycle more each time it runs, 2.50 cycles an iteration where one taken
+#   branch a cycle gives 1.50 (2.98-3.29 natively on Emerald Rapids).
 set -u
 ipcc=$1
 prog=$2
@@ -86,16 +89,22 @@ jq -e '.model.btb_entries == 1024' "$tmp/jumps40.json" >/dev/null ||
     fail "goldencove's branch-target buffer: $(jq .model.btb_entries "$tmp/jumps40.json") entries"
 # packed PROFILE FIELD: FIELD per pass of the packed jmps
 packed() { traces packed 20000 "$1" "$2"; }
-p=$(packed goldencove .counters.cycles)
+p=$(packed raptorcove .counters.cycles)
 within "$p" 30.9 33 || fail "eight packed jmps: $p cycles a pass, not 9 + 3 x 2 + 2 x 8 = 31"
-b=$(packed goldencove .model.counts.btb_misses)
+b=$(packed raptorcove .model.counts.btb_misses)
 within "$b" 1.99 2.01 || fail "eight packed jmps: $b branch-target misses a pass, not 2"
-printf 'base = goldencove\nfe_line_branches = 0\nfe_half_branches = 0\n' >"$tmp/nofe.profile"
+printf 'base = raptorcove\nfe_line_branches = 0\nfe_half_branches = 0\n' >"$tmp/nofe.profile"
 q=$(packed "$tmp/nofe.profile" .counters.cycles)
 within "$q" 8.9 10.5 || fail "eight packed jmps, no limits: $q cycles a pass, not about 9"
 d=$(awk -v p="$p" -v q="$q" 'BEGIN { print p - q }')
 within "$d" 21.9 22.1 || fail "eight packed jmps: the limits add $d cycles a pass, not 6 + 16 = 22"
+w=$(traces both 20000 raptorcove .counters.cycles)
+within "$w" 2.49 2.51 || fail "a jz both ways: $w cycles an iteration, not 1.5 + 1 = 2.5"
+printf 'base = raptorcove\nbranch_mixed_cycles = 0\nbranch_rare_cycles = 0\n' >"$tmp/noboth.profile"
+v=$(traces both 20000 "$tmp/noboth.profile" .counters.cycles)
+within "$v" 1.49 1.51 || fail "a jz both ways, no cost for it: $v cycles an iteration, not 1.5"
 
 echo "ok: patterns of period 64 learned, 65536 not; the indirect loop at $c cycles an" \
     "iteration, the loop of 13 segments at $t, 2,048 jumps at $j cycles each ($k without" \
-    "a branch-target buffer), eight packed jmps at $p cycles a pass ($q without the limits)"
+    "a branch-target buffer), eight packed jmps at $p cycles a pass ($q without the limits), a jz both ways at" \
+    "$w cycles an iteration ($v without its cost)"

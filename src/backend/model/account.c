@@ -436,6 +436,17 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 		}
 		floor += (double)s->fe_slow * p->fe_line_cycles;
 	}
+	/*
+	 * A conditional branch that goes both ways: branch_mixed_cycles each time it runs, at
+	 * most branch_rare_cycles each time it goes its rarer way, on the fetch floor too.
+	 */
+	if (s->cond && (p->branch_mixed_cycles || p->branch_rare_cycles)) {
+		uint64_t rare = s->taken < s->cond - s->taken ? s->taken : s->cond - s->taken;
+		double mixed = (double)s->cond * p->branch_mixed_cycles,
+		       turns = (double)rare * p->branch_rare_cycles;
+
+		floor += mixed < turns ? mixed : turns;
+	}
 	/* An indirect call indirect_call_cycles after the one before, at the soonest. */
 	double ind = (double)s->execs * st->ind_calls * p->indirect_call_cycles;
 
