@@ -143,7 +143,8 @@ struct ipcc_mb_result {
 	char profile[32];	      /* the model profile */
 	unsigned width;		      /* slots per cycle */
 	bool port_binding;	      /* the profile binds micro-ops to ports at allocation */
-	int exit_status;	      /* the first process's exit code (tool's view) */
+	bool branch_limits; /* it has the front end's limits on packed or both-ways branches */
+	int exit_status;    /* the first process's exit code (tool's view) */
 };
 
 /*

@@ -87,6 +87,8 @@ jq -e '(.model.left_out | contains("the branch-target buffer (this profile names
 jumps goldencove .counters.cycles >/dev/null
 jq -e '.model.btb_entries == 1024' "$tmp/jumps40.json" >/dev/null ||
     fail "goldencove's branch-target buffer: $(jq .model.btb_entries "$tmp/jumps40.json") entries"
+jq -e '.model.left_out | contains("limits on taken branches packed close")' \
+    "$tmp/jumps40.json" >/dev/null || fail "goldencove has no branch limits: not said"
 # packed PROFILE FIELD: FIELD per pass of the packed jmps
 packed() { traces packed 20000 "$1" "$2"; }
 p=$(packed raptorcove .counters.cycles)
@@ -96,6 +98,9 @@ within "$b" 1.99 2.01 || fail "eight packed jmps: $b branch-target misses a pass
 printf 'base = raptorcove\nfe_line_branches = 0\nfe_half_branches = 0\n' >"$tmp/nofe.profile"
 q=$(packed "$tmp/nofe.profile" .counters.cycles)
 within "$q" 8.9 10.5 || fail "eight packed jmps, no limits: $q cycles a pass, not about 9"
+packed raptorcove .counters.cycles >/dev/null
+jq -e '.model.left_out | contains("limits on taken branches") | not' \
+    "$tmp/packed40000.json" >/dev/null || fail "raptorcove's branch limits said to be left out"
 d=$(awk -v p="$p" -v q="$q" 'BEGIN { print p - q }')
 within "$d" 21.9 22.1 || fail "eight packed jmps: the limits add $d cycles a pass, not 6 + 16 = 22"
 w=$(traces both 20000 raptorcove .counters.cycles)

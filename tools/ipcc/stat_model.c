@@ -18,7 +18,8 @@
  * What the model leaves out, said in every output: this, and the allocator's binding of
  * micro-ops to ports where the profile does not model it (ports_left_out), and the
  * branch-target buffer's second level, or all of it where the profile names none
- * (btb_left_out).
+ * (btb_left_out), and the front end's limits on branches where it has neither
+ * (branches_left_out).
  */
 static const char left_out[] =
     "time in system calls and page faults (the kernel's); other processes and other "
@@ -42,6 +43,9 @@ static const char *const btb_left_out[2] = {
 static const char ports_left_out[] =
     "; the allocator's binding of micro-ops to ports (this profile gives each any free port "
     "of its class)";
+static const char branches_left_out[] =
+    "; the front end's limits on taken branches packed close and on branches that go both "
+    "ways (this profile has neither: each taken branch costs it the same)";
 
 /* Per-function rows shown in text: those above this share of the cycles. */
 #define TEXT_FN_SHARE 0.001
@@ -182,8 +186,8 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 			"  %" PRIu64 " segments the model could not parse: one instruction "
 			"a slot\n",
 			m->unmodelled);
-	fprintf(out, "  left out: %s%s%s\n", left_out, btb_left_out[k->btb.size != 0],
-		m->port_binding ? "" : ports_left_out);
+	fprintf(out, "  left out: %s%s%s%s\n", left_out, btb_left_out[k->btb.size != 0],
+		m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out);
 	if (r->model_regions)
 		text_regions(out, r);
 	if (!r->per_function)
@@ -273,10 +277,10 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 	    m->caches.btb.size ? json_integer((json_int_t)(m->caches.btb.size / m->caches.btb.line))
 			       : json_null());
 	json_object_set_new(model, "counts", counts_json(&m->total));
-	char lo[sizeof(left_out) + sizeof(ports_left_out) + 256];
+	char lo[sizeof(left_out) + sizeof(ports_left_out) + sizeof(branches_left_out) + 256];
 
-	snprintf(lo, sizeof(lo), "%s%s%s", left_out, btb_left_out[m->caches.btb.size != 0],
-		 m->port_binding ? "" : ports_left_out);
+	snprintf(lo, sizeof(lo), "%s%s%s%s", left_out, btb_left_out[m->caches.btb.size != 0],
+		 m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out);
 	json_object_set_new(model, "left_out", json_string(lo));
 	for (size_t i = 0; r->per_function && i < m->nfn; i++)
 		json_array_append_new(fns, json_pack("{ss ss so}", "function", m->fn[i].name,

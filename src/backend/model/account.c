@@ -1648,6 +1648,8 @@ int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p, struct 
 	snprintf(out->profile, sizeof(out->profile), "%s", p->name);
 	out->width = p->width;
 	out->port_binding = p->port_binding;
+	out->branch_limits = (p->fe_line_branches && p->fe_half_branches) ||
+			     p->branch_mixed_cycles || p->branch_rare_cycles;
 	n = scandir(dir, &names, tool_file, by_name);
 	if (n < 0)
 		return err_sys("cannot read the folder '%s'", dir);
