@@ -58,7 +58,8 @@ struct seg_counts {
 	uint64_t dtlb, walk, stall_stlb, stall_walk; /* data TLB misses, walks; stalling */
 	uint64_t wb;				     /* written lines L1d evicted */
 	uint64_t btb;				     /* taken branches the BTB missed */
-	uint64_t fe_slow, fe_full; /* taken branches past a line's limits (vg_tool.c fe_line()) */
+	uint64_t fe_slow,
+	    fe_full; /* taken branches past a line's limits (vg_tool.c fe_refresh()) */
 };
 
 /* One segment of one process, as the tool wrote it. */
@@ -396,7 +397,7 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	 * most: a segment takes at least its taken branches' cycles (a small loop, a chain of
 	 * calls), and a loop of one segment a cycle each time it jumps back to its start; a
 	 * taken branch past fe_line_branches in its 64-byte line fe_line_cycles more (vg_tool.c
-	 * fe_line()). The extra is front-end stall.
+	 * fe_refresh()). The extra is front-end stall.
 	 */
 	/*
 	 * Bandwidth: the lines L1 fills cross from L2 at l2_bytes_per_cycle, the written lines
