@@ -379,6 +379,8 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	rc.fe_half_cycles = gc.fe_half_cycles;
 	rc.branch_mixed_cycles = gc.branch_mixed_cycles;
 	rc.branch_rare_cycles = gc.branch_rare_cycles;
+	CHECK(rc.llc_share_mib == 32 && gc.llc_share_mib == 0);
+	rc.llc_share_mib = gc.llc_share_mib;
 	snprintf(rc.name, sizeof(rc.name), "%s", gc.name);
 	CHECK(ipcc_model_profile_equal(&rc, &gc));
 	return TEST_OK;

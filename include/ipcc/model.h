@@ -304,6 +304,14 @@ struct ipcc_model_profile {
 	 */
 	unsigned l2_latency, llc_latency, dram_latency;
 	/*
+	 * The LLC a program keeps on a shared host, in MiB: a line it reuses after D bytes of
+	 * others comes from memory with the chance D^2 / (D^2 + S^2), S this share (other
+	 * tenants' lines evict it the likelier the longer it waits). Fitted on a pointer chase's
+	 * latency against its size. Used by the model backend; 0 when missing: the whole LLC is
+	 * the program's.
+	 */
+	unsigned llc_share_mib;
+	/*
 	 * The data TLBs of 4 KiB pages: dtlb_entries in the first level (modelled 6-way, or 8-
 	 * or 4-way), stlb_entries in the second (16-way); a load that misses the first and
 	 * hits the second costs stlb_latency cycles more, one that misses both walk_latency
@@ -516,7 +524,7 @@ struct ipcc_model_error {
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, agu_ports, shift_ports,
  * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,
  * indexed_store_alu,
- * mul_high_latency, l2_latency, llc_latency,
+ * mul_high_latency, l2_latency, llc_latency, llc_share_mib,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
  * btb_entries, btb_miss_cycles, fe_line_branches, fe_line_cycles, fe_half_branches,

@@ -39,6 +39,8 @@ struct ipcc_mb_caches {
 	struct ipcc_mb_cache btb;
 	/* The profile's fe_line_branches and fe_half_branches; 0: no limit (--ipcc-fe). */
 	unsigned fe_line, fe_half;
+	/* The profile's llc_share_mib, in bytes; 0: the whole LLC (--ipcc-llc-share). */
+	uint64_t llc_share;
 	char source[96]; /* "sysfs (cpu0)" or why the defaults were taken */
 };
 
@@ -49,7 +51,7 @@ int ipcc_mb_caches(struct ipcc_mb_caches *c);
  * entries are no multiple of 6, else fully associative), the second 16-way (fully where its
  * entries are no multiple of 16); none where p has no dtlb_entries. And its branch-target
  * buffer: 8-way, its entries rounded down to a multiple of 8; none where it has none. And its
- * limits on taken branches a line (fe_line_branches, fe_half_branches).
+ * limits on taken branches a line (fe_line_branches, fe_half_branches), and its LLC share.
  */
 void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p);
 
@@ -144,6 +146,7 @@ struct ipcc_mb_result {
 	unsigned width;		      /* slots per cycle */
 	bool port_binding;	      /* the profile binds micro-ops to ports at allocation */
 	bool branch_limits; /* it has the front end's limits on packed or both-ways branches */
+	bool llc_share;	    /* it has an LLC share (llc_share_mib): not all the LLC is kept */
 	int exit_status;    /* the first process's exit code (tool's view) */
 };
 

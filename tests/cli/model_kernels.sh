@@ -225,8 +225,34 @@ if [ $# = 0 ]; then
         fail "latency over 7/8 of L2 ($size bytes): $(cat "$tmp/colour") L2 misses a load," \
             "not some (page colours) and not most"
 fi
+# The LLC's share (vg_tool.c, llc_hit()): a chase over 48 MiB in a modelled LLC of 256 MiB hits
+# it on every load with the whole LLC; with raptorcove's share of 32 MiB, where a line the
+# chase left long ago comes from memory with the chance D^2 / (D^2 + S^2), a good part of the
+# loads miss it (about half), and each costs memory's latency, not the LLC's.
+if [ $# = 0 ]; then
+    printf 'base = raptorcove\nname = noshare\nllc_share_mib = 0\n' >"$tmp/noshare.prof"
+    for p in raptorcove "$tmp/noshare.prof"; do
+        for i in $n $((2 * n)); do
+            "$ipcc" stat --backend model --llc 256M --profile "$p" --format json \
+                -o "$tmp/s$i.json" -- "$drv" latency $i 50331648 2>"$tmp/err" ||
+                fail "latency at 48 MiB, $p: $(cat "$tmp/err")"
+        done
+        jq -n --slurpfile a "$tmp/s$n.json" --slurpfile b "$tmp/s$((2 * n)).json" \
+            --argjson n $n -r '[$b[0], $a[0]] | "\((.[0].model.counts.llc_misses -
+            .[1].model.counts.llc_misses) / ($n * 8)) \((.[0].counters.cycles -
+            .[1].counters.cycles) / ($n * 8))"' >>"$tmp/share"
+    done
+    { read -r miss cyc && read -r miss0 cyc0; } <"$tmp/share"
+    echo "latency at 48 MiB, LLC 256 MiB: $miss LLC misses and $cyc cycles a load with" \
+        "raptorcove's share, $miss0 and $cyc0 without"
+    awk -v m="$miss" -v c="$cyc" -v m0="$miss0" -v c0="$cyc0" \
+        'BEGIN { exit !(m0 == 0 && m > 0.2 && m < 0.9 && c > c0 + 0.5 * m * 200) }' ||
+        fail "latency at 48 MiB: LLC misses a load $miss with the share, $miss0 without" \
+            "(about half and none expected); cycles a load $cyc and $cyc0"
+fi
 echo "ok: every kernel's instructions, loads, stores and branches exact under the model;" \
     "a chase's misses stall, a stream's overlap, a page chase misses the TLB; one taken" \
     "branch a cycle; a mispredict as the pipeline model charges it; a copy's write-backs at" \
     "their own rate; a stream read in order waits for" \
-    "L2 once a page; a chase over 7/8 of L2 misses in its crowded page colours"
+    "L2 once a page; a chase over 7/8 of L2 misses in its crowded page colours; a chase" \
+    "over 48 MiB misses the LLC's share"

@@ -94,6 +94,12 @@ grep -q "left out: .*the allocator's binding of micro-ops to ports" "$tmp/sky" |
 "$ipcc" stat --backend model --profile goldencove -- "$prog" 1000 2>"$tmp/glc" || fail "goldencove run"
 grep -q "left out: .*the allocator's binding" "$tmp/glc" &&
     fail "goldencove: the port binding said left out, but the profile models it"
+# ... and the LLC's other tenants: goldencove gives the program all the LLC, raptorcove a share.
+grep -q "left out: .*this profile gives the program all of it" "$tmp/glc" ||
+    fail "goldencove: the LLC's other tenants not said left out"
+"$ipcc" stat --backend model --profile raptorcove -- "$prog" 1000 2>"$tmp/rpc" || fail "raptorcove run"
+grep -q "left out: .*this profile's share of it is fixed" "$tmp/rpc" ||
+    fail "raptorcove: its fixed LLC share not said"
 # CSV and OpenMetrics carry the model's counts.
 "$ipcc" stat --backend model --format csv -- "$prog" 1000 2>"$tmp/csv" || fail "csv run"
 grep -q '^model_mispredicts,' "$tmp/csv" || fail "csv: no model rows"

@@ -19,12 +19,12 @@
  * micro-ops to ports where the profile does not model it (ports_left_out), and the
  * branch-target buffer's second level, or all of it where the profile names none
  * (btb_left_out), and the front end's limits on branches where it has neither
- * (branches_left_out).
+ * (branches_left_out), and the LLC's other tenants, as a share or not at all (share_left_out).
  */
 static const char left_out[] =
     "time in system calls and page faults (the kernel's); other processes and other "
     "threads' contention for caches and memory bandwidth (each thread has its own L1 and "
-    "L2, the LLC is shared but its latency is fixed); an SMT sibling; the hardware "
+    "L2, and all share one LLC); an SMT sibling; the hardware "
     "prefetchers but a stream one into L2 and the spatial one (a line's 128-byte pair); the "
     "page frames the kernel gives the program (L2 and the LLC are indexed by frames "
     "scattered by a fixed rule, not by the real ones); huge pages (the TLB model's pages "
@@ -46,6 +46,13 @@ static const char ports_left_out[] =
 static const char branches_left_out[] =
     "; the front end's limits on taken branches packed close and on branches that go both "
     "ways (this profile has neither: each taken branch costs it the same)";
+
+static const char *const share_left_out[2] = {
+	"; the host's other tenants of the LLC (this profile gives the program all of it: a "
+	"line is evicted only by the program's own)",
+	"; the host's other tenants of the LLC as they come and go (this profile's share of it "
+	"is fixed: a line reused after more of the program's others is the likelier in memory)"
+};
 
 /* Per-function rows shown in text: those above this share of the cycles. */
 #define TEXT_FN_SHARE 0.001
@@ -186,8 +193,9 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 			"  %" PRIu64 " segments the model could not parse: one instruction "
 			"a slot\n",
 			m->unmodelled);
-	fprintf(out, "  left out: %s%s%s%s\n", left_out, btb_left_out[k->btb.size != 0],
-		m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out);
+	fprintf(out, "  left out: %s%s%s%s%s\n", left_out, btb_left_out[k->btb.size != 0],
+		m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out,
+		share_left_out[m->llc_share]);
 	if (r->model_regions)
 		text_regions(out, r);
 	if (!r->per_function)
@@ -277,10 +285,11 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 	    m->caches.btb.size ? json_integer((json_int_t)(m->caches.btb.size / m->caches.btb.line))
 			       : json_null());
 	json_object_set_new(model, "counts", counts_json(&m->total));
-	char lo[sizeof(left_out) + sizeof(ports_left_out) + sizeof(branches_left_out) + 256];
+	char lo[sizeof(left_out) + sizeof(ports_left_out) + sizeof(branches_left_out) + 512];
 
-	snprintf(lo, sizeof(lo), "%s%s%s%s", left_out, btb_left_out[m->caches.btb.size != 0],
-		 m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out);
+	snprintf(lo, sizeof(lo), "%s%s%s%s%s", left_out, btb_left_out[m->caches.btb.size != 0],
+		 m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out,
+		 share_left_out[m->llc_share]);
 	json_object_set_new(model, "left_out", json_string(lo));
 	for (size_t i = 0; r->per_function && i < m->nfn; i++)
 		json_array_append_new(fns, json_pack("{ss ss so}", "function", m->fn[i].name,

@@ -1651,6 +1651,7 @@ int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p, struct 
 	out->port_binding = p->port_binding;
 	out->branch_limits = (p->fe_line_branches && p->fe_half_branches) ||
 			     p->branch_mixed_cycles || p->branch_rare_cycles;
+	out->llc_share = p->llc_share_mib != 0;
 	n = scandir(dir, &names, tool_file, by_name);
 	if (n < 0)
 		return err_sys("cannot read the folder '%s'", dir);

@@ -159,6 +159,7 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 
 	c->dtlb = c->stlb = c->btb = (struct ipcc_mb_cache){ 0, 0, 0 };
 	c->fe_line = c->fe_half = 0;
+	c->llc_share = (uint64_t)p->llc_share_mib << 20;
 	if (p->fe_line_branches && p->fe_half_branches)
 		c->fe_line = p->fe_line_branches, c->fe_half = p->fe_half_branches;
 	if (p->btb_entries >= 8)
@@ -180,7 +181,7 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c, unsigned window,
 		 const char *outdir, char *const *cmd, char ***argv)
 {
-	enum { NOPT = 11 };
+	enum { NOPT = 12 };
 	char opt[NOPT][640];
 	size_t ncmd = 0, bytes = 0, n = 0;
 	const char *fixed[] = { e->valgrind, "--tool=ipcc", "-q", "--trace-children=yes",
@@ -211,6 +212,8 @@ int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c,
 	}
 	if (c->fe_line)
 		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-fe=%u,%u", c->fe_line, c->fe_half);
+	if (c->llc_share)
+		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-llc-share=%" PRIu64, c->llc_share);
 #undef GEOMETRY
 	snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-defs=%s/ipcc-defs.%%p", outdir);
 	for (size_t i = 0; i < nfixed; i++)
