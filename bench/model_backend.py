@@ -5,10 +5,13 @@ with the cachegrind formula and callgrind's speed, on real programs no one here 
 a fixed input made here (seeded, so every run makes the same bytes).
 
 Per program:
-- measured: user-mode cycles (ipcc stat, time backend: user time times the core frequency
-  ipcc measures around the run) in three rounds of three native runs spaced by the tools'
-  runs: the median run of the fastest round, and the rounds' spread; also elapsed x core frequency, which counts the
-  kernel's time too (page faults, system calls) that no Valgrind tool sees;
+- measured: user-mode cycles (ipcc stat, time backend, at the core frequency ipcc measures
+  around each run) in three rounds of three native runs spaced by the tools' runs: the
+  median run's elapsed cycles in the fastest round, times the share of user time in all
+  nine runs together (the kernel samples the split at its tick: one run's errs by tens of
+  percent on a program of 50 ms), and the rounds' spread; also elapsed x core frequency,
+  which counts the kernel's time too (page faults, system calls) that no Valgrind tool
+  sees;
 - ipcc: the model backend's cycles (ipcc stat --backend model), and its error;
 - the cachegrind formula (iai-callgrind's, "L1 hits + 5 x LL hits + 35 x RAM hits") from
   cachegrind's own counts of the same command, and its error;
@@ -173,14 +176,17 @@ def main():
             cg, cg_insns, cg_wall = cachegrind(args)
             cl_wall = callgrind_wall(args)
             rounds.append(native_round(ipcc, args))
-            # Within a round, the median run: the kernel samples user time at its tick, so a
-            # short program's split between user and system time errs both ways (python3's
-            # user time went from 32 to 56 ms between runs of one round), and the fewest
-            # would pick the runs that erred low.
+            # Within a round, the median run's elapsed cycles; the fastest round's is the
+            # figure. The kernel samples user time at its tick, so a short program's split
+            # between user and system time errs both ways from run to run (python3's user
+            # time went from 32 to 56 ms between runs of one round; perl's median run gave
+            # 148 Mcycles of user time in one round where its elapsed was 180): the split is
+            # taken over all nine runs' ticks together, and applied to that figure.
             native = [n for r in rounds for n in r]
-            best = [median([n[0] for n in r]) for r in rounds]
-            measured = min(best)
-            measured_elapsed = min(median([n[1] for n in r]) for r in rounds)
+            best = [median([n[1] for n in r]) for r in rounds]
+            measured_elapsed = min(best)
+            user_share = sum(n[3] for n in native) / sum(n[4] for n in native)
+            measured = measured_elapsed * user_share
             spread = max(best) / min(best) - 1
             user_ns = min(n[3] for n in native)
             elapsed_ns = min(n[4] for n in native)
