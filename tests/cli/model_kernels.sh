@@ -17,6 +17,11 @@ command -v valgrind >/dev/null || { echo "SKIP: no valgrind (make deps installs 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=2000
+# ipcc bench's figure for one kernel (cycles an iteration at 1 MiB), or -.
+bench_once() {
+    "$ipcc" bench "$1" --size 1M --format json 2>/dev/null </dev/null |
+        jq -r '.kernels[0].points[0].cycles_best // "-"'
+}
 "$drv" --list >"$tmp/list" || fail "model_kernels --list"
 bad=0
 printf '%-22s %8s %7s %7s %7s %9s %10s %10s\n' kernel insns loads stores branch mispred \
@@ -76,8 +81,8 @@ while read -r k entry start end insns loads stores branches misp; do
     esac
     bench=-
     if [ "${MODEL_KERNELS_BENCH:-0}" = 1 ]; then
-        bench=$("$ipcc" bench "$k" --size 1M --format json 2>/dev/null |
-            jq -r '.kernels[0].points[0].cycles_best // "-"')
+        bench=$(bench_once "$k")
+        echo "$k $gc $bench" >>"$tmp/bench"
     fi
     printf '%-22s %8s %7s %7s %7s %9s %10.3f %10s\n' "$k" "$gi" "$gl" "$gs" "$gb" "$gm" "$gc" \
         "$bench"
@@ -249,6 +254,30 @@ if [ $# = 0 ]; then
         'BEGIN { exit !(m0 == 0 && m > 0.2 && m < 0.9 && c > c0 + 0.5 * m * 200) }' ||
         fail "latency at 48 MiB: LLC misses a load $miss with the share, $miss0 without" \
             "(about half and none expected); cycles a load $cyc and $cyc0"
+fi
+# The bench's figures in three rounds, the whole run (about a minute) apart: a busy SMT
+# sibling on the host slows the front end's kernels for minutes at a time (branch.always
+# measures 2.00 or 3.00 cycles by the minute, branch.alternate 2.34 or 2.84), and the model
+# runs a thread alone, so the fewest cycles of the three are the figure; the spread is
+# the rounds' (max / min - 1).
+if [ "${MODEL_KERNELS_BENCH:-0}" = 1 ]; then
+    for round in 2 3; do
+        while read -r k gc b; do
+            echo "$k $gc $b $(bench_once "$k")" >>"$tmp/bench$round"
+        done <"$tmp/bench"
+        mv "$tmp/bench$round" "$tmp/bench"
+    done
+    printf '\n%-22s %10s %10s %8s %8s\n' kernel model_cyc bench_best spread error
+    awk '{ best = ""; worst = ""
+           for (i = 3; i <= NF; i++) if ($i != "-") {
+               if (best == "" || $i + 0 < best) best = $i + 0
+               if (worst == "" || $i + 0 > worst) worst = $i + 0 }
+           if (best == "") { printf "%-22s %10.3f %10s\n", $1, $2, "-"; next }
+           e = ($2 - best) / best; n++; if (e < 0.05 && e > -0.05) ok++
+           printf "%-22s %10.3f %10.3f %7.1f%% %+7.1f%%\n", $1, $2, best,
+               100 * (worst / best - 1), 100 * e }
+         END { printf "%d of %d kernels within 5%% of the fewest cycles of three rounds\n", ok, n }' \
+        "$tmp/bench"
 fi
 echo "ok: every kernel's instructions, loads, stores and branches exact under the model;" \
     "a chase's misses stall, a stream's overlap, a page chase misses the TLB; one taken" \
