@@ -354,7 +354,7 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	CHECK_EQ(int, ipcc_model_profile("goldencove", &gc), 0);
 	CHECK_EQ(int, ipcc_model_profile("raptorcove", &rc), 0);
 	CHECK_STR(rc.name, "raptorcove");
-	CHECK_EQ(int, (int)rc.recovery, 21);
+	CHECK_EQ(int, (int)rc.recovery, 19);
 	CHECK_EQ(int, (int)rc.fold_imm, 4);
 	CHECK_EQ(int, (int)rc.l2_wb_bytes_per_cycle, 30);
 	CHECK_EQ(int, (int)rc.fused_flags_late, 0);

@@ -439,12 +439,16 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	}
 	/*
 	 * A conditional branch that goes both ways: branch_mixed_cycles each time it runs, at
-	 * most branch_rare_cycles each time it goes its rarer way, on the fetch floor too.
+	 * most branch_rare_cycles each time it goes its rarer way, on the fetch floor too; a
+	 * mispredicted one is refetched from its right target, which the recovery pays for:
+	 * only the predicted count (the rarer way's share of them as of all). Charged on
+	 * every run, branch.random took 16.5 cycles an iteration where it measures 14.9.
 	 */
-	if (s->cond && (p->branch_mixed_cycles || p->branch_rare_cycles)) {
+	if (s->cond > s->cond_miss && (p->branch_mixed_cycles || p->branch_rare_cycles)) {
 		uint64_t rare = s->taken < s->cond - s->taken ? s->taken : s->cond - s->taken;
-		double mixed = (double)s->cond * p->branch_mixed_cycles,
-		       turns = (double)rare * p->branch_rare_cycles;
+		double hit = (double)(s->cond - s->cond_miss) / (double)s->cond;
+		double mixed = (double)(s->cond - s->cond_miss) * p->branch_mixed_cycles,
+		       turns = (double)rare * hit * p->branch_rare_cycles;
 
 		floor += mixed < turns ? mixed : turns;
 	}
