@@ -262,7 +262,7 @@ TEST(fitted_profile_takes_what_the_kernels_measure)
 {
 	struct ipcc_fit_row rows[IPCC_FIT_ROWS];
 	struct ipcc_model_profile base, fit, back;
-	char text[2048];
+	char text[4096];
 
 	CHECK_EQ(int, ipcc_model_profile("zen3", &base), 0);
 	CHECK_EQ(int, ipcc_fit_profile(&base, &fit, rows), 0);

@@ -381,6 +381,9 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	rc.branch_rare_cycles = gc.branch_rare_cycles;
 	CHECK(rc.llc_share_mib == 32 && gc.llc_share_mib == 0);
 	rc.llc_share_mib = gc.llc_share_mib;
+	CHECK(rc.btb2_entries == 12288 && rc.btb2_miss_cycles == 11 && gc.btb2_entries == 0);
+	rc.btb2_entries = gc.btb2_entries;
+	rc.btb2_miss_cycles = gc.btb2_miss_cycles;
 	snprintf(rc.name, sizeof(rc.name), "%s", gc.name);
 	CHECK(ipcc_model_profile_equal(&rc, &gc));
 	return TEST_OK;
@@ -472,7 +475,7 @@ TEST(profile_files_round_trip)
 	for (int i = 0; ipcc_model_profiles[i]; i++) {
 		struct ipcc_model_profile p, q, r;
 		struct ipcc_model_error err;
-		char text[2048];
+		char text[4096];
 
 		CHECK_EQ(int, ipcc_model_profile(ipcc_model_profiles[i], &p), 0);
 		CHECK_EQ(int, ipcc_model_profile_format(&p, text, sizeof(text)), 0);
@@ -487,7 +490,7 @@ TEST(profile_files_round_trip)
 	{
 		struct ipcc_model_profile p, q;
 		struct ipcc_model_error err;
-		char text[2048];
+		char text[4096];
 
 		ipcc_model_profile("zen3", &p);
 		snprintf(p.name, sizeof(p.name), "fitted-zen3");
@@ -571,7 +574,7 @@ TEST(profile_mul_and_lock_latencies_replace_the_tables)
 		CHECK_EQ(i64, first_latency(cases[i].profile, cases[i].code), cases[i].complete);
 	/* Optional keys: a whole profile written before they existed still reads. */
 	{
-		char text[2048];
+		char text[4096];
 
 		ipcc_model_profile("zen3", &p);
 		CHECK_EQ(int, ipcc_model_profile_format(&p, text, sizeof(text)), 0);
@@ -1202,7 +1205,7 @@ TEST(loops_the_lsd_does_not_unroll_start_each_iteration_afresh)
 	static const char nops8[] = "nop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\n";
 	struct ipcc_model_profile p;
 	struct ipcc_model_error err;
-	char text[2048];
+	char text[4096];
 
 	CHECK_EQ(dbl, loop_cycles("base = goldencove\n", nops8), 2);
 	CHECK_EQ(dbl, loop_cycles("base = goldencove\nlsd_no_unroll = none\n", nops8), 1.5);

@@ -402,7 +402,7 @@ TEST(fit_finds_the_profile_that_made_the_measurements)
 	}
 	/* the fitted profile writes and reads back, and gives the same distances */
 	{
-		char text[2048];
+		char text[4096];
 		struct ipcc_model_profile q;
 		struct ipcc_model_error err;
 		double d;

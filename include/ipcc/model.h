@@ -351,6 +351,12 @@ struct ipcc_model_profile {
 	 */
 	unsigned btb_entries, btb_miss_cycles;
 	/*
+	 * Its second level: btb2_entries more (8-way, LRU), the entries the first evicts; a
+	 * taken branch that both miss costs btb2_miss_cycles more again (the core finds the
+	 * branch at decode). Used by the model backend; 0 when missing: one level.
+	 */
+	unsigned btb2_entries, btb2_miss_cycles;
+	/*
 	 * Taken branches close together: a 64-byte line's first fe_line_branches taken branches
 	 * (by address) go at taken_per_cycle, each after them fe_line_cycles more (a fetch
 	 * limit, hidden where the back end is slower); a 32-byte half's first fe_half_branches
@@ -527,7 +533,8 @@ struct ipcc_model_error {
  * mul_high_latency, l2_latency, llc_latency, llc_share_mib,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
- * btb_entries, btb_miss_cycles, fe_line_branches, fe_line_cycles, fe_half_branches,
+ * btb_entries, btb_miss_cycles, btb2_entries, btb2_miss_cycles, fe_line_branches,
+ * fe_line_cycles, fe_half_branches,
  * fe_half_cycles, branch_mixed_cycles, branch_rare_cycles, rep_short_cycles, rep_cycles,
  * rep_bytes_per_cycle,
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, rep_wide_cycles, cpuid_cycles, x87_assist_cycles,

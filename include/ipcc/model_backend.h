@@ -35,8 +35,9 @@ struct ipcc_mb_caches {
 	struct ipcc_mb_cache l1d, l1i, l2, llc;
 	/* The data TLBs, from the profile (size = entries x 4096, line 4096); size 0: none. */
 	struct ipcc_mb_cache dtlb, stlb;
-	/* The branch-target buffer, from the profile (size = entries x 8, 8-way, line 8). */
-	struct ipcc_mb_cache btb;
+	/* The branch-target buffer, from the profile (size = entries x 8, 8-way, line 8); its
+	 * second level (the same form; size 0: none), which holds what the first evicts. */
+	struct ipcc_mb_cache btb, btb2;
 	/* The profile's fe_line_branches and fe_half_branches; 0: no limit (--ipcc-fe). */
 	unsigned fe_line, fe_half;
 	/* The profile's llc_share_mib, in bytes; 0: the whole LLC (--ipcc-llc-share). */
@@ -50,7 +51,8 @@ int ipcc_mb_caches(struct ipcc_mb_caches *c);
  * The data TLBs the profile names into c: the first level 6-way (8- or 4-way where its
  * entries are no multiple of 6, else fully associative), the second 16-way (fully where its
  * entries are no multiple of 16); none where p has no dtlb_entries. And its branch-target
- * buffer: 8-way, its entries rounded down to a multiple of 8; none where it has none. And its
+ * buffer: 8-way, its entries rounded down to a multiple of 8; none where it has none (and its
+ * second level, btb2_entries, alike). And its
  * limits on taken branches a line (fe_line_branches, fe_half_branches), and its LLC share.
  */
 void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p);
@@ -101,6 +103,7 @@ struct ipcc_mb_counts {
 	uint64_t l1i_misses, l2i_misses, llci_misses;
 	uint64_t dtlb_misses, page_walks; /* data: first-level TLB misses; of them, walks */
 	uint64_t btb_misses;		  /* taken branches the branch-target buffer missed */
+	uint64_t btb2_misses;		  /* ... of them, those its second level missed too */
 	uint64_t approximated;		  /* dynamic instructions the model approximated */
 	/* Cycles: the pipeline's steady state plus what each kind of event costs. */
 	double cycles;

@@ -89,6 +89,22 @@ jq -e '.model.btb_entries == 1024' "$tmp/jumps40.json" >/dev/null ||
     fail "goldencove's branch-target buffer: $(jq .model.btb_entries "$tmp/jumps40.json") entries"
 jq -e '.model.left_out | contains("limits on taken branches packed close")' \
     "$tmp/jumps40.json" >/dev/null || fail "goldencove has no branch limits: not said"
+# The second level holds what the first evicts (vg_tool.c btb_ref()): with 2,048 entries the
+# two hold the chain's 2,048 jumps, each misses the first and none the second (2 cycles a
+# jump); with 512 the chain outruns both (LRU), each misses the second too and costs its
+# btb2_miss_cycles more (2 + 11).
+printf 'base = goldencove\nbtb2_entries = 2048\nbtb2_miss_cycles = 11\n' >"$tmp/btb2.profile"
+printf 'base = goldencove\nbtb2_entries = 512\nbtb2_miss_cycles = 11\n' >"$tmp/btb2s.profile"
+b2=$(jumps "$tmp/btb2.profile" .model.counts.btb2_misses)
+c2=$(jumps "$tmp/btb2.profile" .counters.cycles)
+jq -e '.model.btb2_entries == 2048 and (.model.left_out | contains("two LRU levels"))' \
+    "$tmp/jumps40.json" >/dev/null || fail "a second level of 2,048 entries: not said"
+within "$b2" 0 0.01 || fail "2,048 jumps, a second level of 2,048: $b2 second-level misses a jump"
+within "$c2" 1.8 2.3 || fail "2,048 jumps, a second level of 2,048: $c2 cycles a jump, not 2"
+b2=$(jumps "$tmp/btb2s.profile" .model.counts.btb2_misses)
+c2=$(jumps "$tmp/btb2s.profile" .counters.cycles)
+within "$b2" 0.95 1.05 || fail "2,048 jumps, a second level of 512: $b2 second-level misses a jump"
+within "$c2" 12.5 13.5 || fail "2,048 jumps, a second level of 512: $c2 cycles a jump, not 13"
 # packed PROFILE FIELD: FIELD per pass of the packed jmps
 packed() { traces packed 20000 "$1" "$2"; }
 p=$(packed raptorcove .counters.cycles)

@@ -34,11 +34,13 @@ static const char left_out[] =
     "independent of an earlier one, costs nothing) and a store's miss costs nothing; the "
     "segments' steady states are modelled as loops; Valgrind presents its own CPU (no "
     "AVX-512), so libraries may take other code paths than on this machine";
-static const char *const btb_left_out[2] = {
+static const char *const btb_left_out[3] = {
 	"; the branch-target buffer (this profile names none: a taken branch costs the front "
 	"end the same wherever its target is held)",
 	"; the branch-target buffer's second level (a taken branch that its one level misses "
-	"costs the same wherever its target is held)"
+	"costs the same wherever its target is held)",
+	"; the branch-target buffer's own organisation (two LRU levels stand for it, the second "
+	"holding what the first evicts)"
 };
 static const char ports_left_out[] =
     "; the allocator's binding of micro-ops to ports (this profile gives each any free port "
@@ -144,6 +146,8 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 	if (k->btb.size)
 		fprintf(out, "; a branch-target buffer of %" PRIu64 " taken branches",
 			k->btb.size / k->btb.line);
+	if (k->btb2.size)
+		fprintf(out, " and %" PRIu64 " more", k->btb2.size / k->btb2.line);
 	fprintf(out, "\n\n");
 	fprintf(out, "  %-24s %18" PRIu64 "  exact\n", "loads", c->loads);
 	fprintf(out, "  %-24s %18" PRIu64 "  exact\n", "stores", c->stores);
@@ -167,7 +171,15 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 	if (k->dtlb.size)
 		fprintf(out, "  %-24s %18" PRIu64 "  %" PRIu64 " page walks\n", "DTLB misses",
 			c->dtlb_misses, c->page_walks);
-	if (k->btb.size)
+	if (k->btb.size && k->btb2.size)
+		fprintf(out,
+			"  %-24s %18" PRIu64 "  %.2f%% of taken branches; %" PRIu64
+			" missed the second level too\n",
+			"BTB misses", c->btb_misses,
+			pct((double)c->btb_misses,
+			    (double)(c->cond_taken + c->branches - c->cond_branches)),
+			c->btb2_misses);
+	else if (k->btb.size)
 		fprintf(out, "  %-24s %18" PRIu64 "  %.2f%% of taken branches\n", "BTB misses",
 			c->btb_misses,
 			pct((double)c->btb_misses,
@@ -193,7 +205,8 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 			"  %" PRIu64 " segments the model could not parse: one instruction "
 			"a slot\n",
 			m->unmodelled);
-	fprintf(out, "  left out: %s%s%s%s%s\n", left_out, btb_left_out[k->btb.size != 0],
+	fprintf(out, "  left out: %s%s%s%s%s\n", left_out,
+		btb_left_out[k->btb2.size ? 2 : k->btb.size != 0],
 		m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out,
 		share_left_out[m->llc_share]);
 	if (r->model_regions)
@@ -227,7 +240,8 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 static json_t *counts_json(const struct ipcc_mb_counts *c)
 {
 	return json_pack(
-	    "{sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI s{sf sf sf sf sf sf sf "
+	    "{sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI s{sf sf sf sf sf sf "
+	    "sf "
 	    "sf sf}"
 	    " s{sf sf sf sf}}",
 	    "instructions", (json_int_t)c->instructions, "loads", (json_int_t)c->loads, "stores",
@@ -239,12 +253,12 @@ static json_t *counts_json(const struct ipcc_mb_counts *c)
 	    (json_int_t)c->stalling_misses, "l1i_misses", (json_int_t)c->l1i_misses, "l2i_misses",
 	    (json_int_t)c->l2i_misses, "llci_misses", (json_int_t)c->llci_misses, "dtlb_misses",
 	    (json_int_t)c->dtlb_misses, "page_walks", (json_int_t)c->page_walks, "btb_misses",
-	    (json_int_t)c->btb_misses, "approximated", (json_int_t)c->approximated, "cycles",
-	    "total", c->cycles, "pipeline", c->core_cycles, "l2_hits", c->l2_hit_cycles, "llc_hits",
-	    c->llc_hit_cycles, "memory", c->memory_cycles, "tlb", c->tlb_cycles, "icache",
-	    c->icache_cycles, "btb", c->btb_cycles, "mispredicts", c->mispredict_cycles, "slots",
-	    "total", c->slots_total, "filled", c->slots_filled, "issued", c->slots_issued,
-	    "retired", c->slots_retired);
+	    (json_int_t)c->btb_misses, "btb2_misses", (json_int_t)c->btb2_misses, "approximated",
+	    (json_int_t)c->approximated, "cycles", "total", c->cycles, "pipeline", c->core_cycles,
+	    "l2_hits", c->l2_hit_cycles, "llc_hits", c->llc_hit_cycles, "memory", c->memory_cycles,
+	    "tlb", c->tlb_cycles, "icache", c->icache_cycles, "btb", c->btb_cycles, "mispredicts",
+	    c->mispredict_cycles, "slots", "total", c->slots_total, "filled", c->slots_filled,
+	    "issued", c->slots_issued, "retired", c->slots_retired);
 }
 
 static json_t *cache_json(const struct ipcc_mb_cache *c)
@@ -284,10 +298,15 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 	    model, "btb_entries",
 	    m->caches.btb.size ? json_integer((json_int_t)(m->caches.btb.size / m->caches.btb.line))
 			       : json_null());
+	json_object_set_new(model, "btb2_entries",
+			    m->caches.btb2.size ? json_integer((json_int_t)(m->caches.btb2.size /
+									    m->caches.btb2.line))
+						: json_null());
 	json_object_set_new(model, "counts", counts_json(&m->total));
 	char lo[sizeof(left_out) + sizeof(ports_left_out) + sizeof(branches_left_out) + 512];
 
-	snprintf(lo, sizeof(lo), "%s%s%s%s%s", left_out, btb_left_out[m->caches.btb.size != 0],
+	snprintf(lo, sizeof(lo), "%s%s%s%s%s", left_out,
+		 btb_left_out[m->caches.btb2.size ? 2 : m->caches.btb.size != 0],
 		 m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out,
 		 share_left_out[m->llc_share]);
 	json_object_set_new(model, "left_out", json_string(lo));
@@ -365,6 +384,7 @@ void stat_model_csv(FILE *out, const struct stat_result *r)
 		{ "model_dtlb_misses", (double)c->dtlb_misses },
 		{ "model_page_walks", (double)c->page_walks },
 		{ "model_btb_misses", (double)c->btb_misses },
+		{ "model_btb2_misses", (double)c->btb2_misses },
 		{ "model_cycles_pipeline", c->core_cycles },
 		{ "model_cycles_l2_hits", c->l2_hit_cycles },
 		{ "model_cycles_llc_hits", c->llc_hit_cycles },

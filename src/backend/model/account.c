@@ -58,6 +58,7 @@ struct seg_counts {
 	uint64_t dtlb, walk, stall_stlb, stall_walk; /* data TLB misses, walks; stalling */
 	uint64_t wb;				     /* written lines L1d evicted */
 	uint64_t btb;				     /* taken branches the BTB missed */
+	uint64_t btb2;				     /* ... and its second level too */
 	uint64_t fe_slow,
 	    fe_full; /* taken branches past a line's limits (vg_tool.c fe_refresh()) */
 };
@@ -360,6 +361,7 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	c->llci_misses += s->llci;
 	c->dtlb_misses += s->dtlb;
 	c->btb_misses += s->btb + s->fe_full;
+	c->btb2_misses += s->btb2;
 	c->page_walks += s->walk;
 	c->approximated += s->execs * st->approximated;
 
@@ -471,7 +473,8 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	 * A taken branch whose target the branch-target buffer missed, or that has no entry in
 	 * it (past fe_half_branches in its 32 bytes): front-end stall.
 	 */
-	double btb = (double)s->btb * p->btb_miss_cycles + (double)s->fe_full * p->fe_half_cycles;
+	double btb = (double)s->btb * p->btb_miss_cycles + (double)s->fe_full * p->fe_half_cycles +
+		     (double)s->btb2 * p->btb2_miss_cycles;
 
 	c->core_cycles += core;
 	c->l2_hit_cycles += dl2;
@@ -597,6 +600,8 @@ static int parse_cache(const char *line, struct ipcc_mb_caches *c)
 		k = &c->stlb;
 	else if (!strcmp(name, "btb"))
 		k = &c->btb;
+	else if (!strcmp(name, "btb2"))
+		k = &c->btb2;
 	if (!k)
 		return -1;
 	k->size = size, k->assoc = assoc, k->line = ln;
@@ -612,7 +617,7 @@ static int read_counts(const char *p, struct seg_counts *c)
 			  &c->ret_miss,	  &c->stall_l2,	  &c->stall_llc, &c->stall_mem,
 			  &c->rep_iters,  &c->rep_runs,	  &c->dtlb,	 &c->walk,
 			  &c->stall_stlb, &c->stall_walk, &c->wb,	 &c->btb,
-			  &c->fe_slow,	  &c->fe_full };
+			  &c->fe_slow,	  &c->fe_full,	  &c->btb2 };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		char *end;
@@ -1545,7 +1550,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	while (!ret && (n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(line, "ipcc-vg 9\n"))
+			if (strcmp(line, "ipcc-vg 10\n"))
 				ret = err_set(IPCC_EINVAL, "%s: not a file of ipcc's Valgrind tool",
 					      path);
 			header = true;

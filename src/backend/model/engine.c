@@ -157,13 +157,15 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 {
 	const uint64_t page = 4096;
 
-	c->dtlb = c->stlb = c->btb = (struct ipcc_mb_cache){ 0, 0, 0 };
+	c->dtlb = c->stlb = c->btb = c->btb2 = (struct ipcc_mb_cache){ 0, 0, 0 };
 	c->fe_line = c->fe_half = 0;
 	c->llc_share = (uint64_t)p->llc_share_mib << 20;
 	if (p->fe_line_branches && p->fe_half_branches)
 		c->fe_line = p->fe_line_branches, c->fe_half = p->fe_half_branches;
 	if (p->btb_entries >= 8)
 		c->btb = (struct ipcc_mb_cache){ (uint64_t)(p->btb_entries & ~7u) * 8, 8, 8 };
+	if (c->btb.size && p->btb2_entries >= 8)
+		c->btb2 = (struct ipcc_mb_cache){ (uint64_t)(p->btb2_entries & ~7u) * 8, 8, 8 };
 	if (!p->dtlb_entries || !p->stlb_entries)
 		return;
 	/*
@@ -181,7 +183,7 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c, unsigned window,
 		 const char *outdir, char *const *cmd, char ***argv)
 {
-	enum { NOPT = 12 };
+	enum { NOPT = 13 };
 	char opt[NOPT][640];
 	size_t ncmd = 0, bytes = 0, n = 0;
 	const char *fixed[] = { e->valgrind, "--tool=ipcc", "-q", "--trace-children=yes",
@@ -208,6 +210,10 @@ int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c,
 	}
 	if (c->btb.size) {
 		GEOMETRY(nopt, "btb", c->btb);
+		nopt++;
+	}
+	if (c->btb2.size) {
+		GEOMETRY(nopt, "btb2", c->btb2);
 		nopt++;
 	}
 	if (c->fe_line)
