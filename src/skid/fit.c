@@ -302,30 +302,14 @@ static unsigned lsd_count(uint64_t set)
 
 /*
  * The branch kernel's loop (kernels_x86_64.S) in the model's text, its branch mispredicted
- * half the time as on branch.random's random pattern.
+ * half the time as on branch.random's random pattern; and the same loop with its branch
+ * always predicted.
  */
-static const char branch_body[] = ".Lloop:\n"
-				  "movzx eax, byte ptr [r9 + r8]\n"
-				  "test eax, eax\n"
-				  "jz .L2 ; mispredict=0.5\n"
-				  "add rdx, 1\n"
-				  ".L2:\n"
-				  "add r8, 1\n"
-				  "and r8, r10\n"
-				  "sub rdi, 1\n"
-				  "jnz .Lloop\n";
-
-/* The same loop with its branch always predicted. */
-static const char branch_body_predicted[] = ".Lloop:\n"
-					    "movzx eax, byte ptr [r9 + r8]\n"
-					    "test eax, eax\n"
-					    "jz .L2\n"
-					    "add rdx, 1\n"
-					    ".L2:\n"
-					    "add r8, 1\n"
-					    "and r8, r10\n"
-					    "sub rdi, 1\n"
-					    "jnz .Lloop\n";
+#define BRANCH_LOOP(jz_note)                                                                  \
+	".Lloop:\nmovzx eax, byte ptr [r9 + r8]\ntest eax, eax\njz .L2" jz_note "\nadd rdx, " \
+	"1\n.L2:\nadd r8, 1\nand r8, r10\nsub rdi, 1\njnz .Lloop\n"
+static const char branch_body[] = BRANCH_LOOP(" ; mispredict=0.5");
+static const char branch_body_predicted[] = BRANCH_LOOP("");
 
 /*
  * The model's cycles per iteration of `body` with profile p and recovery r; NAN if it
