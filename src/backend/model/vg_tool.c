@@ -22,7 +22,8 @@
  *   returns, mispredicted by a 32-entry return-address stack;
  * - taken branches whose target a branch-target buffer (--ipcc-btb: LRU, per thread) did
  *   not hold: a segment's direct jumps, calls and returns each time it runs, its conditional
- *   branch when taken, its indirect jump or call.
+ *   branch when taken, its indirect jump or call; and of them, those its second level
+ *   (--ipcc-btb2: the first's evictions) did not hold either (btb_ref()).
  *
  * Regions: libipcc's ipcc_region_begin/end, with IPCC_REGION_BACKEND=model, send the tool a
  * client request (vg_requests.h). Each thread keeps its stack of open regions as a node of a
