@@ -171,19 +171,15 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 	if (k->dtlb.size)
 		fprintf(out, "  %-24s %18" PRIu64 "  %" PRIu64 " page walks\n", "DTLB misses",
 			c->dtlb_misses, c->page_walks);
-	if (k->btb.size && k->btb2.size)
-		fprintf(out,
-			"  %-24s %18" PRIu64 "  %.2f%% of taken branches; %" PRIu64
-			" missed the second level too\n",
-			"BTB misses", c->btb_misses,
-			pct((double)c->btb_misses,
-			    (double)(c->cond_taken + c->branches - c->cond_branches)),
-			c->btb2_misses);
-	else if (k->btb.size)
-		fprintf(out, "  %-24s %18" PRIu64 "  %.2f%% of taken branches\n", "BTB misses",
+	if (k->btb.size) {
+		fprintf(out, "  %-24s %18" PRIu64 "  %.2f%% of taken branches", "BTB misses",
 			c->btb_misses,
 			pct((double)c->btb_misses,
 			    (double)(c->cond_taken + c->branches - c->cond_branches)));
+		if (k->btb2.size)
+			fprintf(out, "; %" PRIu64 " missed the second level too", c->btb2_misses);
+		fputc('\n', out);
+	}
 	fprintf(out, "\n  where the cycles went (%.0f cycles)\n", cyc);
 	fprintf(out, "    %-36s %5.1f%%\n", "the pipeline, every load hitting L1",
 		pct(c->core_cycles, cyc));
