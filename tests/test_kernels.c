@@ -422,6 +422,35 @@ TEST(block_keys_fit_back_to_the_figure_that_made_the_cycles)
 }
 
 /*
+ * Mispredict recovery is fitted to what the mispredicts add: branch.random's cycles less
+ * branch.always's (the machine's limit on taken branches, which the model backend adds on
+ * its own), on the model's loop with its branch predicted. Only the difference counts; a
+ * cycle more an iteration is two of recovery (half the iterations mispredict); without
+ * branch.always the whole loop is fitted, its taken-branch cycle put in recovery.
+ */
+TEST(recovery_fits_what_the_mispredicts_add_to_the_predicted_loop)
+{
+	struct ipcc_model_profile rc;
+	unsigned diff, shifted, whole, more, none;
+
+	CHECK_EQ(int, ipcc_model_profile("raptorcove", &rc), 0);
+	/* Emerald Rapids: branch.random 14.9 cycles an iteration, branch.always 2.00 */
+	CHECK_EQ(int, ipcc_fit_recovery(&rc, 14.9, 2.00, &diff), 0);
+	CHECK_EQ(int, ipcc_fit_recovery(&rc, 15.9, 3.00, &shifted), 0);
+	CHECK_EQ(int, ipcc_fit_recovery(&rc, 14.9, NAN, &whole), 0);
+	CHECK_EQ(int, ipcc_fit_recovery(&rc, 15.9, 2.00, &more), 0);
+	printf("raptorcove's recovery %u; fitted %u, shifted %u, whole loop %u, a cycle more %u\n",
+	       rc.recovery, diff, shifted, whole, more);
+	CHECK_EQ(int, (int)diff, (int)rc.recovery);
+	CHECK_EQ(int, (int)shifted, (int)diff);
+	CHECK(whole >= diff + 1 && whole <= diff + 3);
+	CHECK(more >= diff + 1 && more <= diff + 3);
+	/* faster than the model's loop can run with no recovery at all */
+	CHECK_EQ(int, ipcc_fit_recovery(&rc, 0.5, 2.00, &none), IPCC_EINVAL);
+	return TEST_OK;
+}
+
+/*
  * The validation table on a PMU that counts: the fake kernel counts each kernel run as a PMU
  * would, n iterations of its exact counts (on every read, so two readings differ by one
  * run). Skylake's recipe: instructions are raw 0xc0, branches and mispredicts perf's generic

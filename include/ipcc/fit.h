@@ -54,4 +54,14 @@ int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_pr
 int ipcc_fit_block_key(const struct ipcc_model_profile *p, const char *key, const char *hex,
 		       double cycles, unsigned max, unsigned *value, double *predicted);
 
+/*
+ * The mispredict recovery (0 to 1000) with which the model runs branch.random's loop (its
+ * branch mispredicted half the time) at what the mispredicts add on this machine:
+ * `random_cycles` an iteration less `always_cycles` (branch.always's, the same loop always
+ * taken), added to the model's loop with its branch predicted. Where always_cycles is NaN,
+ * the model's loop at random_cycles whole. IPCC_EINVAL where no recovery gives it.
+ */
+int ipcc_fit_recovery(const struct ipcc_model_profile *p, double random_cycles,
+		      double always_cycles, unsigned *value);
+
 #endif

@@ -362,6 +362,28 @@ static double fit_recovery(const struct ipcc_model_profile *p, double cycles)
 }
 
 /*
+ * What the mispredicts add to the loop: branch.random's cycles less branch.always's, each
+ * the fewest of the rounds, on the model's loop with the branch predicted. The model's loop
+ * follows no limit on taken branches; the machine's do (Emerald Rapids: branch.always 2.00
+ * cycles, the model's loop 1.00), and the model backend adds them on top: fitted to
+ * branch.random's whole cycles, recovery was 2 cycles high there (21 where this fits 19).
+ */
+int ipcc_fit_recovery(const struct ipcc_model_profile *p, double random_cycles,
+		      double always_cycles, unsigned *value)
+{
+	double target = random_cycles, v;
+
+	if (isfinite(always_cycles))
+		target += body_cycles(branch_body_predicted, p, 0) - always_cycles;
+	v = fit_recovery(p, target);
+	if (!isfinite(v))
+		return err_set(IPCC_EINVAL, "no recovery runs branch.random's loop at %.2f cycles",
+			       target);
+	*value = (unsigned)v;
+	return 0;
+}
+
+/*
  * Rounds of measurement: every kernel once a round, each row's figure from its best round.
  * A disturbance on a shared machine outlasts one kernel's measurement (~2 ms), so one round
  * alone let it through: a fit read branch.random at 17.2 cycles an iteration where 16.0 is
@@ -666,26 +688,16 @@ int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_pr
 				 "less the return's and the loop branch's taken cycles");
 			break;
 		case D_RECOVERY: {
-			/*
-			 * What the mispredicts add to the loop: its cycles less branch.always's,
-			 * each the fewest of the rounds, on the model's loop with the branch
-			 * predicted. The model's loop follows no limit on taken branches; the
-			 * machine's do (Emerald Rapids: branch.always 2.00 cycles, the model's
-			 * loop 1.00), and the model backend adds them on top: fitted to
-			 * branch.random's whole cycles, recovery was 2 cycles high there (21
-			 * where this fits 19).
-			 */
-			double target = p.cycles_best, always = NAN;
+			double always = NAN;
+			unsigned rec;
 
 			for (int j = 0; j < IPCC_FIT_ROWS; j++)
 				if (got[j] && !strcmp(params[j].kernel, "branch.always"))
 					always = best[j].cycles_best;
-			if (isfinite(always))
-				target = body_cycles(branch_body_predicted, out, 0) +
-					 p.cycles_best - always;
 			r->measured = p.value;
 			r->unit = "cycles";
-			v = fit_recovery(out, target);
+			if (ipcc_fit_recovery(out, p.cycles_best, always, &rec) == 0)
+				v = rec;
 			snprintf(r->note, sizeof(r->note),
 				 "the penalty less what the model charges before the branch "
 				 "resolves (%.2f cycles/iteration as measured%s)",
