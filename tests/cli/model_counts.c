@@ -4,6 +4,11 @@
  * ret's among them), n stores, n conditional branches (n - 1 taken) and one return.
  * `model_counts N rep` runs rep_runs(N, buf) instead: N passes of 6 instructions, one of
  * them a rep stosb of 1,000 bytes (one instruction however many bytes it stores).
+ * `model_counts N fork` and `model_counts N dep` take N steps of a random walk over 2^20
+ * nodes (a byte each, and a pair of 32-bit links: 9 MiB): each step loads the node's byte
+ * and a link, and the next node is the link mixed with the step's count. fork: the link is
+ * the pair's first, both loads addressed by the node alone (the core overlaps their
+ * misses); dep: the byte picks the link, whose load waits for it (walk_fork, walk_dep).
  */
 #include <stdlib.h>
 
@@ -27,12 +32,58 @@ __asm__(".text\n"
 	"	ret\n"
 	".size rep_runs, .-rep_runs\n");
 
+long walk_fork(long n, const unsigned char *bytes, const unsigned *links);
+long walk_dep(long n, const unsigned char *bytes, const unsigned *links);
+
+/* rdi: steps; rsi: the bytes; rdx: the links; ecx: the node; r9d: the step's mix */
+#define WALK(name, load_link)                                            \
+	".text\n.globl " name "\n.type " name ", @function\n" name ":\n" \
+	"\txor %ecx, %ecx\n"                                             \
+	"\txor %r9d, %r9d\n"                                             \
+	"\txor %r11d, %r11d\n"                                           \
+	"1:\tmovzbl (%rsi,%rcx), %eax\n" load_link "\txor %r9d, %r10d\n" \
+	"\tand $0xfffff, %r10d\n"                                        \
+	"\tmov %r10d, %ecx\n"                                            \
+	"\tadd $0x9e3779b1, %r9d\n"                                      \
+	"\tdec %rdi\n"                                                   \
+	"\tjnz 1b\n"                                                     \
+	"\tmov %r11, %rax\n"                                             \
+	"\tret\n"                                                        \
+	".size " name ", .-" name "\n"
+__asm__(WALK("walk_fork", "\tmov (%rdx,%rcx,8), %r10d\n\tadd %rax, %r11\n"));
+__asm__(WALK("walk_dep",
+	     "\tshr $7, %eax\n\tlea (%rax,%rcx,2), %rax\n\tmov (%rdx,%rax,4), %r10d\n"));
+
+/* The walk's 2^20 nodes, drawn by a fixed xorshift. */
+static int walk(long n, int dep)
+{
+	const size_t nodes = (size_t)1 << 20;
+	unsigned char *bytes = malloc(nodes);
+	unsigned *links = malloc(2 * nodes * sizeof(unsigned));
+	unsigned long long x = 88172645463325252ull;
+
+	if (!bytes || !links)
+		return 1;
+	for (size_t i = 0; i < nodes; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		bytes[i] = (unsigned char)x;
+		links[2 * i] = (unsigned)(x >> 16) & (nodes - 1);
+		links[2 * i + 1] = (unsigned)(x >> 40) & (nodes - 1);
+	}
+	(dep ? walk_dep : walk_fork)(n, bytes, links);
+	free(bytes);
+	free(links);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static long cell[2] = { 1, 0 };
 	static char buf[1000];
 	long n = argc > 1 ? atol(argv[1]) : 100000;
 
+	if (argc > 2 && (!strcmp(argv[2], "fork") || !strcmp(argv[2], "dep")))
+		return walk(n, !strcmp(argv[2], "dep"));
 	if (argc > 2 && !strcmp(argv[2], "rep"))
 		return (int)rep_runs(n, buf);
 	return counted(n, cell) == n ? 0 : 1;
