@@ -9,6 +9,10 @@
  * and a link, and the next node is the link mixed with the step's count. fork: the link is
  * the pair's first, both loads addressed by the node alone (the core overlaps their
  * misses); dep: the byte picks the link, whose load waits for it (walk_fork, walk_dep).
+ * `model_counts N chase` and `model_counts N chain` take N steps along a list of 2^18
+ * nodes of 32 bytes (8 MiB) in a fixed random order: chase reads each node's link alone;
+ * chain reads its key (at 24) and then its link, in the line the key's miss is fetching,
+ * as a hash chain's walk does (list_chase, list_chain).
  */
 #include <stdlib.h>
 
@@ -54,6 +58,50 @@ __asm__(WALK("walk_fork", "\tmov (%rdx,%rcx,8), %r10d\n\tadd %rax, %r11\n"));
 __asm__(WALK("walk_dep",
 	     "\tshr $7, %eax\n\tlea (%rax,%rcx,2), %rax\n\tmov (%rdx,%rax,4), %r10d\n"));
 
+long list_chase(long n, const void *first);
+long list_chain(long n, const void *first);
+
+/* rdi: steps; rsi: the node */
+#define LIST(name, key)                                                  \
+	".text\n.globl " name "\n.type " name ", @function\n" name ":\n" \
+	"\txor %eax, %eax\n"                                             \
+	"1:" key "\tmov (%rsi), %rsi\n"                                  \
+	"\tdec %rdi\n"                                                   \
+	"\tjnz 1b\n"                                                     \
+	"\tret\n"                                                        \
+	".size " name ", .-" name "\n"
+__asm__(LIST("list_chase", ""));
+__asm__(LIST("list_chain", "\tcmpq $-1, 24(%rsi)\n\tadc $0, %rax\n"));
+
+/* The list's 2^18 nodes in an order a fixed xorshift shuffles. */
+static int list(long n, int key)
+{
+	const size_t nodes = (size_t)1 << 18;
+	void **a = aligned_alloc(64, nodes * 32);
+	size_t *order = malloc(nodes * sizeof(size_t));
+	unsigned long long x = 88172645463325252ull;
+
+	if (!a || !order)
+		return 1;
+	for (size_t i = 0; i < nodes; i++)
+		order[i] = i;
+	for (size_t i = nodes - 1; i > 0; i--) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		size_t j = x % i, t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (size_t i = 0; i < nodes; i++) {
+		a[order[i] * 4] = &a[order[(i + 1) % nodes] * 4];
+		a[order[i] * 4 + 3] = NULL;
+	}
+	(key ? list_chain : list_chase)(n, &a[order[0] * 4]);
+	free(a);
+	free(order);
+	return 0;
+}
+
 /* The walk's 2^20 nodes, drawn by a fixed xorshift. */
 static int walk(long n, int dep)
 {
@@ -82,6 +130,8 @@ int main(int argc, char **argv)
 	static char buf[1000];
 	long n = argc > 1 ? atol(argv[1]) : 100000;
 
+	if (argc > 2 && (!strcmp(argv[2], "chase") || !strcmp(argv[2], "chain")))
+		return list(n, !strcmp(argv[2], "chain"));
 	if (argc > 2 && (!strcmp(argv[2], "fork") || !strcmp(argv[2], "dep")))
 		return walk(n, !strcmp(argv[2], "dep"));
 	if (argc > 2 && !strcmp(argv[2], "rep"))

@@ -387,6 +387,8 @@ typedef struct {
 
 /* ---- per-thread state ------------------------------------------------------------------- */
 
+#define INFLIGHT 16 /* the lines of an epoch's load misses that a later hit is checked against */
+
 typedef struct {
 	Bool ready;
 	Path *regions;	      /* the regions open on this thread (NULL: none) */
@@ -396,10 +398,12 @@ typedef struct {
 	ULong epoch_end;  /* it closes when insns reaches this */
 	UInt epoch_level; /* where its first miss was served (0: a TLB miss alone) */
 	/* Dependences between misses (see Prov): */
-	UShort miss_regs; /* registers holding a value computed from a miss of this epoch */
-	UShort pending;	  /* ... that this superblock's misses reach by its end */
-	ULong sb_missed;  /* this superblock's accesses that missed (bit: Access.index) */
-	Counts *cnt;	  /* where the segment running now counts: set on its entry */
+	UShort miss_regs;	 /* registers holding a value computed from a miss of this epoch */
+	UShort pending;		 /* ... that this superblock's misses reach by its end */
+	ULong sb_missed;	 /* this superblock's accesses that missed (bit: Access.index) */
+	Addr inflight[INFLIGHT]; /* lines this epoch's load misses fetch (see inflight_hit()) */
+	UInt inflight_n;
+	Counts *cnt; /* where the segment running now counts: set on its entry */
 	Cache l1d, l1i, l2;
 	Cache dtlb, stlb; /* when tlb_on: lines of 4 KiB, pages */
 	Cache btb;	  /* when btb_on: taken branches' addresses (btb_key()) */
@@ -1197,11 +1201,31 @@ static void miss_stalls(UInt level, UInt tlb, Bool store, Bool dep)
 		 */
 		t->miss_regs = t->pending = 0;
 		t->sb_missed = 0;
+		t->inflight_n = 0;
 	}
 	if (!open || dep)
 		t->epoch_end = t->insns + (ULong)clo_window;
 	if (line || !open)
 		t->epoch_level = level;
+}
+
+/*
+ * Whether a load that hits L1 reads a line a load miss of the open epoch fetches: the line is
+ * still on its way, and the load's value comes with it (a node's link read after its key, in
+ * the key's line: mawk's hash chains, 4.4 million a run, each the address of the next). Such
+ * a load carries the miss to what is computed from it, as the miss itself does; the lines
+ * that missed are not fast_ld's, so that the next access to them comes here.
+ */
+static Bool inflight_hit(const Thread *t, Addr a, Addr b)
+{
+	UInt n = t->inflight_n < INFLIGHT ? t->inflight_n : INFLIGHT;
+
+	if (t->insns >= t->epoch_end)
+		return False;
+	for (UInt i = 0; i < n; i++)
+		if (t->inflight[i] == a || t->inflight[i] == b)
+			return True;
+	return False;
 }
 
 static VG_REGPARM(3) void on_access(Addr addr, SizeT size, HWord desc)
@@ -1227,6 +1251,8 @@ static VG_REGPARM(3) void on_access(Addr addr, SizeT size, HWord desc)
 			tlb = t2 > tlb ? t2 : tlb;
 		}
 	}
+	Bool flight = False;
+
 	if ((level || tlb) && !x->store) {
 		Bool dep = (x->dep_loads & t->sb_missed) || (x->dep_regs & t->miss_regs);
 
@@ -1234,9 +1260,19 @@ static VG_REGPARM(3) void on_access(Addr addr, SizeT size, HWord desc)
 		if (x->index < 64)
 			t->sb_missed |= 1ull << x->index;
 		t->pending |= x->out_regs;
+		if (level) {
+			t->inflight[t->inflight_n++ % INFLIGHT] = a;
+			flight = True;
+		}
+	} else if (!x->store && inflight_hit(t, a, b)) {
+		/* Its value comes with the miss's line: what depends on it waits for the miss. */
+		if (x->index < 64)
+			t->sb_missed |= 1ull << x->index;
+		t->pending |= x->out_regs;
+		flight = True;
 	}
 	s0 = t->l1d_last;
-	if (s0 && (*s0 & ~WRITTEN) == b) {
+	if (!flight && s0 && (*s0 & ~WRITTEN) == b) {
 		fast_ld = b;
 		fast_st = *s0 & WRITTEN ? b : ~(Addr)0;
 	} else
