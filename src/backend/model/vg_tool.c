@@ -403,7 +403,8 @@ typedef struct {
 	ULong sb_missed;	 /* this superblock's accesses that missed (bit: Access.index) */
 	Addr inflight[INFLIGHT]; /* lines this epoch's load misses fetch (see inflight_hit()) */
 	UInt inflight_n;
-	Counts *cnt; /* where the segment running now counts: set on its entry */
+	ULong inflight_bits; /* bit (line % 64) of each: most hits are told apart by it alone */
+	Counts *cnt;	     /* where the segment running now counts: set on its entry */
 	Cache l1d, l1i, l2;
 	Cache dtlb, stlb; /* when tlb_on: lines of 4 KiB, pages */
 	Cache btb;	  /* when btb_on: taken branches' addresses (btb_key()) */
@@ -1202,6 +1203,7 @@ static void miss_stalls(UInt level, UInt tlb, Bool store, Bool dep)
 		t->miss_regs = t->pending = 0;
 		t->sb_missed = 0;
 		t->inflight_n = 0;
+		t->inflight_bits = 0;
 	}
 	if (!open || dep)
 		t->epoch_end = t->insns + (ULong)clo_window;
@@ -1220,7 +1222,8 @@ static Bool inflight_hit(const Thread *t, Addr a, Addr b)
 {
 	UInt n = t->inflight_n < INFLIGHT ? t->inflight_n : INFLIGHT;
 
-	if (t->insns >= t->epoch_end)
+	if (!((t->inflight_bits >> (a & 63) | t->inflight_bits >> (b & 63)) & 1) ||
+	    t->insns >= t->epoch_end)
 		return False;
 	for (UInt i = 0; i < n; i++)
 		if (t->inflight[i] == a || t->inflight[i] == b)
@@ -1262,6 +1265,7 @@ static VG_REGPARM(3) void on_access(Addr addr, SizeT size, HWord desc)
 		t->pending |= x->out_regs;
 		if (level) {
 			t->inflight[t->inflight_n++ % INFLIGHT] = a;
+			t->inflight_bits |= 1ull << (a & 63);
 			flight = True;
 		}
 	} else if (!x->store && inflight_hit(t, a, b)) {
