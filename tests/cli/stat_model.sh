@@ -87,14 +87,15 @@ jq -n --slurpfile a "$tmp/rep1000.json" --slurpfile b "$tmp/rep2000.json" '
 # not (model_counts.c's walks over 9 MiB: each step a byte and a link, the next node the
 # link's). Emerald Rapids, the fewest cycles of seven runs: fork 116 a step, dep 149; the
 # model 112 and 158. Before the overlap was modelled, fork was 150: both misses charged.
-for w in fork dep; do
+# step MODE: model_counts' cycles a step in MODE, from runs of 100,000 and 200,000 steps.
+step() {
     for i in 100000 200000; do
         "$ipcc" stat --backend model --profile raptorcove --format json \
-            -o "$tmp/$w$i.json" -- "$prog" $i $w 2>"$tmp/err" || fail "$w $i: $(cat "$tmp/err")"
+            -o "$tmp/$1$i.json" -- "$prog" $i "$1" 2>"$tmp/err" || fail "$1 $i: $(cat "$tmp/err")"
     done
-done
-step() { jq -n --slurpfile a "$tmp/${1}100000.json" --slurpfile b "$tmp/${1}200000.json" \
-    '($b[0].counters.cycles - $a[0].counters.cycles) / 100000'; }
+    jq -n --slurpfile a "$tmp/${1}100000.json" --slurpfile b "$tmp/${1}200000.json" \
+        '($b[0].counters.cycles - $a[0].counters.cycles) / 100000'
+}
 fork=$(step fork)
 dep=$(step dep)
 echo "walk over 9 MiB: $fork cycles a step with two misses from one, $dep with one from the other"
@@ -104,12 +105,6 @@ awk -v f="$fork" -v d="$dep" 'BEGIN { exit !(d > 50 && f <= 0.85 * d) }' ||
 # key is read before its link (a hash chain's walk) is as slow as the bare chase (8 MiB,
 # Emerald Rapids, the fewest of seven runs: 107 and 102 cycles a node; the model 93 and 92,
 # where the key's line made the link a hit that waited for nothing: 8 cycles a node).
-for w in chase chain; do
-    for i in 100000 200000; do
-        "$ipcc" stat --backend model --profile raptorcove --format json \
-            -o "$tmp/$w$i.json" -- "$prog" $i $w 2>"$tmp/err" || fail "$w $i: $(cat "$tmp/err")"
-    done
-done
 chase=$(step chase)
 chain=$(step chain)
 echo "list over 8 MiB: $chase cycles a node for its link alone, $chain for its key and link"
