@@ -81,8 +81,11 @@ static int list(long n, int key)
 	size_t *order = malloc(nodes * sizeof(size_t));
 	unsigned long long x = 88172645463325252ull;
 
-	if (!a || !order)
+	if (!a || !order) {
+		free(a);
+		free(order);
 		return 1;
+	}
 	for (size_t i = 0; i < nodes; i++)
 		order[i] = i;
 	for (size_t i = nodes - 1; i > 0; i--) {
@@ -110,8 +113,11 @@ static int walk(long n, int dep)
 	unsigned *links = malloc(2 * nodes * sizeof(unsigned));
 	unsigned long long x = 88172645463325252ull;
 
-	if (!bytes || !links)
+	if (!bytes || !links) {
+		free(bytes);
+		free(links);
 		return 1;
+	}
 	for (size_t i = 0; i < nodes; i++) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		bytes[i] = (unsigned char)x;
