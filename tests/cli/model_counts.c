@@ -8,7 +8,9 @@
  * nodes (a byte each, and a pair of 32-bit links: 9 MiB): each step loads the node's byte
  * and a link, and the next node is the link mixed with the step's count. fork: the link is
  * the pair's first, both loads addressed by the node alone (the core overlaps their
- * misses); dep: the byte picks the link, whose load waits for it (walk_fork, walk_dep).
+ * misses); dep: the byte picks the link, whose load waits for it (walk_fork, walk_dep);
+ * branch: a branch on the byte picks the link, half the time mispredicted, and either way
+ * the link's load reads the line the other path's would (walk_branch).
  * `model_counts N chase` and `model_counts N chain` take N steps along a list of 2^18
  * nodes of 32 bytes (8 MiB) in a fixed random order: chase reads each node's link alone;
  * chain reads its key (at 24) and then its link, in the line the key's miss is fetching,
@@ -38,6 +40,7 @@ __asm__(".text\n"
 
 long walk_fork(long n, const unsigned char *bytes, const unsigned *links);
 long walk_dep(long n, const unsigned char *bytes, const unsigned *links);
+long walk_branch(long n, const unsigned char *bytes, const unsigned *links);
 
 /* rdi: steps; rsi: the bytes; rdx: the links; ecx: the node; r9d: the step's mix */
 #define WALK(name, load_link)                                            \
@@ -57,6 +60,8 @@ long walk_dep(long n, const unsigned char *bytes, const unsigned *links);
 __asm__(WALK("walk_fork", "\tmov (%rdx,%rcx,8), %r10d\n\tadd %rax, %r11\n"));
 __asm__(WALK("walk_dep",
 	     "\tshr $7, %eax\n\tlea (%rax,%rcx,2), %rax\n\tmov (%rdx,%rax,4), %r10d\n"));
+__asm__(WALK("walk_branch", "\tcmp $128, %eax\n\tjb 2f\n\tmov 4(%rdx,%rcx,8), %r10d\n"
+			    "\tjmp 3f\n2:\tmov (%rdx,%rcx,8), %r10d\n3:\n"));
 
 long list_chase(long n, const void *first);
 long list_chain(long n, const void *first);
@@ -106,7 +111,7 @@ static int list(long n, int key)
 }
 
 /* The walk's 2^20 nodes, drawn by a fixed xorshift. */
-static int walk(long n, int dep)
+static int walk(long n, long (*step)(long, const unsigned char *, const unsigned *))
 {
 	const size_t nodes = (size_t)1 << 20;
 	unsigned char *bytes = malloc(nodes);
@@ -124,7 +129,7 @@ static int walk(long n, int dep)
 		links[2 * i] = (unsigned)(x >> 16) & (nodes - 1);
 		links[2 * i + 1] = (unsigned)(x >> 40) & (nodes - 1);
 	}
-	(dep ? walk_dep : walk_fork)(n, bytes, links);
+	step(n, bytes, links);
 	free(bytes);
 	free(links);
 	return 0;
@@ -138,8 +143,12 @@ int main(int argc, char **argv)
 
 	if (argc > 2 && (!strcmp(argv[2], "chase") || !strcmp(argv[2], "chain")))
 		return list(n, !strcmp(argv[2], "chain"));
-	if (argc > 2 && (!strcmp(argv[2], "fork") || !strcmp(argv[2], "dep")))
-		return walk(n, !strcmp(argv[2], "dep"));
+	if (argc > 2 && !strcmp(argv[2], "fork"))
+		return walk(n, walk_fork);
+	if (argc > 2 && !strcmp(argv[2], "dep"))
+		return walk(n, walk_dep);
+	if (argc > 2 && !strcmp(argv[2], "branch"))
+		return walk(n, walk_branch);
 	if (argc > 2 && !strcmp(argv[2], "rep"))
 		return (int)rep_runs(n, buf);
 	return counted(n, cell) == n ? 0 : 1;

@@ -31,9 +31,11 @@ static const char left_out[] =
     "are 4 KiB) and where a page walk's entries are (its latency is fixed); the LLC's and "
     "memory's bandwidth (L2's and streaming stores' are modelled); the overlap of cache "
     "misses is estimated (an epoch over the reorder buffer: a load's miss within it, "
-    "independent of an earlier one, costs nothing) and a store's miss costs nothing; the "
-    "segments' steady states are modelled as loops; Valgrind presents its own CPU (no "
-    "AVX-512), so libraries may take other code paths than on this machine";
+    "independent of an earlier one, costs nothing; a mispredicted branch ends it but for "
+    "the next few instructions' loads, and what a wrong path fetches further on is left "
+    "out) and a store's miss costs nothing; the segments' steady states are modelled as "
+    "loops; Valgrind presents its own CPU (no AVX-512), so libraries may take other code "
+    "paths than on this machine";
 static const char *const btb_left_out[3] = {
 	"; the branch-target buffer (this profile names none: a taken branch costs the front "
 	"end the same wherever its target is held)",
