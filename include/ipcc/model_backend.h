@@ -30,7 +30,10 @@ struct ipcc_mb_cache {
 	unsigned assoc, line;
 };
 
-/* The caches the tool models: this machine's, from sysfs (or typical ones where it says none). */
+/*
+ * The caches the tool models: this machine's, from sysfs; what it lacks from CPUID (not where
+ * IPCC_SYSFS_CPU names the folder to read); typical ones (Zen 5's) for the rest.
+ */
 struct ipcc_mb_caches {
 	struct ipcc_mb_cache l1d, l1i, l2, llc;
 	/* The data TLBs, from the profile (size = entries x 4096, line 4096); size 0: none. */
@@ -42,7 +45,9 @@ struct ipcc_mb_caches {
 	unsigned fe_line, fe_half;
 	/* The profile's llc_share_mib, in bytes; 0: the whole LLC (--ipcc-llc-share). */
 	uint64_t llc_share;
-	char source[96]; /* "sysfs (cpu0)" or why the defaults were taken */
+	unsigned
+	    guessed;	 /* the levels taken from the typical ones: bit 0 L1d, 1 L1i, 2 L2, 3 LLC */
+	char source[96]; /* "sysfs (cpu0)", or where each level came from */
 };
 
 int ipcc_mb_caches(struct ipcc_mb_caches *c);

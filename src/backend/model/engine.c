@@ -51,21 +51,99 @@ static uint64_t size_of(const char *s)
 	return v;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+
+/* AMD's legacy leaves' associativity codes (0x80000006): the ways each stands for. */
+static unsigned amd_ways(unsigned code)
+{
+	static const unsigned ways[16] = { 0, 1, 2, 3, 4, 0, 8, 0, 16, 0, 32, 48, 64, 96, 128, 0 };
+
+	return code == 5 ? 6 : ways[code & 15];
+}
+
+/*
+ * The levels that *have (bit 0 L1d, 1 L1i, 2 L2, 3 the LLC) lacks, from CPUID: the
+ * deterministic cache leaf (Intel's 4, AMD's 0x8000001D; one format), else, for the first
+ * two levels only, AMD's legacy 0x80000005/6 (a guest's 0x8000001D can be empty; its legacy
+ * L3 is the host socket's, no guide to what the guest gets). Returns the levels it filled.
+ */
+static unsigned from_cpuid(struct ipcc_mb_caches *c, unsigned have)
+{
+	struct ipcc_mb_cache *lv[4] = { &c->l1d, &c->l1i, &c->l2, &c->llc };
+	unsigned a, b, cx, d, got = 0, leaf = 4;
+
+	if (!__get_cpuid(0, &a, &b, &cx, &d))
+		return 0;
+	if (b == 0x68747541) /* "Auth"enticAMD */
+		leaf = 0x8000001d;
+	if (__get_cpuid_max(leaf & 0x80000000, NULL) >= leaf)
+		for (unsigned i = 0; i < 16; i++) {
+			__cpuid_count(leaf, i, a, b, cx, d);
+			unsigned type = a & 31, level = (a >> 5) & 7;
+			int k = level == 1 && type == 1	  ? 0
+				: level == 1 && type == 2 ? 1
+				: level == 2		  ? 2
+				: level == 3		  ? 3
+							  : -1;
+
+			if (!type)
+				break;
+			if (k < 0 || (have | got) & 1u << k)
+				continue;
+			struct ipcc_mb_cache m = { (uint64_t)((b >> 22) + 1) *
+						       (((b >> 12) & 1023) + 1) * ((b & 4095) + 1) *
+						       (cx + 1),
+						   (b >> 22) + 1, (b & 4095) + 1 };
+
+			*lv[k] = m;
+			got |= 1u << k;
+		}
+	if (leaf == 0x8000001d && __get_cpuid_max(0x80000000, NULL) >= 0x80000006) {
+		__cpuid(0x80000005, a, b, cx, d);
+		struct ipcc_mb_cache l1[2] = {
+			{ (uint64_t)(cx >> 24) << 10, (cx >> 16) & 255, cx & 255 },
+			{ (uint64_t)(d >> 24) << 10, (d >> 16) & 255, d & 255 }
+		};
+		__cpuid(0x80000006, a, b, cx, d);
+		struct ipcc_mb_cache l2 = { (uint64_t)(cx >> 16) << 10, amd_ways(cx >> 12),
+					    cx & 255 };
+
+		for (int k = 0; k < 3; k++) {
+			struct ipcc_mb_cache m = k < 2 ? l1[k] : l2;
+
+			if (!((have | got) & 1u << k) && m.size && m.assoc && m.line) {
+				*lv[k] = m;
+				got |= 1u << k;
+			}
+		}
+	}
+	return got;
+}
+#else
+static unsigned from_cpuid(struct ipcc_mb_caches *c, unsigned have)
+{
+	(void)c, (void)have;
+	return 0;
+}
+#endif
+
 int ipcc_mb_caches(struct ipcc_mb_caches *c)
 {
+	static const char *const names[4] = { "L1d", "L1i", "L2", "LLC" };
 	const char *root = getenv("IPCC_SYSFS_CPU");
-	unsigned found = 0;
+	struct ipcc_mb_cache *lv[4] = { &c->l1d, &c->l1i, &c->l2, &c->llc };
+	unsigned sysfs = 0, cpuid = 0;
 
 	*c = fallback;
-	if (!root)
-		root = "/sys/devices/system/cpu";
 	for (int i = 0; i < 8; i++) {
 		char path[512], level[16], type[32], size[32], ways[16], line[16];
 		struct ipcc_mb_cache k;
-		struct ipcc_mb_cache *to = NULL;
+		int to = -1;
 
-#define FIELD(name, buf)                                                       \
-	(snprintf(path, sizeof(path), "%s/cpu0/cache/index%d/" name, root, i), \
+#define FIELD(name, buf)                                             \
+	(snprintf(path, sizeof(path), "%s/cpu0/cache/index%d/" name, \
+		  root ? root : "/sys/devices/system/cpu", i),       \
 	 read_line(path, buf, sizeof(buf)))
 		if (FIELD("level", level) || FIELD("type", type) || FIELD("size", size) ||
 		    FIELD("ways_of_associativity", ways) || FIELD("coherency_line_size", line))
@@ -78,24 +156,66 @@ int ipcc_mb_caches(struct ipcc_mb_caches *c)
 		if (!k.size || !k.assoc || !k.line || k.size % ((uint64_t)k.assoc * k.line))
 			continue;
 		if (!strcmp(level, "1") && !strcmp(type, "Data"))
-			to = &c->l1d;
+			to = 0;
 		else if (!strcmp(level, "1") && !strcmp(type, "Instruction"))
-			to = &c->l1i;
+			to = 1;
 		else if (!strcmp(level, "2"))
-			to = &c->l2;
+			to = 2;
 		else if (!strcmp(level, "3"))
-			to = &c->llc;
-		if (to) {
-			*to = k;
-			found++;
+			to = 3;
+		if (to >= 0) {
+			*lv[to] = k;
+			sysfs |= 1u << to;
 		}
 	}
-	if (found == 4)
+	/*
+	 * What sysfs lacks (a KVM guest's can have no cache folder at all), from CPUID: not
+	 * where IPCC_SYSFS_CPU names a folder, whose geometry is all a test wants.
+	 */
+	if (sysfs != 15 && !root) {
+		struct ipcc_mb_caches m = *c;
+		const struct ipcc_mb_cache *mv[4] = { &m.l1d, &m.l1i, &m.l2, &m.llc };
+
+		cpuid = from_cpuid(&m, sysfs);
+		for (int k = 0; k < 4; k++)
+			if (cpuid & 1u << k) {
+				const struct ipcc_mb_cache *from = mv[k];
+
+				/* whole sets, and a line the tool's others share: else not taken */
+				if (from->size % ((uint64_t)from->assoc * from->line) ||
+				    from->line != 64)
+					cpuid &= ~(1u << k);
+				else
+					*lv[k] = *from;
+			}
+	}
+	c->guessed = 15 & ~(sysfs | cpuid);
+	if (sysfs == 15) {
 		snprintf(c->source, sizeof(c->source), "sysfs (cpu0)");
-	else
-		snprintf(c->source, sizeof(c->source),
-			 "%s: Zen 5's where sysfs gave none (%u of 4 from sysfs)",
-			 found ? "partly sysfs" : "typical", found);
+		return 0;
+	}
+	/* e.g. "CPUID (L1d L1i L2), typical Zen 5 (LLC)" */
+	size_t n = 0;
+	const unsigned from[3] = { sysfs, cpuid, c->guessed };
+	const char *const what[3] = { "sysfs", "CPUID", "typical Zen 5" };
+
+	c->source[0] = 0;
+	for (int w = 0; w < 3; w++) {
+		if (!from[w])
+			continue;
+		n += (size_t)snprintf(c->source + n, sizeof(c->source) - n, "%s%s (", n ? ", " : "",
+				      what[w]);
+		for (int k = 0, first = 1; k < 4 && n < sizeof(c->source); k++)
+			if (from[w] & 1u << k) {
+				n += (size_t)snprintf(c->source + n, sizeof(c->source) - n, "%s%s",
+						      first ? "" : " ", names[k]);
+				first = 0;
+			}
+		if (n < sizeof(c->source))
+			n += (size_t)snprintf(c->source + n, sizeof(c->source) - n, ")");
+		if (n >= sizeof(c->source))
+			break;
+	}
 	return 0;
 }
 
