@@ -77,7 +77,7 @@ static unsigned from_cpuid(struct ipcc_mb_caches *c, unsigned have)
 		return 0;
 	if (b == 0x68747541) /* "Auth"enticAMD */
 		leaf = 0x8000001d;
-	if (__get_cpuid_max(leaf & 0x80000000, NULL) >= leaf)
+	if ((unsigned)__get_cpuid_max(leaf & 0x80000000, NULL) >= leaf)
 		for (unsigned i = 0; i < 16; i++) {
 			__cpuid_count(leaf, i, a, b, cx, d);
 			unsigned type = a & 31, level = (a >> 5) & 7;
@@ -99,7 +99,7 @@ static unsigned from_cpuid(struct ipcc_mb_caches *c, unsigned have)
 			*lv[k] = m;
 			got |= 1u << k;
 		}
-	if (leaf == 0x8000001d && __get_cpuid_max(0x80000000, NULL) >= 0x80000006) {
+	if (leaf == 0x8000001d && (unsigned)__get_cpuid_max(0x80000000, NULL) >= 0x80000006) {
 		__cpuid(0x80000005, a, b, cx, d);
 		struct ipcc_mb_cache l1[2] = {
 			{ (uint64_t)(cx >> 24) << 10, (cx >> 16) & 255, cx & 255 },
