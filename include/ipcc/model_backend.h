@@ -45,8 +45,8 @@ struct ipcc_mb_caches {
 	unsigned fe_line, fe_half;
 	/* The profile's llc_share_mib, in bytes; 0: the whole LLC (--ipcc-llc-share). */
 	uint64_t llc_share;
-	unsigned
-	    guessed;	 /* the levels taken from the typical ones: bit 0 L1d, 1 L1i, 2 L2, 3 LLC */
+	/* The levels taken from the typical ones: bit 0 L1d, 1 L1i, 2 L2, 3 the LLC. */
+	unsigned guessed;
 	char source[96]; /* "sysfs (cpu0)", or where each level came from */
 };
 
