@@ -1504,8 +1504,9 @@ TEST(renaming_elimination_and_load_op_inputs)
 		{ ROW, "base = zen5\n", "mov [rbx], rax\nmov rax, [rbx]\n", 1 },
 		{ ROW, "base = zen5\nmemory_renaming = false\n", "mov [rbx], rax\nmov rax, [rbx]\n",
 		  4 },
-		{ ROW, "base = zen5\n", "sub qword ptr [rip + 0x10], 1\n", 5 },	       /* rip: no */
-		{ ROW, "base = zen5\n", "movsd [rbx], xmm0\nmovsd xmm0, [rbx]\n", 4 }, /* vector */
+		{ ROW, "base = zen5\n", "sub qword ptr [rip + 0x10], 1\n", 5 }, /* rip: no */
+		/* vector data is not renamed: forwarded at the vector load's 7 (measured 8.85-9.0) */
+		{ ROW, "base = zen5\n", "movsd [rbx], xmm0\nmovsd xmm0, [rbx]\n", 7 },
 		/*
 		 * the address register is waited for in full (a mov load is the load alone, 4
 		 * cycles); a data register 4 cycles less
