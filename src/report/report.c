@@ -255,19 +255,39 @@ static int file_by_samples(const void *a, const void *b)
 	return cmp_ptr(x->file, y->file);
 }
 
-/* A code line: its samples and the function it is in (an index into the unsorted funcs). */
+/*
+ * A code line: its samples, the function it is in (an index into the unsorted funcs), its
+ * address and names.
+ */
 struct line {
 	uint64_t samples;
 	size_t func;
+	uint64_t at;
+	const char *file, *function;
 };
 
+/* Names in order, none first. */
+static int cmp_name(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
+}
+
+/*
+ * Hottest first; ties by address, file and function, as ipcc annotate --footprint orders
+ * them (which lines a share takes decides how many functions it counts).
+ */
 static int line_by_samples(const void *a, const void *b)
 {
 	const struct line *x = a, *y = b;
+	int c;
 
 	if (x->samples != y->samples)
 		return x->samples > y->samples ? -1 : 1;
-	return x->func < y->func ? -1 : x->func > y->func;
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	if ((c = cmp_name(x->file, y->file)))
+		return c;
+	return cmp_name(x->function, y->function);
 }
 
 /*
@@ -297,7 +317,8 @@ static int group(struct ipcc_report *r, struct key *k, size_t n)
 			    (struct rpt_func){ k[i].file, k[i].name, k[i].start, k[i].size, 0 };
 		f[nf - 1].samples++;
 		if (new_func || k[i].line != k[i - 1].line)
-			lines[nl++] = (struct line){ 0, nf - 1 };
+			lines[nl++] =
+			    (struct line){ 0, nf - 1, k[i].line, k[i].file, k[i].function };
 		lines[nl - 1].samples++;
 	}
 	/* Distinct functions among the hottest lines, before the functions are sorted. */

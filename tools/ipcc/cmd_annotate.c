@@ -285,11 +285,28 @@ struct bucket {
 	uint64_t samples;
 };
 
+/* Names in order, none first. */
+static int cmp_name(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
+}
+
+/*
+ * Hottest first; ties by address (function start or line), file and function, whatever
+ * the pointers' order: ipcc report's footprint takes its lines in this order too.
+ */
 static int by_samples(const void *a, const void *b)
 {
 	const struct bucket *x = a, *y = b;
+	int c;
 
-	return x->samples > y->samples ? -1 : x->samples < y->samples;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if ((c = cmp_name(x->file, y->file)))
+		return c;
+	return cmp_name(x->function, y->function);
 }
 
 static int by_place(const void *a, const void *b)
