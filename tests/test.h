@@ -26,7 +26,7 @@
 
 #define TEST_OK	       0
 #define TEST_SKIPPED   77
-#define TEST_MAX_CASES 64
+#define TEST_MAX_CASES 96
 
 struct test_case {
 	const char *name;

@@ -374,6 +374,18 @@ TEST(block_keys_fit_back_to_the_figure_that_made_the_cycles)
 		{ "forward_wide_latency", "8906488b06",
 		  offsetof(struct ipcc_model_profile, forward_wide_latency) },
 	};
+	/* the same on zen5 for the keys goldencove lacks */
+	static const struct {
+		const char *key, *hex;
+		size_t offset;
+	} zen5_keys[] = {
+		{ "forward_extra", "4889078b4604",
+		  offsetof(struct ipcc_model_profile, forward_extra) },
+		{ "vector_forward_extra", "f30f7f07f30f6f06",
+		  offsetof(struct ipcc_model_profile, vector_forward_extra) },
+		{ "from_gpr_extra", "66480f6ec066480f7ec0",
+		  offsetof(struct ipcc_model_profile, from_gpr_extra) },
+	};
 	struct ipcc_model_profile glc, zero;
 	unsigned v;
 	double pred, cycles;
@@ -395,6 +407,28 @@ TEST(block_keys_fit_back_to_the_figure_that_made_the_cycles)
 		       want, pred, v, cycles);
 		CHECK_EQ(int, (int)v, (int)want);
 		CHECK_EQ(dbl, cycles, pred);
+	}
+	{
+		struct ipcc_model_profile z5;
+
+		CHECK_EQ(int, ipcc_model_profile("zen5", &z5), 0);
+		for (size_t i = 0; i < sizeof(zen5_keys) / sizeof(zen5_keys[0]); i++) {
+			unsigned want = *(const unsigned *)(const void *)((const char *)&z5 +
+									  zen5_keys[i].offset);
+
+			pred = model_block(&z5, zen5_keys[i].hex);
+			zero = z5;
+			*(unsigned *)(void *)((char *)&zero + zen5_keys[i].offset) = 0;
+			CHECK(model_block(&zero, zen5_keys[i].hex) != pred);
+			CHECK_EQ(int,
+				 ipcc_fit_block_key(&zero, zen5_keys[i].key, zen5_keys[i].hex, pred,
+						    20, &v, &cycles),
+				 0);
+			printf("%-22s zen5 %u: %.2f cycles; fitted back %u (%.2f)\n",
+			       zen5_keys[i].key, want, pred, v, cycles);
+			CHECK_EQ(int, (int)v, (int)want);
+			CHECK_EQ(dbl, cycles, pred);
+		}
 	}
 	/*
 	 * A count of units is never fitted to 0, which would lift the bound: the twenty movzx

@@ -163,6 +163,12 @@ struct ipcc_model_profile {
 	 */
 	bool rename_no_word;
 	/*
+	 * Where memory is renamed: not movzx loads (Zen 5: mov [rdi], ax; movzx eax, word ptr
+	 * [rsi] 7.00 cycles a loop, the forward's time, a byte's 6.9; movsx eax, word ptr
+	 * [rsi] 2.00, mov ax, [rsi] 2.00, movsxd after a dword store 1.00).
+	 */
+	bool rename_no_movzx;
+	/*
 	 * With fold_imm: whether a folded add/sub reg, imm (one of those with no latency) takes
 	 * no ALU port either, done at rename. Measured on a Granite Rapids-class core: four
 	 * independent inc or lea reg, [reg+1] chains and the loop's branch 1.00 cycle, where
@@ -290,6 +296,31 @@ struct ipcc_model_profile {
 	 * as a forwarded load.
 	 */
 	unsigned forward_wide_latency;
+	/*
+	 * Whether a store forwards (and, with memory_renaming, renames) to a load of the same
+	 * bytes through another virtual page of the one physical page, as to the same
+	 * address (Zen 5: mov [rdi + rsi], rax; mov rax, [rsi] in ipcc bench --block's harness
+	 * 1.00 cycle a loop, as with [rdi]; movdqu through the two 8.95, as through one). false:
+	 * such a load fails as forward_fail_latency says, now and then or always (Golden Cove).
+	 */
+	bool alias_forwards;
+	/*
+	 * An instruction that takes a general register's value into a vector register (movd,
+	 * movq, pinsrq, cvtsi2sd ...) has it this many cycles later than the table says: the
+	 * crossing from one register file to the other (Zen 5: 4; movq xmm0, rax; movq rax,
+	 * xmm0 7.0-9.0 cycles a loop, varying from run to run, the table's 2 each; movq xmm0,
+	 * rax; pextrq rax, xmm0, 0 9.26; the way back takes the table's: movsd xmm0, [rax];
+	 * movq rax, xmm0 8.94, the load 7). 0: none.
+	 */
+	unsigned from_gpr_extra;
+	/*
+	 * A load that a store forwards to, not renamed, takes this many cycles more than from
+	 * the cache where the store's data is a general register's, vector_forward_extra more
+	 * where a vector register's (Zen 5: 3 and 2; mov [rdi], rax; mov eax, [rsi + 4] 7.00
+	 * cycles a loop, movdqu [rdi], xmm0; movdqu xmm0, [rsi] 8.98 where the vector load
+	 * takes 7). 0: the cache's latency.
+	 */
+	unsigned forward_extra, vector_forward_extra;
 	/* Whether a store whose address has an index takes an ALU micro-op too (Zen 4). */
 	bool indexed_store_alu;
 	/*
@@ -524,10 +555,11 @@ struct ipcc_model_error {
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
  * memory_renaming, rename_rmw_imm_only, rename_base_only, rename_no_word,
- * fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
+ * rename_no_movzx, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
  * fuse_mov_alu, fused_flags_late, port_binding, divider_cycles, vector_load_latency,
  * complex_load_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
- * pair_wide_stores, forward_fail_latency, forward_wide_latency, agu_ports, shift_ports,
+ * pair_wide_stores, forward_fail_latency, forward_wide_latency, alias_forwards,
+ * from_gpr_extra, forward_extra, vector_forward_extra, agu_ports, shift_ports,
  * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,
  * indexed_store_alu,
  * mul_high_latency, l2_latency, llc_latency, llc_share_mib,

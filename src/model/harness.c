@@ -708,7 +708,7 @@ static void tag_forwards(struct ipcc_model_program *prog, const struct val *seen
 #define ALIAS_ITERATIONS 64
 
 static void mark_alias_rates(struct ipcc_model_program *prog, const struct mkey *keys,
-			     struct state *s)
+			     struct state *s, bool physical)
 {
 	const unsigned n = prog->n;
 	int16_t writer[4096];	/* the store that last wrote each byte of the page; -1: none */
@@ -726,6 +726,7 @@ static void mark_alias_rates(struct ipcc_model_program *prog, const struct mkey 
 		return;
 	}
 	memset(writer, 0xff, sizeof(writer));
+	memset(when, 0, sizeof(when));
 	for (unsigned it = 0; it < ALIAS_ITERATIONS; it++)
 		for (unsigned k = 0; k < n; k++) {
 			const struct minsn *in = &prog->insn[k];
@@ -739,16 +740,24 @@ static void mark_alias_rates(struct ipcc_model_program *prog, const struct mkey 
 			if (!a.known || !in->size)
 				continue;
 			if (in->mem & MEM_LOAD && it >= ITERATIONS && !(in->mem & MEM_STORE)) {
+				const uint64_t first_when = when[a.v & 4095];
+				const int first_writer = writer[a.v & 4095];
+
 				for (unsigned b = 0; b < in->size; b++) {
 					const unsigned off = (unsigned)((a.v + b) & 4095);
 					const int w = writer[off];
 
-					if (w >= 0 && written[off] != a.v + b) {
-						const uint64_t d = (uint64_t)it * n + k - when[off];
+					/* alias_forwards: bytes of two stores, or of one and the page */
+					if (physical
+						? (w >= 0 || first_writer >= 0) &&
+						      (w != first_writer || when[off] != first_when)
+						: w >= 0 && written[off] != a.v + b) {
+						const uint64_t at = w >= 0 ? when[off] : first_when;
+						const uint64_t d = (uint64_t)it * n + k - at;
 
 						if (!fails[k]++)
-							first[k] = when[off];
-						else if (when[off] != first[k])
+							first[k] = at;
+						else if (at != first[k])
 							renewed[k] = true;
 						back[k] = d < UINT_MAX ? (unsigned)d : UINT_MAX;
 						break;
@@ -802,7 +811,8 @@ static void harness_start(const struct ipcc_model_program *prog, struct state *s
 	memset(s->x_known, 1, sizeof(s->x_known));
 }
 
-void model_harness_values(struct ipcc_model_program *prog, const struct mkey *keys)
+void model_harness_values(struct ipcc_model_program *prog, const struct mkey *keys,
+			  const struct ipcc_model_profile *p)
 {
 	const unsigned n = prog->n;
 	struct state *s = malloc(sizeof(*s));
@@ -845,12 +855,14 @@ void model_harness_values(struct ipcc_model_program *prog, const struct mkey *ke
 		in->key.index = -1;
 		in->key.scale = 0;
 		in->key.disp = (a.v - t * DATA_ADDR) + ((t - 1) << 32);
+		if (p->alias_forwards)
+			in->key.disp = model_physical(in->key.disp);
 		in->key.sym = 0;
 		in->key.segment = 0;
 	}
 	tag_forwards(prog, seen);
 	harness_start(prog, s);
-	mark_alias_rates(prog, keys, s);
+	mark_alias_rates(prog, keys, s, p->alias_forwards);
 	free(seen);
 	free(s);
 }

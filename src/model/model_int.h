@@ -162,9 +162,21 @@ void model_mark_forward_fails(struct ipcc_model_program *prog, const struct ipcc
  * profiles' figures stay as they were measured): the block run on the harness's values
  * (harness.c); each access whose address is the same in the steady state gets that address
  * as its key (REG_HARNESS and the offset from the harness's address, as model_harness_keys
- * writes it), whatever registers computed it. `keys`: the keys as parsed.
+ * writes it; with alias_forwards, its physical byte), whatever registers computed it.
+ * `keys`: the keys as parsed.
  */
-void model_harness_values(struct ipcc_model_program *prog, const struct mkey *keys);
+void model_harness_values(struct ipcc_model_program *prog, const struct mkey *keys,
+			  const struct ipcc_model_profile *p);
+
+/*
+ * A harness key's offset as the profile's alias_forwards compares it: the byte of the one
+ * physical page, whichever virtual page of it the offset names (every data page is that
+ * page, and DATA_ADDR is page-aligned).
+ */
+static inline uint64_t model_physical(uint64_t disp)
+{
+	return disp & 4095;
+}
 
 /*
  * With %harness and the profile's x87_assist_cycles: the x87 instructions that overflow or
@@ -332,6 +344,7 @@ struct mstore {
 	bool offset;	/* its data carried a folded offset: not renamed into an add [m] */
 	int64_t origin; /* the load its data came from through an operation issued (forward_trip) */
 	bool slow;	/* one of forward_trip_slow's: a cycle more */
+	bool vec;	/* its data is a vector register's (vector_forward_extra) */
 	uint8_t size;	/* its bytes; 0: unknown */
 };
 
@@ -358,9 +371,10 @@ struct dataflow {
 	unsigned wide;		  /* the profile's forward_wide_latency */
 	unsigned fail;		  /* the profile's forward_fail_latency */
 	unsigned trip, trip_slow; /* the profile's forward_trip, forward_trip_slow */
-	unsigned trips;		  /* the stores that forward_trip bounds so far */
-	int64_t lx[MODEL_NREGS];  /* the load each register's value came from issued (or NONE) */
-	bool lmove[MODEL_NREGS];  /* ... that load's value, moved only */
+	unsigned extra, extra_vec; /* the profile's forward_extra, vector_forward_extra */
+	unsigned trips;		   /* the stores that forward_trip bounds so far */
+	int64_t lx[MODEL_NREGS];   /* the load each register's value came from issued (or NONE) */
+	bool lmove[MODEL_NREGS];   /* ... that load's value, moved only */
 };
 
 /* No load: a register's value came from none (dataflow.lx). */
@@ -376,6 +390,8 @@ static inline void df_init(struct dataflow *d, const struct ipcc_model_profile *
 	d->fail = p->forward_fail_latency;
 	d->trip = p->forward_trip;
 	d->trip_slow = p->forward_trip_slow;
+	d->extra = p->forward_extra;
+	d->extra_vec = p->vector_forward_extra;
 	for (unsigned r = 0; r < MODEL_NREGS; r++)
 		d->lx[r] = LX_NONE;
 	d->fold_lim = p->fold_bits ? (int32_t)1 << (p->fold_bits - 1) : 0;
@@ -491,6 +507,9 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 		 */
 		if (!renamed && from->where > t)
 			t = from->where;
+		/* the forward's own time over the cache's (forward_extra) */
+		if (!renamed)
+			t += (int64_t)(from->vec ? d->extra_vec : d->extra);
 		if (t > q)
 			q = t, w = from->who;
 		/*
@@ -576,6 +595,8 @@ static inline void df_complete(struct dataflow *d, const struct minsn *in, int64
 				e.where = d->done[__builtin_ctzll(m)];
 
 		e.origin = LX_NONE;
+		for (uint64_t m = in->data & ((1ull << MODEL_NREGS) - 1); m; m &= m - 1)
+			e.vec |= __builtin_ctzll(m) >= REG_VEC0 && __builtin_ctzll(m) < REG_FLAGS;
 		if (in->plain_store) {
 			bool moved = true, vec = false;
 

@@ -274,7 +274,7 @@ int ipcc_model_parse_mode(const char *text, const struct ipcc_model_profile *p,
 			keys[k] = prog->insn[k].key;
 		model_harness_keys(prog, p);
 		if (keys && p->forward_fail_latency)
-			model_harness_values(prog, keys);
+			model_harness_values(prog, keys, p);
 		free(keys);
 		model_mark_x87_faults(prog, p);
 		model_mark_splits(prog, p);

@@ -277,13 +277,16 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 			in->move_from = (uint8_t)(o[1].reg + 1);
 	}
 	/*
-	 * A memory operand the profile's memory_renaming may rename: [base (+ index) + disp]
-	 * (no rip, label or segment) moving general registers or an immediate, of any size
-	 * (measured on Zen 5: byte, word, dword and qword read-modify-writes alike). A mov
-	 * into a whole register then takes no cycle; into a part, it still merges.
+	 * A memory operand the profile's memory_renaming may rename: [base + index*s + disp]
+	 * with a base or an index or both (no rip, label or segment) moving general registers
+	 * or an immediate, of any size (measured on Zen 5: byte, word, dword and qword
+	 * read-modify-writes alike; add dword ptr [rbx*4 + 0x100], 1 1.00 cycle a loop, as
+	 * with [rbx + 0x100]). A mov into a whole register then takes no cycle; into a part,
+	 * it still merges.
 	 */
-	if (in->mem && in->key.base >= 0 && !in->key.sym && !in->key.segment &&
-	    !has_word(mat, "xmmword") && !has_word(mat, "ymmword") && !has_word(mat, "zmmword")) {
+	if (in->mem && (in->key.base >= 0 || in->key.index >= 0) && !in->key.sym &&
+	    !in->key.segment && !has_word(mat, "xmmword") && !has_word(mat, "ymmword") &&
+	    !has_word(mat, "zmmword")) {
 		bool gpr_only = true;
 
 		for (int i = 0; i < n; i++)
@@ -330,6 +333,9 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		if (ps->p->rename_no_word &&
 		    (ptr_size(mat) == 2 || !strcmp(m, "movsxd") ||
 		     (n >= 1 && o[0].kind == O_REG && o[0].partial && ptr_size(mat) != 1)))
+			in->renamable = false;
+		/* movzx: not renamed where the profile says so */
+		if (ps->p->rename_no_movzx && !strcmp(m, "movzx"))
 			in->renamable = false;
 	}
 	/*
@@ -742,6 +748,16 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 				}
 			const enum vunit v = model_insn_vunit(base, to_gpr, from_gpr, mem);
 
+			/*
+			 * a general register's value into a vector register: the crossing's
+			 * cycles from it (from_gpr_extra), not from a vector input it merges
+			 */
+			if (from_gpr && p->from_gpr_extra && !in.slow_regs) {
+				for (int i = 1; i < n; i++)
+					if (o[i].kind == O_REG && o[i].reg < REG_VEC0)
+						in.slow_regs |= 1ull << o[i].reg;
+				in.slow_extra = p->from_gpr_extra;
+			}
 			in.ports |= 1u << PORT_VEC;
 			/* the out port is one of the multiplying ones, the shuffle one an adder */
 			if (v == V_OUT && p->vec_out_ports)
@@ -1184,6 +1200,8 @@ void model_harness_keys(struct ipcc_model_program *prog, const struct ipcc_model
 			key->scale = 0;
 			key->disp += (times - 1) << 32;
 		}
+		if (key->base == REG_HARNESS && p->alias_forwards)
+			key->disp = model_physical(key->disp);
 	}
 }
 
@@ -1208,8 +1226,14 @@ void model_mark_forward_fails(struct ipcc_model_program *prog, const struct ipcc
 			    sk->base == key->base && sk->index == key->index &&
 			    sk->scale == key->scale &&
 			    overlaps(key->disp, in->size, sk->disp, st->size, harness)) {
-				/* from where a narrower store starts: late, not blocked */
-				bool wide = key->disp == sk->disp && in->size > st->size;
+				/*
+				 * from where a narrower store starts: late, not blocked, where
+				 * the profile says how late (forward_wide_latency); else it
+				 * fails as any other (Zen 5: mov ecx, [rbp - 0x3e8]; mov [rdx],
+				 * ecx; mov r8, [r14]; and r8d, 1 14.0 cycles a loop, r8 unused)
+				 */
+				bool wide = p->forward_wide_latency && key->disp == sk->disp &&
+					    in->size > st->size;
 
 				if (!wide && !mkey_within(key, in->size, sk, st->size)) {
 					in->forward_fails = true;
