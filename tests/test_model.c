@@ -897,6 +897,9 @@ TEST(zen5_stores_forward_through_any_page_and_fail_partial_overlaps)
 		{ ROW, "base = zen5\n", "movq xmm0, rax\nmovq rax, xmm0\n", 8 }, /* 7.0-9.0 */
 		{ ROW, "base = zen5\nfrom_gpr_extra = 0\n", "movq xmm0, rax\nmovq rax, xmm0\n", 4 },
 		{ ROW, "base = zen5\n", "add dword ptr [rbx*4 + 0x100], 1\n", 1 }, /* 1.00 */
+		/* an index scaled or beside a displacement: a cycle more (4.99; 3.99 without) */
+		{ ROW, "base = zen5\n", "mov rax, qword ptr [rax + rcx*4]\n", 5 },
+		{ ROW, "base = zen5\n", "mov rax, qword ptr [rax + rcx]\n", 4 },
 	};
 
 	check_harness_rows(cases, sizeof(cases) / sizeof(cases[0]));

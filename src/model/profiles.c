@@ -269,6 +269,8 @@ static const struct ipcc_model_profile builtin[] = {
 	   * BHive blocks measured here 4.69% -> 3.49%, on 830 held out 5.30% -> 4.17%.
 	   */
 	  .forward_fail_latency = 14,
+	  /* mov rax, [rax + rcx*4] and [rax + rcx + 8] chained 4.99; [rax + rcx], [rax + 8] 3.99 */
+	  .complex_load_latency = 1,
 	  .alias_forwards = true,
 	  .from_gpr_extra = 4,
 	  .forward_extra = 3,
