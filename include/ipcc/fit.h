@@ -21,7 +21,7 @@ struct ipcc_fit_row {
 	char note[160]; /* how it was read, or why it was not */
 };
 
-#define IPCC_FIT_ROWS 52
+#define IPCC_FIT_ROWS 53
 
 /*
  * Fit a pipeline-model profile to this machine: start from `base`, measure with the
@@ -37,8 +37,9 @@ struct ipcc_fit_row {
  * bench --block times them (the value with which the model runs each as measured:
  * ipcc_fit_block_key) a vector load's latency, a scaled lea's, a one-operand multiply's
  * rdx, the two store-forwarding latencies, a forward's extra cycles from a general and a
- * vector register's store, and a general register's into a vector register's; the loops that the loop stream detector does
- * not unroll (loops of nops, 7 to 40 micro-ops: those that take ceil(N / width) cycles; the
+ * vector register's store, a general register's into a vector register's, and the
+ * addresses a cycle of loads and stores together (four loads and a store); the loops
+ * that the loop stream detector does not unroll (loops of nops, 7 to 40 micro-ops: those that take ceil(N / width) cycles; the
  * row's figures count them, its note lists them); and put each into `out`, named BASE-fit.
  * One row per parameter says what was measured.
  * IPCC_ENOTSUP when no kernel could run here.

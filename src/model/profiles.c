@@ -271,6 +271,11 @@ static const struct ipcc_model_profile builtin[] = {
 	  .forward_fail_latency = 14,
 	  /* mov rax, [rax + rcx*4] and [rax + rcx + 8] chained 4.99; [rax + rcx], [rax + 8] 3.99 */
 	  .complex_load_latency = 1,
+	  /*
+	   * four loads and a store 1.25 cycles a loop, three and one 1.00, four and two 1.50
+	   * (ipcc bench --fit-profile's agu_ports row)
+	   */
+	  .agu_ports = 4,
 	  .alias_forwards = true,
 	  .from_gpr_extra = 4,
 	  .forward_extra = 3,

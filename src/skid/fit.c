@@ -268,6 +268,14 @@ static const struct {
 	{ "dep_load_gap", "488b03488b4808488b7110488b7e184c8b4720", D_BLOCK, 16,
 	  offsetof(struct ipcc_model_profile, dep_load_gap) },
 	/*
+	 * Four loads and a store to five lines of the page: the addresses a cycle, loads and
+	 * stores together (1.25 cycles a loop on a Zen 5 guest, four; three loads and a store
+	 * 1.00, four loads and two stores 1.50). One store, so that a store port fitted one
+	 * (the triad's stores near the rounding line) does not bind.
+	 */
+	{ "agu_ports", "488b8500ffffff488b8d80feffff488b9500feffff4c8b8580fdffff4c898d80fbffff",
+	  D_BLOCK_UNITS, 8, offsetof(struct ipcc_model_profile, agu_ports) },
+	/*
 	 * add qword ptr [rdi + rbx], rcx, chained through memory (indexed: not renamed): a
 	 * load forwarded a value an operation made, 7.28-7.37 cycles a loop on Emerald Rapids
 	 * (6, the load's latency and the add's, where nothing more holds it); 7 and one forward
