@@ -8,16 +8,25 @@
  * bytes and llvm-mca runs the same loop the harness ran (the block, then dec and jne on the
  * register it leaves free) for 200 iterations: its cycles per iteration. Printed: MAPE and
  * Kendall's tau-b (0.05-cycle bins) of each model against the measurement, over the same
- * blocks, and the harness's own repeatability where the JSON has two passes.
+ * blocks, and the harness's own repeatability where the JSON has two passes. Each llvm-mca run
+ * is bounded (MCA_SECONDS): llvm-mca-19 -mcpu=sapphirerapids never ends on a loop with
+ * aeskeygenassist (seen 2026-11-28: 20 minutes of CPU on one block); a block it gives no
+ * figure for is left out of both models' figures, and the count printed.
  */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ipcc/block.h"
+
+/* the longest one llvm-mca run may take (seconds); a block takes it under 0.1 s */
+#define MCA_SECONDS 20
+
+static size_t mca_timeouts; /* runs that MCA_SECONDS ended */
 
 static const char *const regs[16] = { "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
 				      "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15" };
@@ -53,15 +62,21 @@ static double mca(const char *mca_bin, const char *mcpu, const struct ipcc_block
 		fprintf(f, "decq %%%s\njne .Lloop\n", regs[b->counter]);
 		fclose(f);
 	}
-	snprintf(cmd, sizeof(cmd), "%s -mcpu=%s -iterations=200 %s 2>/dev/null", mca_bin, mcpu,
-		 src);
+	snprintf(cmd, sizeof(cmd), "timeout %d %s -mcpu=%s -iterations=200 %s 2>/dev/null",
+		 MCA_SECONDS, mca_bin, mcpu, src);
 	p = popen(cmd, "r");
 	while (p && fgets(line, sizeof(line), p)) {
 		sscanf(line, "Iterations: %lf", &iters);
 		sscanf(line, "Total Cycles: %lf", &total);
 	}
-	if (p)
-		pclose(p);
+	if (p) {
+		int st = pclose(p);
+
+		if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 124) { /* timeout's own */
+			mca_timeouts++;
+			total = NAN;
+		}
+	}
 	unlink(src);
 	return iters > 0 ? total / iters : NAN;
 }
@@ -128,7 +143,7 @@ int main(int argc, char **argv)
 	}
 	/* only blocks both models predicted: the same set for both figures */
 	{
-		size_t w = 0;
+		size_t w = 0, had = k;
 
 		for (i = 0; i < k; i++)
 			if (isfinite(theirs[i]) && isfinite(ours[i])) {
@@ -136,6 +151,11 @@ int main(int argc, char **argv)
 				p1[w] = p1[i], p2[w++] = p2[i];
 			}
 		k = w;
+		if (had > k)
+			printf(
+			    "blocks: llvm-mca gave no figure for %zu of %zu blocks (%zu ran over "
+			    "%d s); left out of both models' figures\n",
+			    had - k, had, mca_timeouts, MCA_SECONDS);
 	}
 	printf("blocks: %zu measured blocks both models predict (from %s); cycles per iteration "
 	       "of the block's loop; tau-b in 0.05-cycle bins\n",
