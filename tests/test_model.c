@@ -1598,6 +1598,27 @@ TEST(renaming_elimination_and_load_op_inputs)
 		/* cmova takes a cycle more from the flags than cmove does (4.00; 3.00) */
 		{ ROW, "base = raptorcove\n", "cmp eax, edx\ncmova eax, edx\nadd eax, 1\n", 4 },
 		{ ROW, "base = raptorcove\n", "cmp eax, edx\ncmove eax, edx\nadd eax, 1\n", 3 },
+		/*
+		 * the loop's dec leaves the carry: seta reads the test's, a cycle before, and
+		 * takes two from the flags (3.00 in either order; setb 2.50: a logical
+		 * writer's cycle in the group two iterations share, one in two), not one more
+		 * after a logical writer (test ecx, ecx; cmova ecx, edx 3.00); adc 2.00
+		 */
+		{ ROW, "base = raptorcove\n", "seta cl\ntest ecx, ecx\n", 3 },
+		{ ROW, "base = raptorcove\n", "cmp ecx, 1\nseta cl\n", 3 },
+		{ ROW, "base = raptorcove\n", "setb cl\ntest ecx, ecx\n", 2.5 },
+		{ ROW, "base = raptorcove\n", "cmovb ecx, edx\ntest ecx, ecx\n", 2.5 },
+		{ ROW, "base = raptorcove\n", "test ecx, ecx\ncmova ecx, edx\n", 3 },
+		{ ROW, "base = raptorcove\n", "adc ecx, 0\ntest ecx, ecx\n", 2 },
+		/*
+		 * ... and a carry that a dec or an inc passes on: imul, bt, then adc or setb
+		 * back into rax, 5.00 and 6.00 (a dec or inc folded at rename as well)
+		 */
+		{ ROW, "base = raptorcove\n", "adc rax, rbx\ndec rcx\n", 1 },
+		{ ROW, "base = raptorcove\n", "imul rax, rax\nbt rax, 0\ndec rcx\nadc rax, 0\n",
+		  5 },
+		{ ROW, "base = raptorcove\n",
+		  "imul rax, rax\nbt rax, 0\ninc rcx\nsetb dl\nadd rax, rdx\n", 6 },
 		/* a shift of memory: by an immediate (1.00 with two nops), not by cl (5.00) */
 		{ ROW, "base = goldencove\n", "shr dword ptr [rbx], 1\nnop\nnop\n", 1.06 },
 		{ ROW, "base = goldencove\n", "shr dword ptr [rbx], cl\n", 6 },

@@ -9,11 +9,19 @@
 
 #include "ipcc/model.h"
 
-/* Registers as bits: 16 general-purpose, 32 vector (xmm/ymm/zmm share one), the flags. */
+/*
+ * Registers as bits: 16 general-purpose, 32 vector (xmm/ymm/zmm share one), the flags but
+ * the carry, and the carry: inc and dec write the others and leave the carry as it was, so
+ * a reader of the carry after them waits for the writer before (seta cl; test ecx, ecx 3.00
+ * cycles a loop closed by dec, jnz on Emerald Rapids: the test's carry, a cycle, and the
+ * seta's two).
+ */
 #define REG_VEC0    16
 #define REG_FLAGS   48
+#define REG_CF	    49
+#define FLAG_REGS   (1ull << REG_FLAGS | 1ull << REG_CF)
 #define VEC_REGS    (0xffffffffull << REG_VEC0) /* the 32 vector registers' bits */
-#define MODEL_NREGS 49
+#define MODEL_NREGS 50
 
 /* The most instructions a block may expand to (%rep, times). */
 #define MODEL_MAX_INSNS 1000000
@@ -349,18 +357,19 @@ struct mstore {
 };
 
 struct dataflow {
-	int64_t done[MODEL_NREGS];	/* each register's completion */
-	uint64_t who[MODEL_NREGS];	/* and its writer */
-	unsigned folded[MODEL_NREGS];	/* add/sub reg, imm folded in a row, per register */
-	int32_t off[MODEL_NREGS];	/* the offset folded into each register, not yet added */
-	bool elim[MODEL_NREGS];		/* each register's writer was an eliminated move */
-	bool now_folded;		/* the instruction df_latency saw last was folded */
-	int32_t fold_lim;		/* the profile's fold_bits as a bound (0: none) */
-	unsigned materialize;		/* the profile's fold_materialize */
-	unsigned logic_late;		/* the profile's logic_flags_late */
-	unsigned fused_late;		/* the profile's fused_flags_late */
-	unsigned flags_late;		/* the flags' writer's: logic_late, fused_late or 0 */
-	uint64_t flags_group;		/* the flags' writer's allocation group */
+	int64_t done[MODEL_NREGS];    /* each register's completion */
+	uint64_t who[MODEL_NREGS];    /* and its writer */
+	unsigned folded[MODEL_NREGS]; /* add/sub reg, imm folded in a row, per register */
+	int32_t off[MODEL_NREGS];     /* the offset folded into each register, not yet added */
+	bool elim[MODEL_NREGS];	      /* each register's writer was an eliminated move */
+	bool now_folded;	      /* the instruction df_latency saw last was folded */
+	int32_t fold_lim;	      /* the profile's fold_bits as a bound (0: none) */
+	unsigned materialize;	      /* the profile's fold_materialize */
+	unsigned logic_late;	      /* the profile's logic_flags_late */
+	unsigned fused_late;	      /* the profile's fused_flags_late */
+	unsigned flags_late[2];	      /* the flags' writer's: logic_late, fused_late or 0 */
+	uint64_t flags_group[2];      /* the flags' writer's allocation group */
+	/* ([0] the flags but the carry, [1] the carry: inc and dec write only the first) */
 	struct mstore st[MODEL_STORES]; /* oldest first */
 	unsigned nst;
 	uint64_t st_regs;	  /* the live entries' address registers */
@@ -471,8 +480,15 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 	 * every iteration). The groups are the front end's W micro-ops in a row, across the
 	 * loop's branch, not the cycles they are allocated in.
 	 */
-	if (in->cond && d->flags_late && grp == d->flags_group && in->reads >> REG_FLAGS & 1)
-		q += d->flags_late;
+	if (in->cond && !(in->slow_regs & FLAG_REGS)) { /* a two-flag condition's own cycle */
+		unsigned late = 0;
+
+		for (int f = 0; f < 2; f++)
+			if (in->reads >> (REG_FLAGS + f) & 1 && grp == d->flags_group[f] &&
+			    d->flags_late[f] > late)
+				late = d->flags_late[f];
+		q += late;
+	}
 	if (from) {
 		int64_t t = from->ready - (renamed ? (int64_t)in->load_latency : 0);
 
@@ -555,7 +571,7 @@ static inline unsigned df_latency(struct dataflow *d, const struct minsn *in, un
 {
 	d->now_folded = false;
 	if (in->fold && F > 1) {
-		const int r = __builtin_ctzll(in->writes & ~(1ull << REG_FLAGS));
+		const int r = __builtin_ctzll(in->writes & ~FLAG_REGS);
 		const int src = in->fold_src >= 0 ? in->fold_src : r;
 		const int64_t off = (int64_t)d->off[src] + in->fold_off;
 		const unsigned n = d->folded[src];
@@ -673,14 +689,18 @@ static inline void df_complete(struct dataflow *d, const struct minsn *in, int64
 		else if (!in->fold)
 			d->folded[r] = 0, d->off[r] = 0;
 	}
-	if (in->writes & (1ull << REG_FLAGS)) {
+	if (in->writes & FLAG_REGS) {
 		/* a folded add's flags are computed: its latency after its value */
-		if (d->now_folded)
-			d->done[REG_FLAGS] = c + in->latency;
-		d->flags_late = in->logic_flags	  ? d->logic_late
-				: in->fused_flags ? d->fused_late
-						  : 0;
-		d->flags_group = grp;
+		for (int f = 0; f < 2 && d->now_folded; f++)
+			if (in->writes >> (REG_FLAGS + f) & 1)
+				d->done[REG_FLAGS + f] = c + in->latency;
+		const unsigned late = in->logic_flags	? d->logic_late
+				      : in->fused_flags ? d->fused_late
+							: 0;
+
+		for (int f = 0; f < 2; f++)
+			if (in->writes >> (REG_FLAGS + f) & 1)
+				d->flags_late[f] = late, d->flags_group[f] = grp;
 	}
 	if (in->writes & d->st_regs) { /* those stores' addresses changed */
 		unsigned n = 0;

@@ -137,6 +137,35 @@ static bool stores_first(enum form f)
 }
 
 /* Operands read and written by row d; `n` operands in o[]. */
+/*
+ * The flags an instruction that reads them reads: the carry alone (adc, sbb, rcl, rcr, a
+ * condition b, c, nae, ae, nb, nc), the carry and the others (a, nbe, be, na; lahf,
+ * pushf), or the others alone (e, ne, s, l, g, o, p, ...).
+ */
+static uint64_t flags_read(const char *m)
+{
+	static const char *const carry[] = { "adc", "sbb", "rcl", "rcr", "cmc" };
+	static const char *const conds[] = { "b", "c", "nae", "ae", "nb", "nc" };
+	static const char *const both[] = { "a", "nbe", "be", "na" };
+	const char *cc = !strncmp(m, "set", 3)	  ? m + 3
+			 : !strncmp(m, "cmov", 4) ? m + 4
+			 : m[0] == 'j'		  ? m + 1
+						  : NULL;
+
+	for (size_t i = 0; i < sizeof(carry) / sizeof(carry[0]); i++)
+		if (!strcmp(m, carry[i]))
+			return 1ull << REG_CF;
+	if (!cc || !model_insn_is_cond(cc))
+		return FLAG_REGS;
+	for (size_t i = 0; i < sizeof(conds) / sizeof(conds[0]); i++)
+		if (!strcmp(cc, conds[i]))
+			return 1ull << REG_CF;
+	for (size_t i = 0; i < sizeof(both) / sizeof(both[0]); i++)
+		if (!strcmp(cc, both[i]))
+			return FLAG_REGS;
+	return 1ull << REG_FLAGS;
+}
+
 static int semantics(struct parser *ps, const char *mat, const char *m, const struct op_def *d,
 		     struct operand *o, int n, bool lock, struct minsn *in, bool *load, bool *store)
 {
@@ -217,7 +246,7 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		wr |= REG(0);
 		if (f == F_SET && o[0].kind == O_MEM) { /* setcc [m]: stores the flags */
 			in->plain_store = true;
-			in->data = d->flags & FL_R ? 1ull << REG_FLAGS : 0; /* fnstcw [m]: none */
+			in->data = d->flags & FL_R ? flags_read(m) : 0; /* fnstcw [m]: none */
 		}
 		break;
 	case F_CMP:
@@ -370,9 +399,9 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 	if (f == F_POP || d->load)
 		*load = true;
 	if (d->flags & FL_R)
-		rd |= 1ull << REG_FLAGS;
-	if (d->flags & FL_W)
-		wr |= 1ull << REG_FLAGS;
+		rd |= flags_read(m);
+	if (d->flags & FL_W) /* inc and dec leave the carry */
+		wr |= strcmp(m, "inc") && strcmp(m, "dec") ? FLAG_REGS : 1ull << REG_FLAGS;
 	rd |= d->imp_rd;
 	wr |= d->imp_wr;
 	/*
@@ -420,7 +449,7 @@ static unsigned string_move_size(const char *m)
 
 static int approximate(struct parser *ps, const char *s, struct minsn *in, bool *load, bool *store)
 {
-	uint64_t rd = 1ull << REG_FLAGS, wr = 0;
+	uint64_t rd = FLAG_REGS, wr = 0;
 	bool vec = false;
 	int i = 0;
 
@@ -724,13 +753,17 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 				if (in.uops < 2 && p->width >= 2 && p->retire >= 2)
 					in.uops = 2;
 				/*
-				 * cmova, cmovbe: the flags' two bits a micro-op before the
-				 * select, a cycle more from the flags than from the data
-				 * (cmp eax, edx; cmova eax, edx; add eax, 1 4.00 cycles a loop
-				 * on Emerald Rapids; two cmova chained through eax 2.61)
+				 * cmova, cmovbe, seta, setbe: the flags' two bits a micro-op
+				 * before the select, a cycle more from the flags than from the
+				 * data (cmp eax, edx; cmova eax, edx; add eax, 1 4.00 cycles a
+				 * loop on Emerald Rapids; two cmova chained through eax 2.61;
+				 * cmp ecx, 1; seta cl 3.00), and no more after a logical
+				 * operation in their group (test ecx, ecx; cmova ecx, edx and
+				 * test ecx, ecx; setbe cl 3.00, as after cmp)
 				 */
-				if (!strncmp(m, "cmov", 4) && !in.slow_regs) {
-					in.slow_regs = 1ull << REG_FLAGS;
+				if ((!strncmp(m, "cmov", 4) || !strncmp(m, "set", 3)) &&
+				    !in.slow_regs) {
+					in.slow_regs = FLAG_REGS;
 					in.slow_extra = 1;
 				}
 			}
@@ -1028,7 +1061,7 @@ void model_mark_store_chunks(struct ipcc_model_program *prog, const struct ipcc_
 				const struct mkey *pk = &prog->insn[prev].key;
 
 				if (in->fold && in->fold_src < 0 && pk->index < 0 &&
-				    (in->writes & ~(1ull << REG_FLAGS)) == 1ull << pk->base)
+				    (in->writes & ~FLAG_REGS) == 1ull << pk->base)
 					moved += in->fold_off;
 				else
 					prev = n;
