@@ -1611,6 +1611,25 @@ TEST(renaming_elimination_and_load_op_inputs)
 		{ ROW, "base = raptorcove\n", "test ecx, ecx\ncmova ecx, edx\n", 3 },
 		{ ROW, "base = raptorcove\n", "adc ecx, 0\ntest ecx, ecx\n", 2 },
 		/*
+		 * a conversion from a register: a micro-op on the shuffle port and one on a
+		 * multiplying one (four cvtps2pd 4.00; two cvtpd2ps beside eight mulpd 5.00,
+		 * the multiplying ports' ten micro-ops); from memory
+		 * the load and the multiplying one (2.00)
+		 */
+		{ ROW, "base = raptorcove\n",
+		  "cvtps2pd xmm12, xmm4\ncvtps2pd xmm13, xmm5\ncvtps2pd xmm14, xmm6\n"
+		  "cvtps2pd xmm15, xmm7\n",
+		  4 },
+		{ ROW, "base = raptorcove\n",
+		  "cvtpd2ps xmm12, xmm4\ncvtpd2ps xmm13, xmm5\nmulpd xmm0, xmm8\n"
+		  "mulpd xmm1, xmm8\nmulpd xmm2, xmm8\nmulpd xmm3, xmm8\nmulpd xmm9, xmm8\n"
+		  "mulpd xmm10, xmm8\nmulpd xmm11, xmm8\nmulpd xmm6, xmm8\n",
+		  5.002 },
+		{ ROW, "base = raptorcove\n",
+		  "cvtps2pd xmm12, qword ptr [rsi]\ncvtps2pd xmm13, qword ptr [rsi + 8]\n"
+		  "cvtps2pd xmm14, qword ptr [rsi + 16]\ncvtps2pd xmm15, qword ptr [rsi + 24]\n",
+		  2 },
+		/*
 		 * ... and a carry that a dec or an inc passes on: imul, bt, then adc or setb
 		 * back into rax, 5.00 and 6.00 (a dec or inc folded at rename as well)
 		 */

@@ -729,13 +729,14 @@ enum vunit model_insn_vunit(const char *b, bool to_gpr, bool from_gpr, bool mem)
 		"pslldq",    "psrldq",	   "pmovzxbw",	"pmovzxbd",  "pmovzxwd",  "pmovzxdq",
 		"pmovsxbw",  "pmovsxbd",   "pmovsxwd",	"pmovsxdq",  NULL
 	};
-	static const char *const shuf[] = { "unpcklps",	 "unpckhps", "unpcklpd",   "unpckhpd",
-					    "palignr",	 "packsswb", "packssdw",   "packuswb",
-					    "packusdw",	 "psadbw",   "vpermilps",  "vpermilpd",
-					    "movhlps",	 "movlhps",  "vpermd",	   "vpermps",
-					    "vpermq",	 "vpermpd",  "vperm2f128", "vperm2i128",
-					    "insertps",	 "cvtss2sd", "cvtsd2ss",   "movhps_load",
-					    "pclmulqdq", NULL };
+	static const char *const shuf[] = {
+		"unpcklps",   "unpckhps",   "unpcklpd", "unpckhpd", "palignr",	 "packsswb",
+		"packssdw",   "packuswb",   "packusdw", "psadbw",   "vpermilps", "vpermilpd",
+		"movhlps",    "movlhps",    "vpermd",	"vpermps",  "vpermq",	 "vpermpd",
+		"vperm2f128", "vperm2i128", "insertps", "cvtss2sd", "cvtsd2ss",	 "movhps_load",
+		"pclmulqdq",  "cvtps2pd",   "cvtpd2ps", "cvtdq2pd", "cvtpd2dq",	 "cvttpd2dq",
+		"vcvtph2ps",  "vcvtps2ph",  NULL
+	};
 	/* from a register only: from memory, the load does it */
 	static const char *const shuf_reg[] = { "vbroadcastss",	 "vbroadcastsd",  "vpbroadcastb",
 						"vpbroadcastw",	 "vpbroadcastd",  "vpbroadcastq",
@@ -752,6 +753,8 @@ enum vunit model_insn_vunit(const char *b, bool to_gpr, bool from_gpr, bool mem)
 
 	if (to_gpr || model_insn_in_list(b, out))
 		return V_OUT;
+	if (model_insn_is_conversion(b)) /* from memory: the load, then the converting one */
+		return mem ? V_MUL : V_SHUF;
 	if (from_gpr)
 		return V_SHUF;
 	if (model_insn_in_list(b, mul) || !strncmp(b, "vfm", 3) || !strncmp(b, "vfnm", 4))
@@ -761,6 +764,22 @@ enum vunit model_insn_vunit(const char *b, bool to_gpr, bool from_gpr, bool mem)
 	if (model_insn_in_list(b, shuf) || (!mem && model_insn_in_list(b, shuf_reg)))
 		return V_SHUF;
 	return V_ANY;
+}
+
+/*
+ * Conversions between single and double precision, and from double to 32-bit integers and
+ * back, in two micro-ops from a register: one on the shuffle port and one on a multiplying
+ * one (Emerald Rapids, four independent cvtps2pd, cvtpd2ps, cvtdq2pd or cvttpd2dq 4.00
+ * cycles a loop, 6.00 beside eight mulpd; cvtss2sd 4.00 and 6.03; from memory, four
+ * cvtps2pd 2.00: the load and the multiplying port's).
+ */
+bool model_insn_is_conversion(const char *b)
+{
+	static const char *const conv[] = { "cvtps2pd",	 "cvtpd2ps", "cvtdq2pd", "cvtpd2dq",
+					    "cvttpd2dq", "cvtss2sd", "cvtsd2ss", "vcvtph2ps",
+					    "vcvtps2ph", NULL };
+
+	return model_insn_in_list(b, conv);
 }
 
 /* Prefixes that change nothing the model sees (lock is handled on its own). */

@@ -76,6 +76,7 @@ struct minsn {
 	bool cond;	       /* setcc, cmovcc: reads the flags as a condition */
 	uint16_t ports;	       /* the execution-port classes it issues to (PORT_* bits) */
 	bool shift_twice;      /* two micro-ops on the shift ports (and two ALU ports) */
+	bool vec_twice;	       /* two on vector ports: a conversion's shuffle and multiply */
 	bool zero;	       /* a zero idiom: no inputs, no latency, no port */
 	bool eliminated;       /* a move eliminated at rename: no latency, no port */
 	uint8_t divides;       /* DIV_INT (div, idiv), DIV_FP (div*, sqrt*): holds that divider */

@@ -622,6 +622,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 					if ((cl == PORT_SHIFT || cl == PORT_ALU) &&
 					    pt.limit[cl] >= 2)
 						twice |= (uint16_t)(1u << cl);
+				if (in->vec_twice) /* a conversion's two: one vector port more */
+					twice |= 1u << PORT_VEC;
 				x = ports_issue(&pt, store_ports(p, in, &paired), q, al.cur, bp,
 						twice, pt.per_bank && in->bank ? in->bank - 1 : -1);
 				if (bind)
