@@ -1630,6 +1630,14 @@ TEST(renaming_elimination_and_load_op_inputs)
 		  "cvtps2pd xmm14, qword ptr [rsi + 16]\ncvtps2pd xmm15, qword ptr [rsi + 24]\n",
 		  2 },
 		/*
+		 * a division that waits for another's result through a multiply leaves the
+		 * divider to the next iteration's first meanwhile: 8.00 measured (two
+		 * divisions' 4), where waiting in program order gave 21
+		 */
+		{ ROW, "base = raptorcove\n",
+		  "vdivsd xmm4, xmm2, xmm0\nvmulsd xmm5, xmm4, xmm3\nvdivsd xmm6, xmm5, xmm0\n",
+		  8.276 },
+		/*
 		 * ... and a carry that a dec or an inc passes on: imul, bt, then adc or setb
 		 * back into rax, 5.00 and 6.00 (a dec or inc folded at rename as well)
 		 */
