@@ -2280,6 +2280,21 @@ TEST(lenient_parsing_approximates_and_names)
 		 0);
 	CHECK_EQ(i64, ready, 1);
 	CHECK_EQ(i64, done, 8);
+	/*
+	 * the flags as the last writer left them, not the carry alone: after an imul's flags
+	 * and an inc (which leaves the carry), it waits for the inc only
+	 */
+	CHECK_EQ(int,
+		 run_once("imul rax, rax\ninc rcx\nfrob rdx, rbx\n", IPCC_MODEL_LENIENT, 2, &ready,
+			  &done),
+		 0);
+	CHECK_EQ(i64, ready, 1);
+	/* a reader of the carry after the inc waits for the imul's */
+	CHECK_EQ(
+	    int,
+	    run_once("imul rax, rax\ninc rcx\nadc rdx, rbx\n", IPCC_MODEL_STRICT, 2, &ready, &done),
+	    0);
+	CHECK_EQ(i64, ready, 3);
 	return TEST_OK;
 }
 

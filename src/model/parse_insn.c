@@ -442,14 +442,15 @@ static unsigned string_move_size(const char *m)
 
 /*
  * An instruction the table does not know (or whose operands it cannot read), in lenient
- * mode: one micro-op of latency 3 that reads every operand it can read and the flags,
- * writes its first, loads from a memory operand and stores to a first one.
+ * mode: one micro-op of latency 3 that reads every operand it can read and the flags (not
+ * the carry alone: an approximated vphaddd after add, dec would wait for the add), writes
+ * its first, loads from a memory operand and stores to a first one.
  */
 #define APPROX_LATENCY 3
 
 static int approximate(struct parser *ps, const char *s, struct minsn *in, bool *load, bool *store)
 {
-	uint64_t rd = FLAG_REGS, wr = 0;
+	uint64_t rd = 1ull << REG_FLAGS, wr = 0;
 	bool vec = false;
 	int i = 0;
 
