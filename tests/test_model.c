@@ -1637,6 +1637,10 @@ TEST(renaming_elimination_and_load_op_inputs)
 		{ ROW, "base = raptorcove\n",
 		  "vdivsd xmm4, xmm2, xmm0\nvmulsd xmm5, xmm4, xmm3\nvdivsd xmm6, xmm5, xmm0\n",
 		  8.276 },
+		/* bswap: of 32 bits a cycle, of 64 two (1.00; 2.00; add edx, ecx before 2.00) */
+		{ ROW, "base = raptorcove\n", "bswap edx\n", 1 },
+		{ ROW, "base = raptorcove\n", "bswap rdx\n", 2 },
+		{ ROW, "base = raptorcove\n", "add edx, ecx\nbswap edx\n", 2 },
 		/*
 		 * ... and a carry that a dec or an inc passes on: imul, bt, then adc or setb
 		 * back into rax, 5.00 and 6.00 (a dec or inc folded at rename as well)

@@ -889,6 +889,13 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 			if (in.latency < ld + p->high8_latency)
 				in.latency = ld + p->high8_latency;
 		}
+	/* bswap of 32 bits: one micro-op of a cycle (bswap edx chained 1.00 cycle a loop on
+	 * Emerald Rapids, bswap rdx 2.00, the table's two) */
+	if (known && !in.approx && !strcmp(m, "bswap") && n == 1 && o[0].kind == O_REG &&
+	    !o[0].wide) {
+		in.latency = 1;
+		in.uops = 1;
+	}
 	/*
 	 * The dividers, not pipelined: div and idiv hold the integer one (divider_cycles, or
 	 * divider_cycles_32 for 32 bits or less), the FP divides and square roots the other
