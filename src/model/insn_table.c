@@ -729,14 +729,12 @@ enum vunit model_insn_vunit(const char *b, bool to_gpr, bool from_gpr, bool mem)
 		"pslldq",    "psrldq",	   "pmovzxbw",	"pmovzxbd",  "pmovzxwd",  "pmovzxdq",
 		"pmovsxbw",  "pmovsxbd",   "pmovsxwd",	"pmovsxdq",  NULL
 	};
-	static const char *const shuf[] = {
-		"unpcklps",   "unpckhps",   "unpcklpd", "unpckhpd", "palignr",	 "packsswb",
-		"packssdw",   "packuswb",   "packusdw", "psadbw",   "vpermilps", "vpermilpd",
-		"movhlps",    "movlhps",    "vpermd",	"vpermps",  "vpermq",	 "vpermpd",
-		"vperm2f128", "vperm2i128", "insertps", "cvtss2sd", "cvtsd2ss",	 "movhps_load",
-		"pclmulqdq",  "cvtps2pd",   "cvtpd2ps", "cvtdq2pd", "cvtpd2dq",	 "cvttpd2dq",
-		"vcvtph2ps",  "vcvtps2ph",  NULL
-	};
+	static const char *const shuf[] = { "unpcklps", "unpckhps",    "unpcklpd",   "unpckhpd",
+					    "palignr",	"packsswb",    "packssdw",   "packuswb",
+					    "packusdw", "psadbw",      "vpermilps",  "vpermilpd",
+					    "movhlps",	"movlhps",     "vpermd",     "vpermps",
+					    "vpermq",	"vpermpd",     "vperm2f128", "vperm2i128",
+					    "insertps", "movhps_load", "pclmulqdq",  NULL };
 	/* from a register only: from memory, the load does it */
 	static const char *const shuf_reg[] = { "vbroadcastss",	 "vbroadcastsd",  "vpbroadcastb",
 						"vpbroadcastw",	 "vpbroadcastd",  "vpbroadcastq",
