@@ -136,7 +136,6 @@ static bool stores_first(enum form f)
 	       f == F_SET || f == F_POP || f == F_XADD || f == F_CMPXCHG;
 }
 
-/* Operands read and written by row d; `n` operands in o[]. */
 /*
  * The flags an instruction that reads them reads: the carry alone (adc, sbb, rcl, rcr, a
  * condition b, c, nae, ae, nb, nc), the carry and the others (a, nbe, be, na; lahf,
@@ -166,6 +165,7 @@ static uint64_t flags_read(const char *m)
 	return 1ull << REG_FLAGS;
 }
 
+/* Operands read and written by row d; `n` operands in o[]. */
 static int semantics(struct parser *ps, const char *mat, const char *m, const struct op_def *d,
 		     struct operand *o, int n, bool lock, struct minsn *in, bool *load, bool *store)
 {
