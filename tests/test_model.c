@@ -1642,6 +1642,24 @@ TEST(renaming_elimination_and_load_op_inputs)
 		{ ROW, "base = raptorcove\n", "bswap rdx\n", 2 },
 		{ ROW, "base = raptorcove\n", "add edx, ecx\nbswap edx\n", 2 },
 		/*
+		 * Golden Cove's ALU ports of a sign extension (1, 5, 10), a scaled lea (0, 6,
+		 * 10) and bswap r32 (1): six movsxd 2.00 (six movzx 1.40; any port 1.40), three
+		 * scaled leas beside a shlx 1.67 (1.00), bswap beside an imul 2.00 (1.00)
+		 */
+		{ ROW, "base = raptorcove\n",
+		  "movsxd r8, eax\nmovsxd r9, eax\nmovsxd r10, eax\nmovsxd r11, eax\n"
+		  "movsxd r12, eax\nmovsxd r13, eax\n",
+		  2 },
+		{ ROW, "base = raptorcove\nalu_port_subsets = false\n",
+		  "movsxd r8, eax\nmovsxd r9, eax\nmovsxd r10, eax\nmovsxd r11, eax\n"
+		  "movsxd r12, eax\nmovsxd r13, eax\n",
+		  1.398 },
+		{ ROW, "base = raptorcove\n",
+		  "lea r8, [rax + rax*2]\nlea r9, [rax + rax*2]\nlea r10, [rax + rax*2]\n"
+		  "shlx r11, rax, rcx\n",
+		  1.666 },
+		{ ROW, "base = raptorcove\n", "bswap r8d\nimul r11, rax, 3\n", 2 },
+		/*
 		 * ... and a carry that a dec or an inc passes on: imul, bt, then adc or setb
 		 * back into rax, 5.00 and 6.00 (a dec or inc folded at rename as well)
 		 */

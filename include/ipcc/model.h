@@ -227,6 +227,14 @@ struct ipcc_model_profile {
 	 */
 	bool port_binding;
 	/*
+	 * With port_binding and five ALU ports, whether some instructions bind to three of
+	 * them or one (Golden Cove's, measured on Emerald Rapids, where six independent movsxd
+	 * run in 2.00 cycles a loop and six movzx in 1.40): a sign extension of a register
+	 * (movsx, movsxd, cdqe, cwde, cbw) to ports 1, 5 and 10, a lea with a scaled index to
+	 * 0, 6 and 10, a bswap of a 32-bit register to 1. False when missing: any ALU port.
+	 */
+	bool alu_port_subsets;
+	/*
 	 * The cycles the integer divider is busy with one div or idiv: it is not pipelined, so
 	 * the next division issues that many cycles later at the soonest. 0 when missing:
 	 * pipelined (one a cycle). Measured on Zen 5: 7 for a 64-bit div, 6 for 32 bits.
@@ -556,7 +564,7 @@ struct ipcc_model_error {
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
  * memory_renaming, rename_rmw_imm_only, rename_base_only, rename_no_word,
  * rename_no_movzx, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
- * fuse_mov_alu, fused_flags_late, port_binding, divider_cycles, vector_load_latency,
+ * fuse_mov_alu, fused_flags_late, port_binding, alu_port_subsets, divider_cycles, vector_load_latency,
  * complex_load_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, alias_forwards,
  * from_gpr_extra, forward_extra, vector_forward_extra, agu_ports, shift_ports,

@@ -40,6 +40,15 @@ struct mkey {
 	uint8_t segment; /* a segment override (fs: ...) + 1; 0: none */
 };
 
+/*
+ * The instructions that bind to some of Golden Cove's five ALU ports (minsn.alu_subset, the
+ * profile's alu_port_subsets): a sign extension of a register (1, 5, 10), a lea with a scaled
+ * index (0, 6, 10), bswap r32 (1).
+ */
+#define ALU_SEXT       1u
+#define ALU_LEA_SCALED 2u
+#define ALU_SWAP       3u
+
 /* The dividers (minsn.divides). */
 #define DIV_INT 1u
 #define DIV_FP	2u
@@ -76,6 +85,7 @@ struct minsn {
 	bool cond;	       /* setcc, cmovcc: reads the flags as a condition */
 	uint16_t ports;	       /* the execution-port classes it issues to (PORT_* bits) */
 	bool shift_twice;      /* two micro-ops on the shift ports (and two ALU ports) */
+	uint8_t alu_subset;    /* ALU_*: some ALU ports (alu_port_subsets); 0: any */
 	bool vec_twice;	       /* two on vector ports: a conversion's shuffle and multiply */
 	bool zero;	       /* a zero idiom: no inputs, no latency, no port */
 	bool eliminated;       /* a move eliminated at rename: no latency, no port */

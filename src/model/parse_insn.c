@@ -739,6 +739,13 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 			const enum unit u = model_insn_unit(m);
 
 			in.ports |= 1u << PORT_ALU;
+			if (p->alu_port_subsets && !mem)
+				in.alu_subset =
+				    model_word_in(m,
+						  (const char *const[]){ "movsx", "movsxd", "cdqe",
+									 "cwde", "cbw", NULL })
+					? ALU_SEXT
+					: 0;
 			if (u == U_SHIFT && p->shift_ports)
 				in.ports |= 1u << PORT_SHIFT;
 			/*
@@ -861,6 +868,8 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	if (known && !in.approx && def.form == F_LEA && p->lea_scale_latency && n == 2 &&
 	    o[1].kind == O_MEM && o[1].key.index >= 0 && o[1].key.scale > 1) {
 		in.latency = p->lea_scale_latency;
+		if (p->alu_port_subsets)
+			in.alu_subset = ALU_LEA_SCALED;
 		in.slow_regs = 0;
 		in.slow_extra = 0;
 	}
@@ -895,6 +904,8 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	    !o[0].wide) {
 		in.latency = 1;
 		in.uops = 1;
+		if (p->alu_port_subsets)
+			in.alu_subset = ALU_SWAP;
 	}
 	/*
 	 * The dividers, not pipelined: div and idiv hold the integer one (divider_cycles, or

@@ -408,6 +408,16 @@ static const struct ipcc_model_profile builtin[] = {
 	   * (1.00 for all without).
 	   */
 	  .port_binding = true,
+	  /*
+	   * Three ALU ports of five for a sign extension and a scaled lea, one for bswap r32,
+	   * from loops of independent ones and the loop's branch (p0, p6) with an instruction
+	   * of one known port beside them, on Emerald Rapids: six movsxd 2.00 cycles, six movsx
+	   * r32, r8 2.00 (six movzx r32, r8 1.15); three movsxd and an imul (p1) 1.42, and a
+	   * movq xmm, r (p5) 1.33, and a shlx (p06) 1.00: 1, 5 and 10. Six lea r, [rax + rax*2]
+	   * 2.33 (six lea r, [rax + rcx + 1] 1.40); three with a shlx 1.67, with an imul or a
+	   * movq 1.33: 0, 6 and 10. bswap r32 with an imul 2.00, with a movq 1.00: 1.
+	   */
+	  .alu_port_subsets = true,
 	  /* independent 64-bit divs 10.01 cycles apart, idiv alike (32 bits: 6.00) */
 	  .divider_cycles = 10,
 	  .divider_cycles_32 = 6,
@@ -687,7 +697,7 @@ static const struct key {
 	 * rename_rmw_imm_only, rename_base_only, rename_no_word, rename_no_movzx, fold_no_port,
 	 * fold_lea: false;
 	 * fold_bits: 0, any size and offset; fold_materialize, logic_flags_late,
-	 * fused_flags_late, fuse_mov_alu: 0;
+	 * fused_flags_late, fuse_mov_alu: 0; port_binding, alu_port_subsets: false;
 	 * divider_cycles: 0, pipelined; vector_load_latency: 0, load_latency;
 	 * complex_load_latency: 0; lea3_latency, lea_scale_latency: 0, the table's;
 	 * pair_stores: false; pair_store_bytes: 0, 32; pair_wide_stores: false;
@@ -739,6 +749,7 @@ static const struct key {
 	KEY(fuse_mov_alu, K_UNSIGNED, 0, 1),
 	KEY(fused_flags_late, K_UNSIGNED, 0, 100),
 	KEY(port_binding, K_BOOL, 0, 0),
+	KEY(alu_port_subsets, K_BOOL, 0, 0),
 	KEY(divider_cycles, K_UNSIGNED, 0, 1000),
 	KEY(vector_load_latency, K_UNSIGNED, 0, 100000),
 	KEY(complex_load_latency, K_UNSIGNED, 0, 1000),
@@ -1269,7 +1280,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->fold_bits == b->fold_bits && a->fold_materialize == b->fold_materialize &&
 	       a->logic_flags_late == b->logic_flags_late &&
 	       a->fused_flags_late == b->fused_flags_late && a->fuse_mov_alu == b->fuse_mov_alu &&
-	       a->port_binding == b->port_binding && a->divider_cycles == b->divider_cycles &&
+	       a->port_binding == b->port_binding && a->alu_port_subsets == b->alu_port_subsets &&
+	       a->divider_cycles == b->divider_cycles &&
 	       a->vector_load_latency == b->vector_load_latency &&
 	       a->complex_load_latency == b->complex_load_latency &&
 	       a->lea3_latency == b->lea3_latency && a->lea_scale_latency == b->lea_scale_latency &&

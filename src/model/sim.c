@@ -328,12 +328,17 @@ static unsigned bind_waiting(struct bind *b, unsigned j, int64_t t)
 }
 
 /*
- * The port that an instruction of port classes `ports`, allocated in cycle s in allocation
- * group grp, is bound to.
+ * The port that an instruction of port classes `ports` (of ALU ports `subset`, an ALU_* or
+ * 0), allocated in cycle s in allocation group grp, is bound to.
  */
-static int bind_port(struct bind *b, uint16_t ports, int64_t s, uint64_t grp)
+static int bind_port(struct bind *b, uint16_t ports, unsigned subset, int64_t s, uint64_t grp)
 {
 	uint8_t set = ports >> PORT_MUL & 1 ? b->mul : ports >> PORT_SHIFT & 1 ? b->shift : b->all;
+
+	if (subset && b->nports == 5) /* Intel's 0, 1, 5, 6 and 10 (alu_port_subsets) */
+		set = subset == ALU_SEXT	 ? 0x16u  /* 1, 5, 10 */
+		      : subset == ALU_LEA_SCALED ? 0x19u  /* 0, 6, 10 */
+						 : 0x02u; /* 1 */
 
 	if (b->vec && ports >> PORT_VEC & 1) /* Intel's vector ports 0, 1 and 5: ALU ports 0-2 */
 		set = ports >> PORT_VOUT & 1	? 1u
@@ -680,10 +685,11 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			if (in->fold && lat == 0 && p->fold_no_port) {
 				x = q;
 			} else {
-				const int bp = bind && (in->ports >> PORT_ALU & 1 ||
-							(bind->vec && in->ports >> PORT_VEC & 1))
-						   ? bind_port(bind, in->ports, s, grp)
-						   : -1;
+				const int bp =
+				    bind && (in->ports >> PORT_ALU & 1 ||
+					     (bind->vec && in->ports >> PORT_VEC & 1))
+					? bind_port(bind, in->ports, in->alu_subset, s, grp)
+					: -1;
 
 				/*
 				 * a second micro-op where its class has two ports (else one):
