@@ -1660,6 +1660,22 @@ TEST(renaming_elimination_and_load_op_inputs)
 		  1.666 },
 		{ ROW, "base = raptorcove\n", "bswap r8d\nimul r11, rax, 3\n", 2 },
 		/*
+		 * ... andn and blsr as a sign extension (six 2.00; three beside a shlx 1.00),
+		 * bt and bswap r64 on port 1 (six 6.00; bt beside two shlx 1.50, one imul 2.00)
+		 */
+		{ ROW, "base = raptorcove\n",
+		  "andn r8, rax, rcx\nandn r9, rax, rcx\nandn r10, rax, rcx\nblsr r11, rax\n"
+		  "blsr r12, rax\nblsr r13, rax\n",
+		  2 },
+		{ ROW, "base = raptorcove\n",
+		  "andn r8, rax, rcx\nandn r9, rax, rcx\nandn r10, rax, rcx\nshlx r11, rax, rcx\n",
+		  1 },
+		{ ROW, "base = raptorcove\n", "bt rax, 3\nshlx r10, rax, rcx\nshlx r11, rax, rcx\n",
+		  1.5 },
+		{ ROW, "base = raptorcove\n", "bt rax, 3\nimul r10, rax, 3\n", 2 },
+		{ ROW, "base = raptorcove\n",
+		  "bswap r8\nbswap r9\nbswap r10\nbswap r11\nbswap r12\nbswap r13\n", 6 },
+		/*
 		 * ... and a carry that a dec or an inc passes on: imul, bt, then adc or setb
 		 * back into rax, 5.00 and 6.00 (a dec or inc folded at rename as well)
 		 */

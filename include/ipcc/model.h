@@ -230,8 +230,9 @@ struct ipcc_model_profile {
 	 * With port_binding and five ALU ports, whether some instructions bind to three of
 	 * them or one (Golden Cove's, measured on Emerald Rapids, where six independent movsxd
 	 * run in 2.00 cycles a loop and six movzx in 1.40): a sign extension of a register
-	 * (movsx, movsxd, cdqe, cwde, cbw) to ports 1, 5 and 10, a lea with a scaled index to
-	 * 0, 6 and 10, a bswap of a 32-bit register to 1. False when missing: any ALU port.
+	 * (movsx, movsxd, cdqe, cwde, cbw) and BMI1's andn, blsr, blsi, blsmsk to ports 1, 5
+	 * and 10, a lea with a scaled index to 0, 6 and 10, bt and bswap of a register to 1.
+	 * False when missing: any ALU port.
 	 */
 	bool alu_port_subsets;
 	/*

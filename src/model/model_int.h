@@ -42,12 +42,12 @@ struct mkey {
 
 /*
  * The instructions that bind to some of Golden Cove's five ALU ports (minsn.alu_subset, the
- * profile's alu_port_subsets): a sign extension of a register (1, 5, 10), a lea with a scaled
- * index (0, 6, 10), bswap r32 (1).
+ * profile's alu_port_subsets): a sign extension of a register, andn, blsr, blsi, blsmsk (1, 5,
+ * 10), a lea with a scaled index (0, 6, 10), bt, bswap (1).
  */
 #define ALU_SEXT       1u
 #define ALU_LEA_SCALED 2u
-#define ALU_SWAP       3u
+#define ALU_PORT1      3u
 
 /* The dividers (minsn.divides). */
 #define DIV_INT 1u

@@ -580,6 +580,23 @@ static void fold_and_flags(const struct ipcc_model_profile *p, const char *m,
 		   (!strncmp(m, "cmov", 4) && model_insn_is_cond(m + 4));
 }
 
+/*
+ * Of Golden Cove's five ALU ports, the ones a register form of m runs on where they are not
+ * any (alu_port_subsets; ALU_*, or 0): sign extensions and BMI1's andn, blsr, blsi, blsmsk
+ * on 1, 5 and 10, bt and bswap (of 64 bits; bswap r32's is set with its latency) on 1.
+ */
+static unsigned alu_subset(const char *m, const struct operand *o, int n)
+{
+	static const char *const three[] = { "movsx", "movsxd", "cdqe", "cwde",	  "cbw",
+					     "andn",  "blsr",	"blsi", "blsmsk", NULL };
+
+	if (model_word_in(m, three))
+		return ALU_SEXT;
+	if (!strcmp(m, "bt") || (!strcmp(m, "bswap") && n == 1 && o[0].kind == O_REG))
+		return ALU_PORT1;
+	return 0;
+}
+
 /* Whether m with operands o is one of the two-micro-op forms on Intel's shift ports. */
 static bool two_shift_uops(const char *m, const struct operand *o, int n)
 {
@@ -740,13 +757,8 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 
 			in.ports |= 1u << PORT_ALU;
 			if (p->alu_port_subsets && !mem)
-				in.alu_subset =
-				    model_word_in(m,
-						  (const char *const[]){ "movsx", "movsxd", "cdqe",
-									 "cwde", "cbw", NULL })
-					? ALU_SEXT
-					: 0;
-			if (u == U_SHIFT && p->shift_ports)
+				in.alu_subset = alu_subset(m, o, n);
+			if (u == U_SHIFT && p->shift_ports && in.alu_subset != ALU_PORT1)
 				in.ports |= 1u << PORT_SHIFT;
 			/*
 			 * Two micro-ops on the shift ports (Golden Cove, alike on both machines
@@ -905,7 +917,7 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		in.latency = 1;
 		in.uops = 1;
 		if (p->alu_port_subsets)
-			in.alu_subset = ALU_SWAP;
+			in.alu_subset = ALU_PORT1;
 	}
 	/*
 	 * The dividers, not pipelined: div and idiv hold the integer one (divider_cycles, or

@@ -413,9 +413,11 @@ static const struct ipcc_model_profile builtin[] = {
 	   * from loops of independent ones and the loop's branch (p0, p6) with an instruction
 	   * of one known port beside them, on Emerald Rapids: six movsxd 2.00 cycles, six movsx
 	   * r32, r8 2.00 (six movzx r32, r8 1.15); three movsxd and an imul (p1) 1.42, and a
-	   * movq xmm, r (p5) 1.33, and a shlx (p06) 1.00: 1, 5 and 10. Six lea r, [rax + rax*2]
-	   * 2.33 (six lea r, [rax + rcx + 1] 1.40); three with a shlx 1.67, with an imul or a
-	   * movq 1.33: 0, 6 and 10. bswap r32 with an imul 2.00, with a movq 1.00: 1.
+	   * movq xmm, r (p5) 1.33, and a shlx (p06) 1.00: 1, 5 and 10; andn and blsr alike
+	   * (six 2.00; 1.44, 1.33, 1.00). Six lea r, [rax + rax*2] 2.33 (six lea r, [rax + rcx
+	   * + 1] 1.40); three with a shlx 1.67, with an imul or a movq 1.33: 0, 6 and 10. bswap
+	   * r32 with an imul 2.00, with a movq 1.00; six bswap r64 6.00; six bt 6.00, bt with two
+	   * shlx 1.50, with an imul 2.00: 1.
 	   */
 	  .alu_port_subsets = true,
 	  /* independent 64-bit divs 10.01 cycles apart, idiv alike (32 bits: 6.00) */

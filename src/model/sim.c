@@ -338,7 +338,7 @@ static int bind_port(struct bind *b, uint16_t ports, unsigned subset, int64_t s,
 	if (subset && b->nports == 5) /* Intel's 0, 1, 5, 6 and 10 (alu_port_subsets) */
 		set = subset == ALU_SEXT	 ? 0x16u  /* 1, 5, 10 */
 		      : subset == ALU_LEA_SCALED ? 0x19u  /* 0, 6, 10 */
-						 : 0x02u; /* 1 */
+						 : 0x02u; /* 1 (ALU_PORT1) */
 
 	if (b->vec && ports >> PORT_VEC & 1) /* Intel's vector ports 0, 1 and 5: ALU ports 0-2 */
 		set = ports >> PORT_VOUT & 1	? 1u
