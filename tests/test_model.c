@@ -1602,9 +1602,10 @@ TEST(renaming_elimination_and_load_op_inputs)
 		 * the loop's dec leaves the carry: seta reads the test's, a cycle before, and
 		 * takes two from the flags (3.00 in either order; setb 2.50: a logical
 		 * writer's cycle in the group two iterations share, one in two), not one more
-		 * after a logical writer (test ecx, ecx; cmova ecx, edx 3.00); adc 2.00
+		 * after a logical writer (test ecx, ecx; cmova ecx, edx 3.00); adc 2.00 (seta's
+		 * second micro-op bound as well: 3.032)
 		 */
-		{ ROW, "base = raptorcove\n", "seta cl\ntest ecx, ecx\n", 3 },
+		{ ROW, "base = raptorcove\n", "seta cl\ntest ecx, ecx\n", 3.032 },
 		{ ROW, "base = raptorcove\n", "cmp ecx, 1\nseta cl\n", 3 },
 		{ ROW, "base = raptorcove\n", "setb cl\ntest ecx, ecx\n", 2.5 },
 		{ ROW, "base = raptorcove\n", "cmovb ecx, edx\ntest ecx, ecx\n", 2.5 },
@@ -1673,6 +1674,15 @@ TEST(renaming_elimination_and_load_op_inputs)
 		{ ROW, "base = raptorcove\n", "bt rax, 3\nshlx r10, rax, rcx\nshlx r11, rax, rcx\n",
 		  1.5 },
 		{ ROW, "base = raptorcove\n", "bt rax, 3\nimul r10, rax, 3\n", 2 },
+		/*
+		 * a shift's second micro-op bound too: it leaves port 0 to a pmovmskb (3.01; 2.50
+		 * while it took either shift port), four rol reg, 1 4.54 (4.50), three shl reg,
+		 * cl 3.62 (3.59; 3.50)
+		 */
+		{ ROW, "base = raptorcove\n", "shr edx, cl\nshr r9d, cl\npmovmskb eax, xmm2\n", 3 },
+		{ ROW, "base = raptorcove\n", "rol rax, 1\nrol rbx, 1\nrol rcx, 1\nrol rdx, 1\n",
+		  4.536 },
+		{ ROW, "base = raptorcove\n", "shl rax, cl\nshl rbx, cl\nshl rdx, cl\n", 3.592 },
 		{ ROW, "base = raptorcove\n",
 		  "bswap r8\nbswap r9\nbswap r10\nbswap r11\nbswap r12\nbswap r13\n", 6 },
 		/*
