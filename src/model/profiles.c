@@ -409,7 +409,7 @@ static const struct ipcc_model_profile builtin[] = {
 	   */
 	  .port_binding = true,
 	  /*
-	   * Three ALU ports of five for a sign extension and a scaled lea, one for bswap r32,
+	   * Three ALU ports of five for a sign extension and a scaled lea, one for bswap and bt,
 	   * from loops of independent ones and the loop's branch (p0, p6) with an instruction
 	   * of one known port beside them, on Emerald Rapids: six movsxd 2.00 cycles, six movsx
 	   * r32, r8 2.00 (six movzx r32, r8 1.15); three movsxd and an imul (p1) 1.42, and a
