@@ -26,8 +26,12 @@
 	.globl ipcc_kernels_start
 ipcc_kernels_start:
 
+	/* Each kernel starts a 64-byte line, so that its figure does not move with where the
+	 * linker puts it: the front end predicts and fetches by line and 32-byte half (the
+	 * call.direct chain packed into one half ran 27 to 55 cycles an iteration on Emerald
+	 * Rapids as its start moved within a line). */
 	.macro KERNEL name
-	.p2align 5
+	.p2align 6
 	.globl k_\name
 	.type k_\name, @function
 k_\name:
@@ -237,6 +241,9 @@ KERNEL branch
 /*
  * call.direct: a chain of 4 calls (each function calls the next, the last returns):
  * 4 calls + 4 returns + the loop's 2 = 10 instructions, 9 branches (calls and returns are).
+ * Each function has a line of its own, so that the figure is the calls' and returns' cost:
+ * packed six bytes apart, eight taken branches in one 32-byte half, they measure the front
+ * end's limit on branches close together instead (bench/front_end.c times both).
  * call.pointer: a call through a register to a function that only returns:
  * call + ret + the loop's 2 = 4 instructions, 3 branches.
  */
@@ -247,15 +254,19 @@ KERNEL call_direct
 	jnz 1b
 	xor eax, eax
 	ret
+	.p2align 6
 ipcc_callee_1:
 	call ipcc_callee_2
 	ret
+	.p2align 6
 ipcc_callee_2:
 	call ipcc_callee_3
 	ret
+	.p2align 6
 ipcc_callee_3:
 	call ipcc_callee_4
 	ret
+	.p2align 6
 ipcc_callee_4:
 	ret
 

@@ -270,7 +270,7 @@ fi
 # The bench's figures in MODEL_KERNELS_ROUNDS rounds (3), a minute apart (MODEL_KERNELS_GAP
 # seconds): a busy SMT sibling on the host slows the front end's and L2's kernels for
 # minutes at a time (branch.always measures 2.00 or 3.00 cycles by the minute,
-# branch.alternate 2.34 or 2.84, call.direct 31 or 41), and the model runs a thread alone,
+# bandwidth.triad 6.1 or 7.4), and the model runs a thread alone,
 # so the fewest cycles of the rounds are the figure; the spread is theirs (max / min - 1).
 if [ "${MODEL_KERNELS_BENCH:-0}" = 1 ]; then
     round=1
