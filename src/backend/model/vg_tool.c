@@ -322,17 +322,22 @@ static Bool page_first_touch(Addr page)
 
 /* ---- counts and region paths ------------------------------------------------------------ */
 
-/* What one segment counts, under one region path. */
+/*
+ * What one segment counts, under one region path. What every run of it or of its branches
+ * adds to comes first, in one line of the host's (the Seg that holds it starts a line).
+ */
 typedef struct {
 	ULong execs;
-	ULong l1d, l2, ll, l1i, l2i, lli; /* misses */
-	ULong cond, taken, cond_miss, ind, ind_miss, ret, ret_miss;
+	ULong cond, taken, ind, ret;
+	ULong fe_slow, fe_full; /* taken branches past a line's limits: fe_mark() */
+	ULong l1d;
+	ULong l2, ll, l1i, l2i, lli; /* misses (l1d's too) */
+	ULong cond_miss, ind_miss, ret_miss;
 	ULong stall_l2, stall_llc, stall_mem; /* load misses that stall: see miss_stalls() */
 	ULong dtlb, walk;		      /* first-level TLB misses; of them, page walks */
 	ULong wb;			      /* written lines L1d evicted (to L2) */
 	ULong btb;			      /* taken branches the branch-target buffer missed */
 	ULong btb2;			      /* ... and its second level too (btb_ref()) */
-	ULong fe_slow, fe_full;		      /* taken branches past a line's limits: fe_mark() */
 	ULong stall_stlb, stall_walk;	      /* ... of loads that stall */
 	ULong rep_iters; /* a rep movs/stos segment: its iterations (execs counts its starts) */
 	ULong rep_runs;	 /* ... and the runs of it that started at the end of another segment */
@@ -541,16 +546,22 @@ static void thread_start(ThreadId tid, ULong blocks)
 /* ---- segments --------------------------------------------------------------------------- */
 
 typedef struct Seg {
-	struct Seg *hash_next, *all_next;
-	UInt ninsns, nbytes;
-	UInt loads, stores; /* instructions of the segment that read / write memory */
-	Addr *addr;
-	UChar *len, *bytes;
-	const HChar *fn, *obj;
-	Addr line_first, line_last; /* instruction-cache lines its bytes span (when contiguous) */
+	/*
+	 * What running it reads (on_enter()), together in its first line: a segment is entered
+	 * every few instructions, and in a program of many segments each entry misses in the
+	 * host's caches once a line.
+	 */
+	UInt ninsns, njumps;
+	Bool defined; /* written to --ipcc-defs */
 	Bool contiguous;
-	Bool rep;		   /* one rep movs or rep stos: VEX runs each iteration apart */
-	Counts c;		   /* outside every region */
+	Bool rep;      /* one rep movs or rep stos: VEX runs each iteration apart */
+	UChar fe_last; /* its last instruction's: FE_SEEN taken once, FE_SLOW, FE_FULL; FE_MARKED */
+	/* When fe_on: of its jumps, those past a line's limits (fe_refresh()), as of fe_gen. */
+	UInt fe_gen;
+	UShort fe_slow, fe_full;
+	Addr line_first, line_last; /* instruction-cache lines its bytes span (when contiguous) */
+	Addr *jumps;		    /* its direct jumps and calls and its returns: always taken */
+	Addr *addr;
 	struct SegRegion *regions; /* under each region path it ran under */
 	/* The segments entered next after it, the most frequent first (see edge()). */
 	struct Seg *succ[2];
@@ -558,14 +569,13 @@ typedef struct Seg {
 	/* ... and the segments it was entered from most often (see edge()). */
 	struct Seg *pred[2];
 	ULong pred_n[2];
-	UInt id;      /* in the file: 1, 2, ... in the order written; 0: not written */
-	Bool defined; /* written to --ipcc-defs */
-	Addr *jumps;  /* its direct jumps and calls and its returns: always taken */
-	/* When fe_on: of its jumps, those past a line's limits (fe_refresh()), as of fe_gen. */
-	UInt fe_gen;
-	UShort fe_slow, fe_full;
-	UChar fe_last; /* its last instruction's: FE_SEEN taken once, FE_SLOW, FE_FULL; FE_MARKED */
-	UInt njumps;
+	Counts c; /* outside every region */
+	struct Seg *hash_next, *all_next;
+	UInt nbytes;
+	UInt loads, stores; /* instructions of the segment that read / write memory */
+	UChar *len, *bytes;
+	const HChar *fn, *obj;
+	UInt id; /* in the file: 1, 2, ... in the order written; 0: not written */
 } Seg;
 
 typedef struct SegRegion {
@@ -617,6 +627,29 @@ static Bool always_taken(const UChar *p, UInt len)
 	return op && (*op == 0xe8 || *op == 0xe9 || *op == 0xeb || *op == 0xc2 || *op == 0xc3);
 }
 
+/*
+ * A new segment, zeroed, at the start of a 64-byte line of the host's (Seg's first line
+ * holds what running it reads). Segments live as long as the tool: they come from chunks
+ * that are never freed.
+ */
+static Seg *seg_new(void)
+{
+	static UChar *next, *end;
+	const SizeT size = (sizeof(Seg) + 63) & ~(SizeT)63;
+
+	if (!next || (SizeT)(end - next) < size) {
+		const SizeT chunk = 256 * size + 64;
+
+		next = VG_(calloc)("ipcc.seg", 1, chunk);
+		end = next + chunk;
+		next += (64 - ((Addr)next & 63)) & 63;
+	}
+	Seg *s = (Seg *)next;
+
+	next += size;
+	return s;
+}
+
 static Seg *seg_find(const Addr *addr, const UChar *len, UInt n, const UChar *bytes, UInt nbytes)
 {
 	UInt k = seg_key(addr, n);
@@ -626,7 +659,7 @@ static Seg *seg_find(const Addr *addr, const UChar *len, UInt n, const UChar *by
 		    VG_(memcmp)(s->addr, addr, n * sizeof(Addr)) == 0 &&
 		    VG_(memcmp)(s->len, len, n) == 0 && VG_(memcmp)(s->bytes, bytes, nbytes) == 0)
 			return s;
-	Seg *s = VG_(calloc)("ipcc.seg", 1, sizeof(Seg));
+	Seg *s = seg_new();
 	const HChar *name;
 	DiEpoch ep = VG_(current_DiEpoch)();
 
