@@ -103,6 +103,7 @@ struct steady {
 	unsigned rep_size;  /* a rep movs/stos alone: its element's bytes; 0: not one */
 	unsigned approximated;
 	bool unmodelled;
+	bool floor_in; /* cycles hold the fetch floor already: its loop's (trace_run()) */
 };
 
 static int append(char **t, size_t *len, size_t *cap, const char *fmt, ...)
@@ -333,6 +334,46 @@ static void model_segment(csh cs, const struct seg *s, const struct ipcc_model_p
 
 /* ---- adding up ------------------------------------------------------------------------- */
 
+/*
+ * The fetch floor under a segment's cycles, over the executions s counts. Fetch follows
+ * taken_per_cycle taken branches a cycle, but one branch once a cycle at most: a segment
+ * takes at least its taken branches' cycles (a small loop, a chain of calls), and a loop of
+ * one segment a cycle each time it jumps back to its start; a taken branch past
+ * fe_line_branches in its 64-byte line fe_line_cycles more (vg_tool.c fe_refresh()). A
+ * conditional branch that goes both ways: branch_mixed_cycles each time it runs, at most
+ * branch_rare_cycles each time it goes its rarer way, on the floor too; a mispredicted one
+ * is refetched from its right target, which the recovery pays for: only the predicted
+ * count (the rarer way's share of them as of all). Charged on every run, branch.random took
+ * 16.5 cycles an iteration where it measures 14.9. An indirect call comes
+ * indirect_call_cycles after the one before, at the soonest.
+ */
+static double fetch_floor(const struct ipcc_model_profile *p, const struct seg_counts *s,
+			  const struct steady *st)
+{
+	double floor = 0;
+
+	if (p->taken_per_cycle) {
+		floor = ((double)s->execs * st->always + (double)s->taken) / p->taken_per_cycle;
+		if (st->self_loop) {
+			double back = st->always ? (double)s->execs : (double)s->taken;
+
+			floor = back > floor ? back : floor;
+		}
+		floor += (double)s->fe_slow * p->fe_line_cycles;
+	}
+	if (s->cond > s->cond_miss && (p->branch_mixed_cycles || p->branch_rare_cycles)) {
+		uint64_t rare = s->taken < s->cond - s->taken ? s->taken : s->cond - s->taken;
+		double hit = (double)(s->cond - s->cond_miss) / (double)s->cond;
+		double mixed = (double)(s->cond - s->cond_miss) * p->branch_mixed_cycles,
+		       turns = (double)rare * hit * p->branch_rare_cycles;
+
+		floor += mixed < turns ? mixed : turns;
+	}
+	double ind = (double)s->execs * st->ind_calls * p->indirect_call_cycles;
+
+	return ind > floor ? ind : floor;
+}
+
 static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct seg_counts *s,
 		   const struct steady *st, const struct ipcc_model_profile *p)
 {
@@ -395,13 +436,6 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 		dmem = 0;
 	}
 	/*
-	 * Fetch follows taken_per_cycle taken branches a cycle, but one branch once a cycle at
-	 * most: a segment takes at least its taken branches' cycles (a small loop, a chain of
-	 * calls), and a loop of one segment a cycle each time it jumps back to its start; a
-	 * taken branch past fe_line_branches in its 64-byte line fe_line_cycles more (vg_tool.c
-	 * fe_refresh()). The extra is front-end stall.
-	 */
-	/*
 	 * Bandwidth: the lines L1 fills cross from L2 at l2_bytes_per_cycle, the written lines
 	 * it evicts at l2_wb_bytes_per_cycle (or as fills, where a profile has none;
 	 * --fit-profile measures the two apart), non-temporal
@@ -428,36 +462,12 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 		if (bw > paid)
 			dmem += bw - paid;
 	}
-	double floor = 0;
-
-	if (p->taken_per_cycle) {
-		floor = ((double)s->execs * st->always + (double)s->taken) / p->taken_per_cycle;
-		if (st->self_loop) {
-			double back = st->always ? (double)s->execs : (double)s->taken;
-
-			floor = back > floor ? back : floor;
-		}
-		floor += (double)s->fe_slow * p->fe_line_cycles;
-	}
 	/*
-	 * A conditional branch that goes both ways: branch_mixed_cycles each time it runs, at
-	 * most branch_rare_cycles each time it goes its rarer way, on the fetch floor too; a
-	 * mispredicted one is refetched from its right target, which the recovery pays for:
-	 * only the predicted count (the rarer way's share of them as of all). Charged on
-	 * every run, branch.random took 16.5 cycles an iteration where it measures 14.9.
+	 * The fetch floor: a segment alone takes at least its own (front-end stall); one that
+	 * takes a share of its loop's cycles has the loop's in them (trace_run()).
 	 */
-	if (s->cond > s->cond_miss && (p->branch_mixed_cycles || p->branch_rare_cycles)) {
-		uint64_t rare = s->taken < s->cond - s->taken ? s->taken : s->cond - s->taken;
-		double hit = (double)(s->cond - s->cond_miss) / (double)s->cond;
-		double mixed = (double)(s->cond - s->cond_miss) * p->branch_mixed_cycles,
-		       turns = (double)rare * hit * p->branch_rare_cycles;
+	double floor = st->floor_in ? 0 : fetch_floor(p, s, st);
 
-		floor += mixed < turns ? mixed : turns;
-	}
-	/* An indirect call indirect_call_cycles after the one before, at the soonest. */
-	double ind = (double)s->execs * st->ind_calls * p->indirect_call_cycles;
-
-	floor = ind > floor ? ind : floor;
 	if (floor > core) {
 		fe_extra = floor - core;
 		core = floor;
@@ -849,8 +859,9 @@ static int traces_read(const char *path, struct traces *tr)
 /* A loop of segments' model: a pass's cycles and four slot counters (ok: it ran). */
 struct trace_result {
 	bool ok;
-	double cycles, total, filled, issued, retired;
+	double cycles, total, filled, issued, retired; /* a pass, the pipeline's */
 	unsigned insns;
+	double floor[TRACE_MAX]; /* each segment's fetch floor, over all its runs */
 };
 
 /* The pipeline model over segments ids[0..len) as one loop: a pass's figures into out. */
@@ -865,9 +876,11 @@ static void trace_run(csh cs, const struct ipcc_model_profile *p, const struct t
 
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < len && !ret; i++) {
-		ret = lift_part(cs, &tr->t[ids[i] - 1].s, &text, &tlen, &cap, &scratch, i,
-				i + 1 == len);
-		insns += tr->t[ids[i] - 1].s.ninsns;
+		const struct seg *s = &tr->t[ids[i] - 1].s;
+
+		ret = lift_part(cs, s, &text, &tlen, &cap, &scratch, i, i + 1 == len);
+		insns += s->ninsns;
+		out->floor[i] = fetch_floor(p, &s->c, &scratch);
 	}
 	struct ipcc_model_program *prog = NULL;
 	struct ipcc_model_error err;
@@ -896,23 +909,56 @@ static void trace_run(csh cs, const struct ipcc_model_profile *p, const struct t
 	free(text);
 }
 
-/* Each segment of the loop takes its share of r by its instructions (`only`: that one
- * alone), unless a loop stored before gave it one. */
+/*
+ * Each segment of the loop takes its share of r by its instructions (`only`: that one
+ * alone), unless a loop stored before gave it one. The fetch floor (fetch_floor()) is the
+ * loop's, not each segment's under its share, which would leave out that the loop's other
+ * segments' work overlaps it: perl's dispatch (runops, `call [rax+16]` and three more
+ * instructions) took its two cycles an indirect call on top of every op's. Where the
+ * segments that take their shares here have floors above their cycles in all, each takes
+ * the difference by its floor, as front-end stall (slots total, none filled); `only` is
+ * measured by its loop's pass (each segment's floor a run of it) against the pass's cycles.
+ */
 static void trace_store(struct traces *tr, const unsigned *ids, unsigned len, unsigned only,
-			const struct trace_result *r)
+			const struct trace_result *r, unsigned width)
 {
+	double floor = 0, cycles = 0, pass = 0;
+	bool mine[TRACE_MAX] = { false }; /* its share is this loop's */
+
 	for (unsigned i = 0; r->ok && i < len; i++) {
 		struct tseg *t = &tr->t[ids[i] - 1];
 		double share = (double)t->s.ninsns / r->insns;
 
+		if (t->s.c.execs)
+			pass += r->floor[i] / (double)t->s.c.execs;
 		if ((only && ids[i] != only) || t->looped) /* only: others' are theirs */
 			continue;
-		t->done = t->looped = true;
+		t->done = t->looped = mine[i] = true;
 		t->cycles = r->cycles * share;
 		t->total = r->total * share;
 		t->filled = r->filled * share;
 		t->issued = r->issued * share;
 		t->retired = r->retired * share;
+		floor += r->floor[i];
+		cycles += t->cycles * (double)t->s.c.execs;
+	}
+	if (!r->ok)
+		return;
+	for (unsigned i = 0; i < len; i++) {
+		struct tseg *t = &tr->t[ids[i] - 1];
+		double extra;
+
+		if (only) {
+			if (ids[i] != only || pass <= r->cycles)
+				continue;
+			extra = (pass - r->cycles) * t->s.ninsns / r->insns;
+		} else {
+			if (floor <= cycles || !mine[i] || !t->s.c.execs)
+				continue;
+			extra = (floor - cycles) * r->floor[i] / floor / (double)t->s.c.execs;
+		}
+		t->cycles += extra;
+		t->total += extra * width;
 	}
 }
 
@@ -927,7 +973,7 @@ static void trace_model(csh cs, const struct ipcc_model_profile *p, struct trace
 	struct trace_result r;
 
 	trace_run(cs, p, tr, ids, len, &r);
-	trace_store(tr, ids, len, only, &r);
+	trace_store(tr, ids, len, only, &r, p->width);
 }
 
 /*
@@ -1060,7 +1106,7 @@ static void trace_loops(csh cs, const struct ipcc_model_profile *p, struct trace
 	     !(l.n && parallel(l.n, loop_one, &l));
 	if (ok)
 		for (size_t i = 0; i < l.n; i++)
-			trace_store(tr, l.ids + l.first[i], l.len[i], 0, &l.res[i]);
+			trace_store(tr, l.ids + l.first[i], l.len[i], 0, &l.res[i], p->width);
 	else {
 		for (size_t k = 0; k < tr->n; k++)
 			tr->t[k].done = tr->t[k].looped = false;
@@ -1121,6 +1167,7 @@ static void trace_apply(const struct traces *tr, unsigned k, struct steady *st)
 	const struct tseg *me = k && k <= tr->n ? &tr->t[k - 1] : NULL;
 
 	if (me && me->looped && !st->unmodelled && !st->rep_size) {
+		st->floor_in = true;
 		st->cycles = me->cycles;
 		st->total = me->total, st->filled = me->filled;
 		st->issued = me->issued, st->retired = me->retired;
