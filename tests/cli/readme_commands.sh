@@ -72,6 +72,9 @@ if command -v valgrind >/dev/null && command -v gzip >/dev/null; then
     python3 "$src/bench/model_backend.py" "$build/ipcc" gzip >"$tmp/out" 2>&1 ||
         fail "model_backend.py: $(cat "$tmp/out")"
     grep -q "cachegrind formula" "$tmp/out" || fail "model_backend.py: $(cat "$tmp/out")"
+    python3 "$src/bench/model_backend.py" --held-out "$build/ipcc" sort >"$tmp/out" 2>&1 ||
+        fail "model_backend.py --held-out: $(cat "$tmp/out")"
+    grep -q "^sort .*deterministic" "$tmp/out" || fail "model_backend.py --held-out: $(cat "$tmp/out")"
 fi
 # bench/branch_patterns.py, small: a row for each of its twelve patterns (Valgrind cannot run
 # the sanitizer build's program: there it is left out).
