@@ -21,7 +21,8 @@
  *   wasted speculation;
  * - fetch follows taken_per_cycle taken branches a cycle, one branch once a cycle, and an
  *   indirect call every indirect_call_cycles: a segment's taken branches and indirect calls
- *   set a floor under its cycles (front-end stall); so do its lines between L1 and L2 at
+ *   set a floor under its cycles, or under its loop's where it takes a share of one
+ *   (front-end stall); so do its lines between L1 and L2 at
  *   l2_bytes_per_cycle (written lines back at l2_wb_bytes_per_cycle) and its streaming
  *   stores at nt_bytes_per_cycle (back-end stall).
  * Where a segment lies on a hot loop of segments (the tool's successor counts), the steady
