@@ -13,7 +13,10 @@
  * fewest cycles of each loop and the rounds' spread.
  *
  * Loops: one `jz` taken never, always, every other iteration, or on a period of 4 or 8, beside
- * the loop's `jnz` (all of them predictable); N `jmp`s to the next, 2, 8 or 32 bytes apart
+ * the loop's `jnz` (all of them predictable), the two in one 32-byte half of a line; every
+ * other iteration and on a period of 4 with the loop 12 bytes into its line, the two in the
+ * line's two halves (a branch that goes both ways costs the front end less there: the model
+ * backend's branch_mixed_apart); N `jmp`s to the next, 2, 8 or 32 bytes apart
  * (N + 1 taken branches an iteration with the loop's); a chain of four calls and returns
  * packed (as the call.direct kernel) or a line apart.
  */
@@ -31,15 +34,17 @@
 /* 64 dependent adds an iteration: 64 cycles */
 LOOP(ref, "1:\n.rept 64\nadd %rsi, %rax\n.endr\ndec %rdi\njnz 1b\nret")
 /* the jz's direction from bit `b` of an iteration count: never, always, 1, 2 or 4 */
-#define JZ(name, test)                                                                        \
-	LOOP(name,                                                                            \
-	     "xor %r8d, %r8d\n.p2align 6\n1: " test "\njz 2f\nadd $1, %rdx\n2: add $1, %r8\n" \
-	     "dec %rdi\njnz 1b\nret")
+#define JZ_AT(name, test, start)                                   \
+	LOOP(name, "xor %r8d, %r8d\n.p2align 6\n" start "1: " test \
+		   "\njz 2f\nadd $1, %rdx\n2: add $1, %r8\ndec %rdi\njnz 1b\nret")
+#define JZ(name, test) JZ_AT(name, test, "")
 JZ(never, "mov $1, %eax\nand $1, %eax")
 JZ(always, "xor %eax, %eax\nand $1, %eax")
 JZ(alternate, "mov %r8d, %eax\nand $1, %eax")
 JZ(period4, "mov %r8d, %eax\nand $2, %eax")
 JZ(period8, "mov %r8d, %eax\nand $4, %eax")
+JZ_AT(alternate_apart, "mov %r8d, %eax\nand $1, %eax", ".skip 12, 0x90\n")
+JZ_AT(period4_apart, "mov %r8d, %eax\nand $2, %eax", ".skip 12, 0x90\n")
 /* n jmps, each to the next, `align` bytes apart (.p2align), then the loop's branch */
 #define J1(a)		 "jmp 3f\n.p2align " #a "\n3:\n"
 #define JMPS(name, body) LOOP(name, ".p2align 6\n1:\n" body "dec %rdi\njnz 1b\nret")
@@ -56,8 +61,9 @@ LOOP(calls_spread, ".p2align 6\n1: call 21f\ndec %rdi\njnz 1b\nret\n.p2align 6\n
 		   ".p2align 6\n24: ret")
 
 void fe_ref(long), fe_never(long), fe_always(long), fe_alternate(long), fe_period4(long),
-    fe_period8(long), fe_jmp5_2(long), fe_jmp6_2(long), fe_jmp8_2(long), fe_jmp8_8(long),
-    fe_jmp8_32(long), fe_calls_packed(long), fe_calls_spread(long);
+    fe_period8(long), fe_alternate_apart(long), fe_period4_apart(long), fe_jmp5_2(long),
+    fe_jmp6_2(long), fe_jmp8_2(long), fe_jmp8_8(long), fe_jmp8_32(long), fe_calls_packed(long),
+    fe_calls_spread(long);
 
 static const struct {
 	const char *name, *what;
@@ -68,6 +74,9 @@ static const struct {
 	{ "jz.alternate", "taken every other iteration", fe_alternate },
 	{ "jz.period4", "taken two iterations in four", fe_period4 },
 	{ "jz.period8", "taken four in eight", fe_period8 },
+	{ "jz.alt.apart", "every other, the jz and jnz in a line's two halves",
+	  fe_alternate_apart },
+	{ "jz.p4.apart", "two in four, in the two halves", fe_period4_apart },
 	{ "jmp5.2", "five jmps 2 bytes apart, and the loop's jnz", fe_jmp5_2 },
 	{ "jmp6.2", "six jmps 2 bytes apart", fe_jmp6_2 },
 	{ "jmp8.2", "eight jmps 2 bytes apart", fe_jmp8_2 },

@@ -410,9 +410,11 @@ struct ipcc_model_profile {
 	 * takes branch_mixed_cycles more each time it runs, but at most branch_rare_cycles each
 	 * time it goes its rarer way (a branch nearly always one way costs that only where it
 	 * turns). A fetch limit, as taken_per_cycle. Used by the model backend; 0 when missing:
-	 * none.
+	 * none. branch_mixed_apart: the percent of that cost saved where the next branch on its
+	 * fall-through path ends in the other 32-byte half of the branch's 64-byte line (the
+	 * two are predicted in separate fetch blocks); 0 when missing: none saved.
 	 */
-	unsigned branch_mixed_cycles, branch_rare_cycles;
+	unsigned branch_mixed_cycles, branch_rare_cycles, branch_mixed_apart;
 	/*
 	 * rep movs and rep stos (the fast-string microcode): a run of at most 128 bytes costs
 	 * rep_short_cycles, a longer one rep_cycles + its bytes / rep_bytes_per_cycle, and each
@@ -576,7 +578,8 @@ struct ipcc_model_error {
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
  * btb_entries, btb_miss_cycles, btb2_entries, btb2_miss_cycles, fe_line_branches,
  * fe_line_cycles, fe_half_branches,
- * fe_half_cycles, branch_mixed_cycles, branch_rare_cycles, rep_short_cycles, rep_cycles,
+ * fe_half_cycles, branch_mixed_cycles, branch_rare_cycles, branch_mixed_apart,
+ * rep_short_cycles, rep_cycles,
  * rep_bytes_per_cycle,
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, rep_wide_cycles, cpuid_cycles, x87_assist_cycles,
  * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,

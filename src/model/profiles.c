@@ -600,7 +600,11 @@ static const struct ipcc_model_profile builtin[] = {
  *   the loop's jnz: taken never 1.00 cycle an iteration, always 2.00; 1 in 64 1.06, 63 in
  *   64 2.03 (about 3 where it turns); half the time 2.26-3.02 where 1.50 would be. 20
  *   patterns: 6.3% error with a cycle each time it runs, at most 3 each time it goes its
- *   rarer way; 28% without.
+ *   rarer way; 28% without. Those loops had both branches in one 32-byte half; timed at
+ *   every even start in a line (stop 51), the jz and jnz in a line's two halves cost half
+ *   that (alternating 1.83-2.00 where one half gives 2.50; periods 4 to 64 0.5-0.84 over
+ *   1.50 where one half gives 0.77-1.5), and in two lines as in one half:
+ *   branch_mixed_apart 50;
  * And the LLC's share there: ipcc bench latency, the fewest cycles a load of three sweeps,
  * 4 MiB 99, 8 MiB 116, 16 MiB 143, 32 MiB 211, 64 MiB 311, 128 MiB 422; the model backend's
  * own chase with a share of 32 MiB 78, 97, 147, 234, 322, 375 (16 MiB: 190, 301 at 16 and 32
@@ -622,7 +626,8 @@ static const struct {
 			"page_split_store_cycles = 24\nforward_trip = 7\n"
 			"forward_trip_slow = 3\nfe_line_branches = 5\nfe_line_cycles = 2\n"
 			"fe_half_branches = 6\nfe_half_cycles = 8\nbranch_mixed_cycles = 1\n"
-			"branch_rare_cycles = 3\nllc_share_mib = 32\nbtb2_entries = 12288\n"
+			"branch_rare_cycles = 3\nbranch_mixed_apart = 50\n"
+			"llc_share_mib = 32\nbtb2_entries = 12288\n"
 			"btb2_miss_cycles = 11\n" },
 };
 
@@ -715,7 +720,8 @@ static const struct key {
 	 * btb_entries: 0, no branch-target buffer modelled (btb_miss_cycles unused);
 	 * btb2_entries: 0, one level (btb2_miss_cycles unused);
 	 * fe_line_branches, fe_half_branches: 0, no limit (both or neither); branch_mixed_cycles,
-	 * branch_rare_cycles: 0, no cost for a branch that goes both ways; rep_short_cycles,
+	 * branch_rare_cycles: 0, no cost for a branch that goes both ways; branch_mixed_apart:
+	 * 0, none of it saved by layout; rep_short_cycles,
 	 * rep_cycles, rep_bytes_per_cycle: 0, rep movs/stos through the pipeline model;
 	 * rep_wide_cycles: 0, wider elements' runs costed as byte runs;
 	 * cpuid_cycles: 0, cpuid approximated; x87_assist_cycles: 0, no x87 stack faults;
@@ -798,6 +804,7 @@ static const struct key {
 	KEY(fe_half_cycles, K_UNSIGNED, 0, 1000),
 	KEY(branch_mixed_cycles, K_UNSIGNED, 0, 100),
 	KEY(branch_rare_cycles, K_UNSIGNED, 0, 100),
+	KEY(branch_mixed_apart, K_UNSIGNED, 0, 100),
 	KEY(rep_short_cycles, K_UNSIGNED, 0, 100000),
 	KEY(rep_cycles, K_UNSIGNED, 0, 100000),
 	KEY(rep_bytes_per_cycle, K_UNSIGNED, 0, 4096),
@@ -1317,6 +1324,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->fe_half_cycles == b->fe_half_cycles &&
 	       a->branch_mixed_cycles == b->branch_mixed_cycles &&
 	       a->branch_rare_cycles == b->branch_rare_cycles &&
+	       a->branch_mixed_apart == b->branch_mixed_apart &&
 	       a->rep_short_cycles == b->rep_short_cycles && a->rep_cycles == b->rep_cycles &&
 	       a->rep_bytes_per_cycle == b->rep_bytes_per_cycle &&
 	       a->rep_l2_bytes_per_cycle == b->rep_l2_bytes_per_cycle &&

@@ -25,7 +25,9 @@
 #   branches with no entry (31-39 natively on Emerald Rapids);
 # - a jz taken two iterations in four, predicted (model_traces both): under raptorcove it
 #   goes both ways, a cycle more each time it runs, 2.50 cycles an iteration where one taken
-#   branch a cycle gives 1.50 (2.98-3.29 natively on Emerald Rapids);
+#   branch a cycle gives 1.50 (2.98-3.29 natively on Emerald Rapids); the same loop with the
+#   jz and the loop's jnz in a line's two halves (model_traces apart), half that cycle (2.00;
+#   2.25 natively);
 # - an interpreter's loop (model_traces dispatch): a call through memory to a function of four
 #   chains of four adds; the floor an indirect call sets (raptorcove: 2 cycles) is the loop's,
 #   under its 4.8 cycles, as with a direct call (model_traces direct); each segment's floor
@@ -128,6 +130,10 @@ within "$w" 2.49 2.51 || fail "a jz both ways: $w cycles an iteration, not 1.5 +
 printf 'base = raptorcove\nbranch_mixed_cycles = 0\nbranch_rare_cycles = 0\n' >"$tmp/noboth.profile"
 v=$(traces both 20000 "$tmp/noboth.profile" .counters.cycles)
 within "$v" 1.49 1.51 || fail "a jz both ways, no cost for it: $v cycles an iteration, not 1.5"
+# The same loop with its jz and jnz in the two halves of a line: half that cost saved
+# (branch_mixed_apart 50; natively 2.25 there, 2.75-3.0 in one half).
+a=$(traces apart 20000 raptorcove .counters.cycles)
+within "$a" 1.99 2.01 || fail "a jz both ways, the loop's jnz in the other half: $a cycles an iteration, not 1.5 + 0.5 = 2"
 # The interpreter's loop: cycles an iteration, through memory and direct
 x=$(traces dispatch 20000 raptorcove .counters.cycles)
 y=$(traces direct 20000 raptorcove .counters.cycles)
@@ -139,5 +145,5 @@ within "$d" -0.1 0.1 || fail "the call through memory costs $d cycles more than 
 echo "ok: patterns of period 64 learned, 65536 not; the indirect loop at $c cycles an" \
     "iteration, the loop of 13 segments at $t, 2,048 jumps at $j cycles each ($k without" \
     "a branch-target buffer), eight packed jmps at $p cycles a pass ($q without the limits), a jz both ways at" \
-    "$w cycles an iteration ($v without its cost), the interpreter's loop at $x ($y with a" \
+    "$w cycles an iteration ($v without its cost, $a apart from the loop's branch), the interpreter's loop at $x ($y with a" \
     "direct call)"

@@ -16,7 +16,9 @@
  *                    31-39 cycles a pass natively; 9 taken branches, 9 cycles, spread out).
  *   model_traces both N   N iterations of a loop whose jz is taken two iterations in four
  *                    (bit 1 of the count), predicted: it goes both ways (Emerald Rapids:
- *                    2.98-3.29 cycles an iteration, where one taken branch a cycle gives 1.50).
+ *                    2.98-3.29 cycles an iteration, where one taken branch a cycle gives 1.50);
+ *                    its jz and the loop's jnz in one 32-byte half. `apart N` the same loop
+ *                    12 bytes into a line: the two in the line's two halves (2.25 cycles).
  *   model_traces dispatch N   N iterations of an interpreter's loop: a call through memory
  *                    (call [rax+16], as perl's runops) to a function of four chains of four
  *                    adds, which returns where the next one is; `direct N` the same loop with
@@ -71,24 +73,24 @@ __asm__(".text\n"
 	"	ret\n"
 	".size packed, . - packed\n");
 
-/* jz on the count's bits MASK: taken where they are all clear. */
-#define TURNS(name, mask)                                  \
-	void name(long n);                                 \
-	__asm__(".text\n"                                  \
-		".p2align 6\n"                             \
-		".type " #name ", @function\n" #name ":\n" \
-		"	xor %r8d, %r8d\n"                        \
-		"	xor %edx, %edx\n"                        \
-		"1:	mov %r8d, %eax\n"                      \
-		"	and $" #mask ", %eax\n"            \
-		"	jz 2f\n"                                 \
-		"	add $1, %rdx\n"                          \
-		"2:	add $1, %r8\n"                         \
-		"	dec %rdi\n"                              \
-		"	jnz 1b\n"                                \
-		"	ret\n"                                   \
+/* jz on the count's bits MASK: taken where they are all clear; the loop after PAD. */
+#define TURNS(name, mask, pad)                                      \
+	void name(long n);                                          \
+	__asm__(".text\n"                                           \
+		".p2align 6\n"                                      \
+		".type " #name ", @function\n" #name ":\n"          \
+		"	xor %r8d, %r8d\n"                                 \
+		"	xor %edx, %edx\n" pad "1:	mov %r8d, %eax\n" \
+		"	and $" #mask ", %eax\n"                     \
+		"	jz 2f\n"                                          \
+		"	add $1, %rdx\n"                                   \
+		"2:	add $1, %r8\n"                                  \
+		"	dec %rdi\n"                                       \
+		"	jnz 1b\n"                                         \
+		"	ret\n"                                            \
 		".size " #name ", . - " #name "\n");
-TURNS(both, 2)
+TURNS(both, 2, "")
+TURNS(apart, 2, ".p2align 6\n.skip 12, 0x90\n")
 
 /* ops: a "struct op" of three words whose third is the function (work), as perl's. */
 void dispatch(long n);
@@ -133,11 +135,10 @@ __asm__(".text\n"
 static const struct {
 	const char *name;
 	void (*run)(long);
-} modes[] = { { "jumps", jumps },
-	      { "packed", packed },
-	      { "both", both },
-	      { "dispatch", dispatch },
-	      { "direct", direct } };
+} modes[] = {
+	{ "jumps", jumps }, { "packed", packed },     { "both", both },
+	{ "apart", apart }, { "dispatch", dispatch }, { "direct", direct },
+};
 
 static unsigned char bytes[64];
 
@@ -151,8 +152,8 @@ int main(int argc, char **argv)
 	long zero = z;
 
 	if (n <= 0 || argc > 3) {
-		fprintf(stderr,
-			"usage: model_traces [jumps|packed|both|dispatch|direct] ITERATIONS\n");
+		fprintf(stderr, "usage: model_traces [jumps|packed|both|apart|dispatch|direct] "
+				"ITERATIONS\n");
 		return 2;
 	}
 	for (size_t m = 0; argc == 3 && m < sizeof(modes) / sizeof(modes[0]); m++)
@@ -162,7 +163,7 @@ int main(int argc, char **argv)
 		}
 	if (argc == 3) {
 		fprintf(stderr,
-			"model_traces: no mode %s (jumps, packed, both, dispatch, direct)\n",
+			"model_traces: no mode %s (jumps, packed, both, apart, dispatch, direct)\n",
 			argv[1]);
 		return 2;
 	}

@@ -105,6 +105,7 @@ struct steady {
 	unsigned approximated;
 	bool unmodelled;
 	bool floor_in; /* cycles hold the fetch floor already: its loop's (trace_run()) */
+	bool apart;    /* the next branch after it falls through is in its line's other half */
 };
 
 static int append(char **t, size_t *len, size_t *cap, const char *fmt, ...)
@@ -345,7 +346,9 @@ static void model_segment(csh cs, const struct seg *s, const struct ipcc_model_p
  * branch_rare_cycles each time it goes its rarer way, on the floor too; a mispredicted one
  * is refetched from its right target, which the recovery pays for: only the predicted
  * count (the rarer way's share of them as of all). Charged on every run, branch.random took
- * 16.5 cycles an iteration where it measures 14.9. An indirect call comes
+ * 16.5 cycles an iteration where it measures 14.9. Where the next branch on its fall-through
+ * path ends in the other 32-byte half of its line (st->apart, tseg_apart()), the profile's
+ * branch_mixed_apart percent of that is saved. An indirect call comes
  * indirect_call_cycles after the one before, at the soonest.
  */
 static double fetch_floor(const struct ipcc_model_profile *p, const struct seg_counts *s,
@@ -368,7 +371,11 @@ static double fetch_floor(const struct ipcc_model_profile *p, const struct seg_c
 		double mixed = (double)(s->cond - s->cond_miss) * p->branch_mixed_cycles,
 		       turns = (double)rare * hit * p->branch_rare_cycles;
 
-		floor += mixed < turns ? mixed : turns;
+		double both = mixed < turns ? mixed : turns;
+
+		if (st->apart)
+			both *= 1 - p->branch_mixed_apart / 100.0;
+		floor += both;
 	}
 	double ind = (double)s->execs * st->ind_calls * p->indirect_call_cycles;
 
@@ -774,6 +781,7 @@ struct tseg {
 	uint64_t succ_n[2];
 	unsigned pred[2]; /* the segments it was entered from most often */
 	uint64_t pred_n[2];
+	bool apart;  /* the next branch on its fall-through path: tseg_apart() */
 	bool done;   /* its loop was looked for */
 	bool looped; /* ... and found, or its context modelled: the figures below are its share */
 	double cycles, total, filled, issued, retired; /* a pass, its share of the loop's */
@@ -791,6 +799,37 @@ static void traces_free(struct traces *tr)
 	free(tr->t);
 	tr->t = NULL;
 	tr->n = 0;
+}
+
+/*
+ * Whether the next branch after segment t's last instruction, where it falls through, ends in
+ * the other 32-byte half of the line that holds that instruction's last byte: the fall-through
+ * successor's last instruction (the tool cuts segments at branches). A branch that goes both
+ * ways costs the front end less there (fetch_floor()): one jz on a pattern beside the loop's
+ * jnz, taken every other iteration, ran at 2.50 cycles an iteration with both in one half
+ * and 1.83-2.00 with them in two halves of a line, at every start of the loop in its line
+ * (bench/front_end.c; docs/internals/model-backend.md, stop 51).
+ */
+static bool tseg_apart(const struct traces *tr, const struct tseg *t)
+{
+	const struct seg *s = &t->s;
+
+	if (!s->ninsns)
+		return false;
+	uint64_t end = s->addr[s->ninsns - 1] + s->len[s->ninsns - 1];
+
+	for (int j = 0; j < 2; j++) {
+		if (!t->succ[j] || t->succ[j] > tr->n)
+			continue;
+		const struct seg *f = &tr->t[t->succ[j] - 1].s;
+
+		if (!f->ninsns || f->addr[0] != end)
+			continue;
+		uint64_t b = end - 1, q = f->addr[f->ninsns - 1] + f->len[f->ninsns - 1] - 1;
+
+		return b >> 6 == q >> 6 && b >> 5 != q >> 5;
+	}
+	return false;
 }
 
 /*
@@ -842,6 +881,8 @@ static int traces_read(const char *path, struct traces *tr)
 		return err_set(IPCC_ENOMEM, "reading '%s': out of memory", path);
 	if (ret)
 		traces_free(tr); /* no traces: the reading proper says what is wrong */
+	for (size_t i = 0; i < tr->n; i++)
+		tr->t[i].apart = tseg_apart(tr, &tr->t[i]);
 	return 0;
 }
 
@@ -880,6 +921,7 @@ static void trace_run(csh cs, const struct ipcc_model_profile *p, const struct t
 		const struct seg *s = &tr->t[ids[i] - 1].s;
 
 		ret = lift_part(cs, s, &text, &tlen, &cap, &scratch, i, i + 1 == len);
+		scratch.apart = tr->t[ids[i] - 1].apart;
 		insns += s->ninsns;
 		out->floor[i] = fetch_floor(p, &s->c, &scratch);
 	}
@@ -1167,6 +1209,7 @@ static void trace_apply(const struct traces *tr, unsigned k, struct steady *st)
 {
 	const struct tseg *me = k && k <= tr->n ? &tr->t[k - 1] : NULL;
 
+	st->apart = me && me->apart;
 	if (me && me->looped && !st->unmodelled && !st->rep_size) {
 		st->floor_in = true;
 		st->cycles = me->cycles;
