@@ -31,7 +31,11 @@
 # - an interpreter's loop (model_traces dispatch): a call through memory to a function of four
 #   chains of four adds; the floor an indirect call sets (raptorcove: 2 cycles) is the loop's,
 #   under its 4.8 cycles, as with a direct call (model_traces direct); each segment's floor
-#   under its share gave 7.1 and 6.1 (5.19 and 5.15 natively on Emerald Rapids).
+#   under its share gave 7.1 and 6.1 (5.19 and 5.15 natively on Emerald Rapids);
+# - an interpreter's eight ops called in turn (model_traces interp), each ending in a chain
+#   of three loads from a pointer it took fresh: the context walk through the call closes
+#   where it meets itself, so each op's chain is not carried into its next pass (16.0
+#   cycles an iteration alone, 3.95 so, 7.2 natively).
 set -u
 ipcc=$1
 prog=$2
@@ -134,6 +138,10 @@ within "$v" 1.49 1.51 || fail "a jz both ways, no cost for it: $v cycles an iter
 # (branch_mixed_apart 50; natively 2.25 there, 2.75-3.0 in one half).
 a=$(traces apart 20000 raptorcove .counters.cycles)
 within "$a" 1.99 2.01 || fail "a jz both ways, the loop's jnz in the other half: $a cycles an iteration, not 1.5 + 0.5 = 2"
+# An interpreter's ops (model_traces interp): each op's chain of three loads from a fresh
+# pointer in its loop of one op, not alone (16.0 cycles an iteration alone; 7.2 natively)
+o=$(traces interp 20000 raptorcove .counters.cycles)
+within "$o" 3 9 || fail "an interpreter's ops: $o cycles an iteration, not 3-9 (16 alone)"
 # The interpreter's loop: cycles an iteration, through memory and direct
 x=$(traces dispatch 20000 raptorcove .counters.cycles)
 y=$(traces direct 20000 raptorcove .counters.cycles)
@@ -146,4 +154,4 @@ echo "ok: patterns of period 64 learned, 65536 not; the indirect loop at $c cycl
     "iteration, the loop of 13 segments at $t, 2,048 jumps at $j cycles each ($k without" \
     "a branch-target buffer), eight packed jmps at $p cycles a pass ($q without the limits), a jz both ways at" \
     "$w cycles an iteration ($v without its cost, $a apart from the loop's branch), the interpreter's loop at $x ($y with a" \
-    "direct call)"
+    "direct call), an interpreter's eight ops at $o"
