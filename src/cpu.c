@@ -118,7 +118,9 @@ static const struct core cores[] = {
  * AMX, avx512_fp16 and a 480 MiB L3 was told Rocket Lake (model 0xa7), a client core with
  * none of these. AMX tiles came with Sapphire Rapids (Golden Cove) and are on every server
  * core since; an Intel core that has them is modelled as Golden Cove whatever its model
- * number says. The PMU and its table stay the model number's: the kernel and libpfm4
+ * number says, unless that number names Golden Cove or a later core of its own profile
+ * (Emerald Rapids' Raptor Cove: a guest that shows its AMX was modelled as Golden Cove
+ * until stop 52). The PMU and its table stay the model number's: the kernel and libpfm4
  * choose by it too.
  */
 static void amx_core(struct ipcc_cpu *c)
@@ -126,7 +128,7 @@ static void amx_core(struct ipcc_cpu *c)
 	char was[48];
 
 	if (c->vendor != IPCC_CPU_INTEL || c->family != 6 || !c->amx ||
-	    !strcmp(c->profile, "goldencove"))
+	    !strcmp(c->profile, "goldencove") || !strcmp(c->profile, "raptorcove"))
 		return;
 	snprintf(was, sizeof(was), "%s", *c->name ? c->name : "a model the table lacks");
 	snprintf(c->name, sizeof(c->name), "a core with AMX, reported as model %#x", c->model);
