@@ -15,6 +15,8 @@
  * nodes of 32 bytes (8 MiB) in a fixed random order: chase reads each node's link alone;
  * chain reads its key (at 24) and then its link, in the line the key's miss is fetching,
  * as a hash chain's walk does (list_chase, list_chain).
+ * `model_counts N up` and `model_counts N down` take N steps of list_chase along 2^19 nodes
+ * of a line each (32 MiB), each linked to the next line up, or down (lines()).
  */
 #include <stdlib.h>
 
@@ -110,6 +112,21 @@ static int list(long n, int key)
 	return 0;
 }
 
+/* 2^19 nodes of a line each, the first at the bottom linked up, or at the top linked down. */
+static int lines(long n, int down)
+{
+	const size_t nodes = (size_t)1 << 19;
+	void **a = aligned_alloc(64, nodes * 64);
+
+	if (!a)
+		return 1;
+	for (size_t i = 0; i < nodes; i++)
+		a[i * 8] = &a[(down ? i + nodes - 1 : i + 1) % nodes * 8];
+	list_chase(n, &a[down ? (nodes - 1) * 8 : 0]);
+	free(a);
+	return 0;
+}
+
 /* The walk's 2^20 nodes, drawn by a fixed xorshift. */
 static int walk(long n, long (*step)(long, const unsigned char *, const unsigned *))
 {
@@ -143,6 +160,8 @@ int main(int argc, char **argv)
 
 	if (argc > 2 && (!strcmp(argv[2], "chase") || !strcmp(argv[2], "chain")))
 		return list(n, !strcmp(argv[2], "chain"));
+	if (argc > 2 && (!strcmp(argv[2], "up") || !strcmp(argv[2], "down")))
+		return lines(n, !strcmp(argv[2], "down"));
 	if (argc > 2 && !strcmp(argv[2], "fork"))
 		return walk(n, walk_fork);
 	if (argc > 2 && !strcmp(argv[2], "dep"))
