@@ -1078,7 +1078,7 @@ static VG_REGPARM(1) void on_sb_start(Seg *s)
  * other miss starts a stream each way. Intel's L2 streamer follows descending addresses as
  * it does ascending ones (its optimization manual: a forward and a backward stream a 4 KiB
  * page), and so does the machine here: a read of a word a line over 64 or 256 MiB took
- * 7.9-9.8 TSC ticks a line either way, the fewest of three runs alike. Python frees a list's
+ * 7.9-9.8 TSC ticks a line either way (three runs of each). Python frees a list's
  * items last first: `python3 -c` splitting 2 MB of text into 300,000 words, then exiting,
  * spent 25 million cycles natively after the split (elapsed, against an os._exit() at
  * once) and 44 million modelled while only ascending streams were followed (154,000
