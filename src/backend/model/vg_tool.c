@@ -1085,27 +1085,27 @@ static VG_REGPARM(1) void on_sb_start(Seg *s)
  * misses to memory, where the items' and the list's lines come down in order). True when
  * the miss continued a stream (the L1 prefetcher goes up only: it follows those).
  */
+static void stream_fetch(Addr line, Long step)
+{
+	for (Long d = 1; d <= PREFETCH_DEPTH; d++) {
+		Addr f = frame_line(line + (Addr)(d * step));
+
+		cache_ref(&cur->l2, f);
+		ll_touch(f);
+	}
+}
+
 static Bool prefetch(Addr line)
 {
 	for (UInt i = 0; i < STREAMS; i++)
 		if (cur->stream[i] == line) {
-			for (UInt d = 1; d <= PREFETCH_DEPTH; d++) {
-				Addr f = frame_line(line + d);
-
-				cache_ref(&cur->l2, f);
-				ll_touch(f);
-			}
+			stream_fetch(line, 1);
 			cur->stream[i] = line + 1;
 			return True;
 		}
 	for (UInt i = 0; i < STREAMS; i++)
 		if (cur->stream_down[i] == line) {
-			for (UInt d = 1; d <= PREFETCH_DEPTH; d++) {
-				Addr f = frame_line(line - d);
-
-				cache_ref(&cur->l2, f);
-				ll_touch(f);
-			}
+			stream_fetch(line, -1);
 			cur->stream_down[i] = line - 1;
 			return False;
 		}
