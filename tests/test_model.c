@@ -381,8 +381,10 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	rc.branch_rare_cycles = gc.branch_rare_cycles;
 	CHECK(rc.branch_mixed_apart == 50 && gc.branch_mixed_apart == 0);
 	rc.branch_mixed_apart = gc.branch_mixed_apart;
-	CHECK(rc.llc_share_mib == 32 && gc.llc_share_mib == 0);
+	CHECK(rc.llc_share_mib == 28 && gc.llc_share_mib == 0);
 	rc.llc_share_mib = gc.llc_share_mib;
+	CHECK(rc.llc_foreign == 5000 && gc.llc_foreign == 0);
+	rc.llc_foreign = gc.llc_foreign;
 	CHECK(rc.btb2_entries == 12288 && rc.btb2_miss_cycles == 11 && gc.btb2_entries == 0);
 	rc.btb2_entries = gc.btb2_entries;
 	rc.btb2_miss_cycles = gc.btb2_miss_cycles;

@@ -344,13 +344,15 @@ struct ipcc_model_profile {
 	 */
 	unsigned l2_latency, llc_latency, dram_latency;
 	/*
-	 * The LLC a program keeps on a shared host, in MiB: a line it reuses after D bytes of
-	 * others comes from memory with the chance D^2 / (D^2 + S^2), S this share (other
-	 * tenants' lines evict it the likelier the longer it waits). Fitted on a pointer chase's
-	 * latency against its size. Used by the model backend; 0 when missing: the whole LLC is
-	 * the program's.
+	 * The LLC a program keeps on a shared host, in MiB, and the lines the host's other
+	 * tenants bring into it a million cycles: a line the program reuses after D bytes of
+	 * its own others and t cycles comes from memory with the chance E^4 / (E^4 + S^4),
+	 * E = D + llc_foreign x t lines, S this share. Fitted on a pointer chase's latency
+	 * against its size and the cycles between its loads. Used by the model backend;
+	 * llc_share_mib 0 when missing: the whole LLC is the program's; llc_foreign 0: no
+	 * other tenant.
 	 */
-	unsigned llc_share_mib;
+	unsigned llc_share_mib, llc_foreign;
 	/*
 	 * The data TLBs of 4 KiB pages: dtlb_entries in the first level (modelled 6-way, or 8-
 	 * or 4-way), stlb_entries in the second (16-way); a load that misses the first and
@@ -573,7 +575,7 @@ struct ipcc_model_error {
  * from_gpr_extra, forward_extra, vector_forward_extra, agu_ports, shift_ports,
  * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,
  * indexed_store_alu,
- * mul_high_latency, l2_latency, llc_latency, llc_share_mib,
+ * mul_high_latency, l2_latency, llc_latency, llc_share_mib, llc_foreign,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
  * btb_entries, btb_miss_cycles, btb2_entries, btb2_miss_cycles, fe_line_branches,

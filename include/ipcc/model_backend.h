@@ -45,6 +45,12 @@ struct ipcc_mb_caches {
 	unsigned fe_line, fe_half;
 	/* The profile's llc_share_mib, in bytes; 0: the whole LLC (--ipcc-llc-share). */
 	uint64_t llc_share;
+	/*
+	 * The profile's llc_foreign (--ipcc-llc-foreign), and the clock the tool counts those
+	 * lines on (--ipcc-llc-clock): an instruction's cycles in thousandths, a stalling
+	 * miss's to L2, the LLC and memory, and a mispredict's (ipcc_mb_tlbs()).
+	 */
+	unsigned llc_foreign, clock[5];
 	/* The levels taken from the typical ones: bit 0 L1d, 1 L1i, 2 L2, 3 the LLC. */
 	unsigned guessed;
 	char source[96]; /* "sysfs (cpu0)", or where each level came from */

@@ -14,7 +14,8 @@
  * `model_counts N chase` and `model_counts N chain` take N steps along a list of 2^18
  * nodes of 32 bytes (8 MiB) in a fixed random order: chase reads each node's link alone;
  * chain reads its key (at 24) and then its link, in the line the key's miss is fetching,
- * as a hash chain's walk does (list_chase, list_chain).
+ * as a hash chain's walk does (list_chase, list_chain); slow reads the link alone after 512
+ * additions that depend on nothing (list_slow: the chase with time between its loads).
  * `model_counts N up` and `model_counts N down` take N steps of list_chase along 2^19 nodes
  * of a line each (32 MiB), each linked to the next line up, or down (lines()).
  */
@@ -67,6 +68,7 @@ __asm__(WALK("walk_branch", "\tcmp $128, %eax\n\tjb 2f\n\tmov 4(%rdx,%rcx,8), %r
 
 long list_chase(long n, const void *first);
 long list_chain(long n, const void *first);
+long list_slow(long n, const void *first);
 
 /* rdi: steps; rsi: the node */
 #define LIST(name, key)                                                  \
@@ -79,9 +81,11 @@ long list_chain(long n, const void *first);
 	".size " name ", .-" name "\n"
 __asm__(LIST("list_chase", ""));
 __asm__(LIST("list_chain", "\tcmpq $-1, 24(%rsi)\n\tadc $0, %rax\n"));
+__asm__(LIST("list_slow", "\t.rept 128\n\tadd $1, %r8\n\tadd $1, %r9\n\tadd $1, %r10\n"
+			  "\tadd $1, %r11\n\t.endr\n"));
 
 /* The list's 2^18 nodes in an order a fixed xorshift shuffles. */
-static int list(long n, int key)
+static int list(long n, long (*walk)(long, const void *))
 {
 	const size_t nodes = (size_t)1 << 18;
 	void **a = aligned_alloc(64, nodes * 32);
@@ -106,7 +110,7 @@ static int list(long n, int key)
 		a[order[i] * 4] = &a[order[(i + 1) % nodes] * 4];
 		a[order[i] * 4 + 3] = NULL;
 	}
-	(key ? list_chain : list_chase)(n, &a[order[0] * 4]);
+	walk(n, &a[order[0] * 4]);
 	free(a);
 	free(order);
 	return 0;
@@ -158,8 +162,12 @@ int main(int argc, char **argv)
 	static char buf[1000];
 	long n = argc > 1 ? atol(argv[1]) : 100000;
 
-	if (argc > 2 && (!strcmp(argv[2], "chase") || !strcmp(argv[2], "chain")))
-		return list(n, !strcmp(argv[2], "chain"));
+	if (argc > 2 && !strcmp(argv[2], "chase"))
+		return list(n, list_chase);
+	if (argc > 2 && !strcmp(argv[2], "chain"))
+		return list(n, list_chain);
+	if (argc > 2 && !strcmp(argv[2], "slow"))
+		return list(n, list_slow);
 	if (argc > 2 && (!strcmp(argv[2], "up") || !strcmp(argv[2], "down")))
 		return lines(n, !strcmp(argv[2], "down"));
 	if (argc > 2 && !strcmp(argv[2], "fork"))

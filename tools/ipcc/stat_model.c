@@ -51,12 +51,22 @@ static const char branches_left_out[] =
     "; the front end's limits on taken branches packed close and on branches that go both "
     "ways (this profile has neither: each taken branch costs it the same)";
 
-static const char *const share_left_out[2] = {
+static const char *const share_left_out[3] = {
 	"; the host's other tenants of the LLC (this profile gives the program all of it: a "
 	"line is evicted only by the program's own)",
 	"; the host's other tenants of the LLC as they come and go (this profile's share of it "
-	"is fixed: a line reused after more of the program's others is the likelier in memory)"
+	"is fixed: a line reused after more of the program's others is the likelier in memory)",
+	"; the host's other tenants of the LLC as they come and go (this profile's share of it "
+	"and the lines they bring in a million cycles are fixed: a line reused after more of "
+	"the program's others, or after longer on a clock of a quarter cycle an instruction, "
+	"each stalling miss's latency and each mispredict's cost, is the likelier in memory)"
 };
+
+/* Which of share_left_out says what the profile leaves out of the LLC. */
+static unsigned share_said(const struct stat_result *r)
+{
+	return r->model.llc_share ? 1 + (r->model_caches.llc_foreign != 0) : 0;
+}
 
 /* Per-function rows shown in text: those above this share of the cycles. */
 #define TEXT_FN_SHARE 0.001
@@ -206,7 +216,7 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 	fprintf(out, "  left out: %s%s%s%s%s\n", left_out,
 		btb_left_out[k->btb2.size ? 2 : k->btb.size != 0],
 		m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out,
-		share_left_out[m->llc_share]);
+		share_left_out[share_said(r)]);
 	if (r->model_regions)
 		text_regions(out, r);
 	if (!r->per_function)
@@ -306,7 +316,7 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 	snprintf(lo, sizeof(lo), "%s%s%s%s%s", left_out,
 		 btb_left_out[m->caches.btb2.size ? 2 : m->caches.btb.size != 0],
 		 m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out,
-		 share_left_out[m->llc_share]);
+		 share_left_out[share_said(r)]);
 	json_object_set_new(model, "left_out", json_string(lo));
 	for (size_t i = 0; r->per_function && i < m->nfn; i++)
 		json_array_append_new(fns, json_pack("{ss ss so}", "function", m->fn[i].name,

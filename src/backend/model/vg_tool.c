@@ -85,6 +85,8 @@ static Bool clo_l1_prefetch = True; /* with clo_prefetch: the L1 prefetcher too 
 static Bool clo_frames = True;	    /* L2 and the LLC indexed by a page's frame, not its address */
 static Long clo_window = 512;	    /* the out-of-order window, in instructions; 0: no overlap */
 static Long clo_llc_share = 0;	    /* llc_hit(): bytes; 0, the whole LLC is the program's */
+static Long clo_llc_foreign = 0;    /* llc_hit(): other tenants' lines a million cycles */
+static const HChar *clo_llc_clock = NULL; /* the clock they come on (ll_clock_init()) */
 
 static Bool opt_process(const HChar *arg)
 {
@@ -104,6 +106,8 @@ static Bool opt_process(const HChar *arg)
 	} else if VG_BOOL_CLO (arg, "--ipcc-frames", clo_frames) {
 	} else if VG_BINT_CLO (arg, "--ipcc-window", clo_window, 0, 1 << 20) {
 	} else if VG_BINT_CLO (arg, "--ipcc-llc-share", clo_llc_share, 0, 1ll << 50) {
+	} else if VG_BINT_CLO (arg, "--ipcc-llc-foreign", clo_llc_foreign, 0, 1ll << 30) {
+	} else if VG_STR_CLO (arg, "--ipcc-llc-clock", clo_llc_clock) {
 	} else
 		return False;
 	return True;
@@ -132,8 +136,13 @@ static void opt_usage(void)
 	 "    --ipcc-window=N            out-of-order window in instructions, 0: none [512]\n"
 	 "    --ipcc-llc-share=BYTES     the LLC a program keeps on a shared host: a line\n"
 	 "                               reused after D bytes of lines brought forward is\n"
-	 "                               in memory with the chance D^2 / (D^2 + BYTES^2)\n"
-	 "                               [0: all the LLC]\n");
+	 "                               in memory with the chance D^4 / (D^4 + BYTES^4)\n"
+	 "                               [0: all the LLC]\n"
+	 "    --ipcc-llc-foreign=N       with a share: other tenants bring N lines into the\n"
+	 "                               LLC a million cycles, and D counts them too [0]\n"
+	 "    --ipcc-llc-clock=CPI,L2,LLC,MEM,MISP  the cycles they come in: an\n"
+	 "                               instruction's in thousandths, a stalling miss's\n"
+	 "                               to each level, a mispredict's [250,11,95,375,26]\n");
 }
 
 static void opt_debug_usage(void)
@@ -441,16 +450,46 @@ static Cache ll; /* shared by every thread */
  * 64 MiB 311, 128 MiB 422 (memory), where an LRU cache of any size gives one step. The
  * LLC keeps a clock, a tick each time a line comes to the front of its set (it is new
  * there, or it was behind another), and each line's tick at its last use: a line found D
- * ticks after it (D lines, D x 64 bytes) comes from memory with the chance D^2 / (D^2 +
- * S^2), S the share in lines, drawn from a hash of the line and the count of draws (the
+ * ticks after it (D lines, D x 64 bytes) comes from memory with the chance D^4 / (D^4 +
+ * S^4), S the share in lines, drawn from a hash of the line and the count of draws (the
  * same in every run). The ticks count a line the program used twice since twice, and the
- * spatial prefetcher's touch of a miss's pair as one: S is fitted on the model's own
- * chase, which has both.
+ * spatial prefetcher's touch of a miss's pair as one.
+ * The other tenants bring lines in as time passes, not as the program's own do: the same
+ * chase, 8 MiB of lines, measured 116 cycles a load with none between its loads and 194
+ * with 240 cycles of multiplies between them (docs/internals/model-backend.md, stop 53).
+ * With --ipcc-llc-foreign the clock also ticks N lines a million cycles, counted on a
+ * clock of the program's own (ll_clock_init()). S and N are fitted on that chase at 4 to
+ * 32 MiB with 0 to 240 cycles between its loads.
  */
 static ULong *ll_time; /* beside ll.tag, where there is a share: each line's last tick */
-static ULong ll_clock;
-static double share_sq; /* S^2, in lines */
+static ULong ll_clock; /* in 1/65536 of a line: TICK a line, and other tenants' lines */
+#define TICK 65536
+static ULong ll_per_insn, ll_per_stall[4], ll_per_miss; /* other tenants' lines: ll_clock_init() */
+static double share_sq;					/* S^2, in lines */
 static ULong share_draws;
+
+/*
+ * Other tenants' lines, counted on a clock of the program's own: an instruction CPI/1000
+ * cycles, a stalling miss its level's latency, a mispredict MISP cycles
+ * (--ipcc-llc-clock=CPI,L2,LLC,MEM,MISP).
+ */
+static void ll_clock_init(void)
+{
+	double per = (double)clo_llc_foreign / 1e6 * TICK;
+	ULong v[5] = { 250, 11, 95, 375, 26 };
+	const HChar *c = clo_llc_clock;
+
+	for (UInt i = 0; c && i < 5; i++) {
+		HChar *end;
+
+		v[i] = VG_(strtoull10)(c, &end);
+		c = *end == ',' ? end + 1 : NULL;
+	}
+	ll_per_insn = (ULong)(per * (double)v[0] / 1000.0 + 0.5);
+	for (UInt i = 1; i < 4; i++)
+		ll_per_stall[i] = (ULong)(per * (double)v[i] + 0.5);
+	ll_per_miss = (ULong)(per * (double)v[4] + 0.5);
+}
 
 /* cache_pos() on the LLC, keeping the lines' times: *age, the ticks since line's last use. */
 static inline UInt ll_ref(Addr line, ULong *age)
@@ -478,7 +517,7 @@ static inline UInt ll_ref(Addr line, ULong *age)
 	for (; i > 0; i--)
 		s[i] = s[i - 1], t[i] = t[i - 1];
 	s[0] = line;
-	t[0] = ++ll_clock;
+	t[0] = ll_clock += TICK;
 	return pos;
 }
 
@@ -498,7 +537,10 @@ static inline Bool llc_hit(Addr line)
 		return False;
 	if (!ll_time || !age)
 		return True;
-	double d = (double)age, odds = 4294967296.0 * (d * d / (d * d + share_sq));
+	double d = (double)age, x = d * d / share_sq;
+
+	x *= x;
+	double odds = 4294967296.0 * (x / (x + 1));
 	ULong h = (ULong)line ^ (++share_draws * 0x9E3779B97F4A7C15ull);
 
 	h ^= h >> 31;
@@ -1034,6 +1076,7 @@ static VG_REGPARM(1) void on_enter(Seg *s)
 	cur->cnt = seg_counts(s);
 	cur->cnt->execs++;
 	cur->insns += s->ninsns;
+	ll_clock += s->ninsns * ll_per_insn;
 	if (btb_on)
 		for (UInt i = 0; i < s->njumps; i++)
 			btb_ref(s->jumps[i]);
@@ -1239,6 +1282,7 @@ static void miss_stalls(UInt level, UInt tlb, Bool store, Bool dep)
 		return;
 	if (!line)
 		level = 0;
+	ll_clock += ll_per_stall[level];
 	if (level == 1)
 		t->cnt->stall_l2++;
 	else if (level == 2)
@@ -1399,6 +1443,7 @@ static VG_REGPARM(3) void on_cond(Addr pc, ULong taken, HWord end)
 		fe_last_taken(pc);
 	if (predict_cond(&cur->bp, pc, taken != 0)) {
 		cur->cnt->cond_miss++;
+		ll_clock += ll_per_miss;
 		mispredicted();
 	}
 	if (taken)
@@ -1414,6 +1459,7 @@ static VG_REGPARM(2) void on_indirect(Addr pc, Addr target)
 		fe_last_taken(pc);
 	if (predict_indirect(&cur->bp, pc, target)) {
 		cur->cnt->ind_miss++;
+		ll_clock += ll_per_miss;
 		mispredicted();
 	}
 }
@@ -1428,6 +1474,7 @@ static VG_REGPARM(1) void on_ret(Addr target)
 	cur->cnt->ret++;
 	if (cur->ras_top == 0 || cur->ras[--cur->ras_top % RAS_DEPTH] != target) {
 		cur->cnt->ret_miss++;
+		ll_clock += ll_per_miss;
 		mispredicted();
 	}
 }
@@ -2005,7 +2052,9 @@ static void post_clo_init(void)
 	if (clo_llc_share) {
 		double lines = (double)clo_llc_share / ll.line;
 
-		share_sq = lines * lines;
+		share_sq = lines * lines * TICK * TICK;
+		if (clo_llc_foreign)
+			ll_clock_init();
 		ll_time = VG_(calloc)("ipcc.ll_time", (SizeT)ll.sets * ll.assoc, sizeof(ULong));
 	}
 	if (clo_dtlb || clo_stlb) {
