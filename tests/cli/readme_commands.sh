@@ -83,6 +83,12 @@ if command -v valgrind >/dev/null && ! nm "$build/bench/branch_patterns" 2>/dev/
         >"$tmp/out" 2>&1 || fail "branch_patterns.py: $(cat "$tmp/out")"
     [ "$(grep -c '^\(cond\|indirect\) ' "$tmp/out")" = 12 ] || fail "branch_patterns.py: $(cat "$tmp/out")"
 fi
+# bench/llc_time.py, quick: a row for each of its four points and a fit (or why there is
+# none: memory no slower than the LLC, or not x86-64).
+python3 "$src/bench/llc_time.py" "$build/bench/llc_time" --quick >"$tmp/out" 2>&1 ||
+    fail "llc_time.py: $(cat "$tmp/out")"
+[ "$(grep -c '^ *[48]  *[06]0* ' "$tmp/out")" = 4 ] && grep -q '^fit: llc_share_mib = ' "$tmp/out" ||
+    grep -q 'no share to fit\|x86-64 only' "$tmp/out" || fail "llc_time.py: $(cat "$tmp/out")"
 "$src/bench/stat_overhead.sh" "$build/ipcc" 1 >"$tmp/out" 2>&1 || fail "stat_overhead.sh: $(cat "$tmp/out")"
 grep -q "ratio" "$tmp/out" || fail "stat_overhead.sh printed no ratio: $(cat "$tmp/out")"
 "$src/bench/record_overhead.sh" "$build/ipcc" "$build/tests/cli/hot_loop" 1 >"$tmp/out" 2>&1 ||
