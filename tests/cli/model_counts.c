@@ -162,21 +162,25 @@ int main(int argc, char **argv)
 	static char buf[1000];
 	long n = argc > 1 ? atol(argv[1]) : 100000;
 
-	if (argc > 2 && !strcmp(argv[2], "chase"))
-		return list(n, list_chase);
-	if (argc > 2 && !strcmp(argv[2], "chain"))
-		return list(n, list_chain);
-	if (argc > 2 && !strcmp(argv[2], "slow"))
-		return list(n, list_slow);
-	if (argc > 2 && (!strcmp(argv[2], "up") || !strcmp(argv[2], "down")))
-		return lines(n, !strcmp(argv[2], "down"));
-	if (argc > 2 && !strcmp(argv[2], "fork"))
-		return walk(n, walk_fork);
-	if (argc > 2 && !strcmp(argv[2], "dep"))
-		return walk(n, walk_dep);
-	if (argc > 2 && !strcmp(argv[2], "branch"))
-		return walk(n, walk_branch);
-	if (argc > 2 && !strcmp(argv[2], "rep"))
+	static const struct {
+		const char *name;
+		long (*step)(long, const void *);
+	} lists[] = { { "chase", list_chase }, { "chain", list_chain }, { "slow", list_slow } };
+	static const struct {
+		const char *name;
+		long (*step)(long, const unsigned char *, const unsigned *);
+	} walks[] = { { "fork", walk_fork }, { "dep", walk_dep }, { "branch", walk_branch } };
+	const char *mode = argc > 2 ? argv[2] : "";
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (!strcmp(mode, lists[i].name))
+			return list(n, lists[i].step);
+	for (size_t i = 0; i < sizeof(walks) / sizeof(walks[0]); i++)
+		if (!strcmp(mode, walks[i].name))
+			return walk(n, walks[i].step);
+	if (!strcmp(mode, "up") || !strcmp(mode, "down"))
+		return lines(n, !strcmp(mode, "down"));
+	if (!strcmp(mode, "rep"))
 		return (int)rep_runs(n, buf);
 	return counted(n, cell) == n ? 0 : 1;
 }
