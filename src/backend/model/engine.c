@@ -282,9 +282,9 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 	c->llc_share = (uint64_t)p->llc_share_mib << 20;
 	/*
 	 * The tool's clock for the other tenants' lines: a quarter of a cycle an instruction
-	 * (the pipeline's share of xz's modelled cycles is 0.23 an instruction, gcc's 0.26), a
-	 * stalling miss what account.c charges it, and a mispredict its recovery and a typical
-	 * wait for its inputs (a load and a test).
+	 * (the pipeline's part of xz's modelled cycles is 0.23 an instruction), a stalling
+	 * miss what account.c charges it, and a mispredict its recovery and a typical wait for
+	 * its inputs (a load and a test).
 	 */
 	c->llc_foreign = p->llc_share_mib ? p->llc_foreign : 0;
 	c->clock[0] = 250;
