@@ -76,7 +76,10 @@ def main():
         rounds, sizes, delays = 1, [4, 8], [0, 20]
     if "--rounds" in argv:
         i = argv.index("--rounds")
-        rounds = int(argv[i + 1])
+        try:
+            rounds = int(argv[i + 1])
+        except (IndexError, ValueError):
+            rounds = 0  # the usage below
         del argv[i:i + 2]
     if len(argv) != 1 or rounds < 1:
         print(__doc__)

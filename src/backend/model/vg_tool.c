@@ -465,7 +465,7 @@ static ULong *ll_time; /* beside ll.tag, where there is a share: each line's las
 static ULong ll_clock; /* in 1/65536 of a line: TICK a line, and other tenants' lines */
 #define TICK 65536
 static ULong ll_per_insn, ll_per_stall[4], ll_per_miss; /* other tenants' lines: ll_clock_init() */
-static double share_sq;					/* S^2, in lines */
+static double share_sq;					/* S^2, in ll_clock's units (TICK a line) */
 static ULong share_draws;
 
 /*
