@@ -128,9 +128,11 @@ awk -v c="$chase" -v k="$chain" 'BEGIN { exit !(c > 50 && k >= 0.8 * c) }' ||
 # The host's other tenants bring lines into the LLC as time passes (vg_tool.c, llc_hit()):
 # the same chase with 512 additions between its loads finds more of its lines gone from the
 # LLC's share with raptorcove's llc_foreign (Emerald Rapids, stop 53: over 8 MiB, 116
-# cycles a load natively with nothing between loads, 194 with 240 cycles of multiplies),
-# and about as many as the bare chase with none (a modelled LLC of 256 MiB, as here).
-# Steps 300,000 to 400,000: the list's second pass.
+# cycles a load natively with nothing between loads, 194 with 240 cycles of multiplies).
+# With none, time adds next to nothing: the few misses left (30 to 60 in these 100,000
+# nodes, in the lines the misses themselves bring forward) move with where the list lands,
+# so the bound is on what time adds, against what the tenants' rate adds.
+# Steps 300,000 to 400,000: the list's second pass, in a modelled LLC of 256 MiB.
 # misses MODE PROFILE: LLC misses a step.
 misses() { per "$1" "$2" 300000 .model.counts.llc_misses --llc 256M; }
 printf 'base = raptorcove\nname = alone\nllc_foreign = 0\n' >"$tmp/alone.prof"
@@ -141,7 +143,7 @@ slow0=$(misses slow "$tmp/alone.prof")
 echo "list over 8 MiB, LLC misses a node: $bare bare and $slow with time between loads; with" \
     "no other tenant $bare0 and $slow0"
 awk -v b="$bare" -v s="$slow" -v b0="$bare0" -v s0="$slow0" \
-    'BEGIN { exit !(b > 0 && s >= 3 * b && b0 > 0 && s0 <= 1.5 * b0 && s0 >= 0.67 * b0) }' ||
+    'BEGIN { exit !(b > 0 && s >= 3 * b && s0 - b0 <= 0.1 * (s - b) && b0 <= b) }' ||
     fail "other tenants: LLC misses a node $bare bare, $slow slow; with none $bare0, $slow0"
 # The stream prefetcher follows lines going down as it does lines going up (vg_tool.c,
 # prefetch()): a chase along a line a node, linked to the next line up or down (32 MiB).
