@@ -60,6 +60,7 @@ bench: deps all
 	python3 bench/model_backend.py ./$(BUILD)/ipcc
 	python3 bench/branch_patterns.py ./$(BUILD)/ipcc ./$(BUILD)/bench/branch_patterns
 	python3 bench/llc_time.py ./$(BUILD)/bench/llc_time
+	./$(BUILD)/bench/kernel_costs
 	MODEL_KERNELS_BENCH=1 sh tests/cli/model_kernels.sh ./$(BUILD)/ipcc \
 		./$(BUILD)/tests/cli/model_kernels
 	./bench/record_overhead.sh ./$(BUILD)/ipcc ./$(BUILD)/tests/cli/hot_loop

@@ -10,9 +10,10 @@ Per program:
   median run's elapsed cycles in the fastest round, times the share of user time in all
   nine runs together (the kernel samples the split at its tick: one run's errs by tens of
   percent on a program of 50 ms), and the rounds' spread; also elapsed x core frequency,
-  which counts the kernel's time too (page faults, system calls) that no Valgrind tool
-  sees;
-- ipcc: the model backend's cycles (ipcc stat --backend model), and its error;
+  which counts the kernel's time too (page faults, system calls);
+- ipcc: the model backend's cycles (ipcc stat --backend model), user mode's against the
+  user-mode figure, and with its kernel cycles (the run's page faults and system calls at
+  the profile's costs) against elapsed x core frequency, and their errors;
 - the cachegrind formula (iai-callgrind's, "L1 hits + 5 x LL hits + 35 x RAM hits") from
   cachegrind's own counts of the same command, and its error;
 - the slowdowns against the native run of the model backend (its whole ipcc stat, and its
@@ -219,18 +220,20 @@ def main():
             khz = max(n[5] for n in native)
             native_wall = min(n[2] for n in native)
             cycles = m1["counters"]["cycles"]
+            kernel = m1["counters"].get("cycles_kernel") or 0
             # The tool's part of the backend's time (under Valgrind, to the program's end); the
             # rest is ipcc's modelling of the segments after it.
             wall_tool = m1["model"]["wall_ns"] / 1e9
             row = dict(program=name, command=" ".join(args), measured_cycles=measured,
                        measured_cycles_elapsed=measured_elapsed, user_ns=user_ns,
                        elapsed_ns=elapsed_ns, core_khz=khz, native_spread=spread,
-                       ipcc_cycles=cycles,
+                       ipcc_cycles=cycles, ipcc_kernel_cycles=kernel,
+                       ipcc_page_faults=m1["counters"].get("page_faults"),
                        ipcc_instructions=m1["counters"]["instructions"],
                        cachegrind_instructions=cg_insns, cachegrind_formula=cg,
                        ipcc_error=(cycles - measured) / measured,
                        formula_error=(cg - measured) / measured,
-                       ipcc_error_elapsed=(cycles - measured_elapsed) / measured_elapsed,
+                       ipcc_error_elapsed=(cycles + kernel - measured_elapsed) / measured_elapsed,
                        deterministic=same, native_wall=native_wall, model_wall=wall_model,
                        model_tool_wall=wall_tool,
                        cachegrind_wall=cg_wall, callgrind_wall=cl_wall,
@@ -239,7 +242,8 @@ def main():
             rows.append(row)
             print(f"{name:8} measured {measured / 1e6:9.1f} Mcycles (user, rounds {100 * spread:4.1f}% apart;"
                   f" elapsed {measured_elapsed / 1e6:9.1f})"
-                  f"  ipcc {cycles / 1e6:9.1f} ({100 * row['ipcc_error']:+6.1f}%)"
+                  f"  ipcc {cycles / 1e6:9.1f} ({100 * row['ipcc_error']:+6.1f}%;"
+                  f" and the kernel's {kernel / 1e6:7.1f}: {100 * row['ipcc_error_elapsed']:+6.1f}%)"
                   f"  formula {cg / 1e6:9.1f} ({100 * row['formula_error']:+7.1f}%)"
                   f"  slowdown ipcc {wall_model / native_wall:5.1f}x (the tool {wall_tool / native_wall:5.1f}x)"
                   f" callgrind {cl_wall / native_wall:5.1f}x"

@@ -700,7 +700,7 @@ int ipcc_counters_open(const struct ipcc_counters_opts *opts, struct ipcc_counte
 	return 0;
 }
 
-int ipcc_counters_model(unsigned width, struct ipcc_counter_set **out)
+int ipcc_counters_model(unsigned width, bool kernel, struct ipcc_counter_set **out)
 {
 	struct ipcc_counter_set *set = calloc(1, sizeof(*set));
 
@@ -718,14 +718,18 @@ int ipcc_counters_model(unsigned width, struct ipcc_counter_set **out)
 	for (int c = 0; c < IPCC_NCOUNTERS; c++)
 		snprintf(set->absent[c], sizeof(set->absent[c]), "%s",
 			 c == IPCC_SLOTS_SMT ? "the model runs each thread alone: no SMT sibling"
-			 : c == IPCC_INSTRUCTIONS_K || c == IPCC_CYCLES_K
-			     ? "the model backend models user-mode code only: system calls and "
-			       "page faults are left out"
+			 : c == IPCC_INSTRUCTIONS_K
+			     ? "the model backend runs user-mode code only: the kernel's part is "
+			       "modelled as cycles, from the run's page faults and system calls"
+			 : c == IPCC_CYCLES_K
+			     ? "this profile has no fault_cycles: the kernel's part is left out"
 			     : "a run under Valgrind is not the program's own: the model backend "
 			       "counts no software events");
-	for (int c = IPCC_INSTRUCTIONS; c <= IPCC_SLOTS_RETIRED; c++)
-		if (c != IPCC_SLOTS_SMT)
+	for (int c = IPCC_INSTRUCTIONS; c <= IPCC_CYCLES_K; c++)
+		if (c != IPCC_SLOTS_SMT && c != IPCC_INSTRUCTIONS_K &&
+		    (c != IPCC_CYCLES_K || kernel))
 			set->absent[c][0] = 0;
+	set->absent[IPCC_PAGE_FAULTS][0] = 0; /* a page's first touch, the tool's count */
 	set->read = NULL;
 	*out = set;
 	return 0;

@@ -106,9 +106,10 @@ int ipcc_counters_open(const struct ipcc_counters_opts *opts, struct ipcc_counte
 /*
  * A set for counts the model backend gives (model_backend.h): no events of its own; it names
  * the backend, the CPU and why the counters the model cannot give are absent. `width` is
- * the model's slots per cycle. ipcc_read() on it fails.
+ * the model's slots per cycle; `kernel`, whether the profile gives the kernel's cycles
+ * (its page faults count either way). ipcc_read() on it fails.
  */
-int ipcc_counters_model(unsigned width, struct ipcc_counter_set **out);
+int ipcc_counters_model(unsigned width, bool kernel, struct ipcc_counter_set **out);
 
 /* Close every fd and mapping of the set and free it. NULL is a no-op. */
 void ipcc_counters_free(struct ipcc_counter_set *set);

@@ -362,6 +362,15 @@ struct ipcc_model_profile {
 	 */
 	unsigned dtlb_entries, stlb_entries, stlb_latency, walk_latency;
 	/*
+	 * The kernel's part of a run, in core cycles: a page fault (an anonymous page zeroed,
+	 * or a file's pages mapped), a system call's entry and return, and the bytes a read or
+	 * write moves a cycle. The model backend charges a run's faults, calls and bytes with
+	 * them as cycles in the kernel, beside the user-mode cycles it models; fault_cycles 0
+	 * when missing: the kernel's part is left out (syscall_cycles and
+	 * syscall_bytes_per_cycle 0: those cost nothing).
+	 */
+	unsigned fault_cycles, syscall_cycles, syscall_bytes_per_cycle;
+	/*
 	 * Bandwidths, bytes a cycle: between L1 and L2 (each line L1 fills; each written line
 	 * it evicts at l2_wb_bytes_per_cycle, or where that is 0 at l2_bytes_per_cycle too),
 	 * and of non-temporal stores (movnt*: to memory, past the caches). The model backend
@@ -576,7 +585,8 @@ struct ipcc_model_error {
  * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,
  * indexed_store_alu,
  * mul_high_latency, l2_latency, llc_latency, llc_share_mib, llc_foreign,
- * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, l2_bytes_per_cycle,
+ * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, fault_cycles,
+ * syscall_cycles, syscall_bytes_per_cycle, l2_bytes_per_cycle,
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
  * btb_entries, btb_miss_cycles, btb2_entries, btb2_miss_cycles, fe_line_branches,
  * fe_line_cycles, fe_half_branches,

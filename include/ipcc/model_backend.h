@@ -145,8 +145,20 @@ struct ipcc_mb_region {
 	struct ipcc_mb_counts c;
 };
 
+/*
+ * The kernel's part of a run, every process's: page faults (a page's first touch, but for a
+ * file's page in a 64 KiB window an earlier fault mapped), system calls, and the bytes those
+ * that read or write moved; cycles, the profile's costs of them (fault_cycles,
+ * syscall_cycles, syscall_bytes_per_cycle); 0 where the profile has none.
+ */
+struct ipcc_mb_kernel {
+	uint64_t faults, syscalls, bytes;
+	double cycles;
+};
+
 struct ipcc_mb_result {
-	struct ipcc_mb_counts total;
+	struct ipcc_mb_counts total; /* user mode */
+	struct ipcc_mb_kernel kernel;
 	struct ipcc_mb_function *fn; /* hottest (most cycles) first */
 	size_t nfn;
 	struct ipcc_mb_region *region; /* in the order they were first entered */

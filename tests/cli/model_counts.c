@@ -18,10 +18,16 @@
  * additions that depend on nothing (list_slow: the chase with time between its loads).
  * `model_counts N up` and `model_counts N down` take N steps of list_chase along 2^19 nodes
  * of a line each (32 MiB), each linked to the next line up, or down (lines()).
+ * `model_counts N kernel` maps N anonymous pages, writes a byte of each, unmaps them and
+ * does it again (2N first touches), makes N getppid calls, and reads N bytes of /dev/zero
+ * into a fresh mapping (kernel()).
  */
+#include <fcntl.h>
 #include <stdlib.h>
-
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "counted.h"
 
@@ -131,6 +137,32 @@ static int lines(long n, int down)
 	return 0;
 }
 
+static int kernel(long n)
+{
+	size_t size = (size_t)n * 4096;
+
+	for (int pass = 0; pass < 2; pass++) {
+		char *p =
+		    mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return 1;
+		for (size_t o = 0; o < size; o += 4096)
+			p[o] = 1;
+		munmap(p, size);
+	}
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	char *buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int fd = open("/dev/zero", O_RDONLY);
+
+	if (buf == MAP_FAILED || fd < 0 || read(fd, buf, (size_t)n) != n)
+		return 1;
+	close(fd);
+	munmap(buf, size);
+	return 0;
+}
+
 /* The walk's 2^20 nodes, drawn by a fixed xorshift. */
 static int walk(long n, long (*step)(long, const unsigned char *, const unsigned *))
 {
@@ -180,6 +212,8 @@ int main(int argc, char **argv)
 			return walk(n, walks[i].step);
 	if (!strcmp(mode, "up") || !strcmp(mode, "down"))
 		return lines(n, !strcmp(mode, "down"));
+	if (!strcmp(mode, "kernel"))
+		return kernel(n);
 	if (!strcmp(mode, "rep"))
 		return (int)rep_runs(n, buf);
 	return counted(n, cell) == n ? 0 : 1;

@@ -480,7 +480,7 @@ static int run_model(const struct stat_opts *o, struct stat_result *r)
 	}
 	r->has_model = true;
 	r->model_regions = o->regions;
-	if (ipcc_counters_model(prof.width, &r->set)) {
+	if (ipcc_counters_model(prof.width, prof.fault_cycles != 0, &r->set)) {
 		ret = cli_error("stat", "%s", ipcc_last_error());
 		goto out;
 	}
@@ -499,14 +499,19 @@ static int run_model(const struct stat_opts *o, struct stat_result *r)
 	iv->value[IPCC_SLOTS_FILLED] = llround(c->slots_filled);
 	iv->value[IPCC_SLOTS_ISSUED] = llround(c->slots_issued);
 	iv->value[IPCC_SLOTS_RETIRED] = llround(c->slots_retired);
-	for (int k = IPCC_INSTRUCTIONS; k <= IPCC_SLOTS_RETIRED; k++)
-		if (k != IPCC_SLOTS_SMT) {
+	iv->value[IPCC_CYCLES_K] = llround(r->model.kernel.cycles);
+	iv->value[IPCC_PAGE_FAULTS] = (int64_t)r->model.kernel.faults;
+	for (int k = 0; k < IPCC_NCOUNTERS; k++)
+		if (!ipcc_counters_absent(r->set, (enum ipcc_counter)k)) {
 			iv->valid |= 1u << k;
 			iv->coverage[k] = 1.0;
 		}
 	iv->width = prof.width;
-	/* The modelled time, at this machine's core frequency: cycles / kHz = ms. */
-	r->run[0].elapsed_ns = (uint64_t)llround(c->cycles / khz * 1e6);
+	/*
+	 * The modelled time, at this machine's core frequency (cycles / kHz = ms): user mode's
+	 * cycles and the kernel's, from the run's faults and system calls at the profile's costs.
+	 */
+	r->run[0].elapsed_ns = (uint64_t)llround((c->cycles + r->model.kernel.cycles) / khz * 1e6);
 	iv->elapsed_ns = r->run[0].elapsed_ns;
 	r->run[0].exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 	r->nruns = 1;

@@ -22,7 +22,10 @@
  * (branches_left_out), and the LLC's other tenants, as a share or not at all (share_left_out).
  */
 static const char left_out[] =
-    "time in system calls and page faults (the kernel's); other processes and other "
+    "the kernel's work but for a fixed cost a page fault, a system call and a byte it "
+    "reads or writes (a page's first touch faults, a file's pages 64 KiB at a time; a "
+    "file's page read and later written faults again on the core, not here); other "
+    "processes and other "
     "threads' contention for caches and memory bandwidth (each thread has its own L1 and "
     "L2, and all share one LLC); an SMT sibling; the hardware "
     "prefetchers but a stream one into L2 and the spatial one (a line's 128-byte pair); the "
@@ -205,6 +208,13 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 	fprintf(out, "    %-36s %5.1f%%\n", "branch-target buffer misses", pct(c->btb_cycles, cyc));
 	fprintf(out, "    %-36s %5.1f%%\n", "mispredicted branches",
 		pct(c->mispredict_cycles, cyc));
+	const struct ipcc_mb_kernel *kn = &m->kernel;
+
+	fprintf(out,
+		"    and in the kernel %.0f cycles more: %" PRIu64 " page faults, %" PRIu64
+		" system calls, %" PRIu64 " bytes read or written%s\n",
+		kn->cycles, kn->faults, kn->syscalls, kn->bytes,
+		kn->cycles > 0 ? "" : " (this profile has no costs for them)");
 	fprintf(out, "\n  approximated: %" PRIu64 " instructions (%.3f%%)%s%s\n", c->approximated,
 		pct((double)c->approximated, (double)c->instructions),
 		*m->approximated_names ? ": " : "", m->approximated_names);
@@ -311,6 +321,10 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 									    m->caches.btb2.line))
 						: json_null());
 	json_object_set_new(model, "counts", counts_json(&m->total));
+	json_object_set_new(model, "kernel",
+			    json_pack("{sI sI sI sf}", "page_faults", (json_int_t)m->kernel.faults,
+				      "syscalls", (json_int_t)m->kernel.syscalls, "bytes",
+				      (json_int_t)m->kernel.bytes, "cycles", m->kernel.cycles));
 	char lo[sizeof(left_out) + sizeof(ports_left_out) + sizeof(branches_left_out) + 512];
 
 	snprintf(lo, sizeof(lo), "%s%s%s%s%s", left_out,
@@ -402,6 +416,8 @@ void stat_model_csv(FILE *out, const struct stat_result *r)
 		{ "model_cycles_btb", c->btb_cycles },
 		{ "model_cycles_mispredicts", c->mispredict_cycles },
 		{ "model_approximated", (double)c->approximated },
+		{ "model_syscalls", (double)r->model.kernel.syscalls },
+		{ "model_syscall_bytes", (double)r->model.kernel.bytes },
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
@@ -446,6 +462,11 @@ int stat_model_openmetrics(struct ipcc_openmetrics *w, const struct stat_result 
 		{ "ipcc_model_page_walks_total",
 		  "Data accesses that missed both TLB levels (the TLB model).",
 		  (double)c->page_walks },
+		{ "ipcc_model_syscalls_total", "System calls the program made (exact).",
+		  (double)r->model.kernel.syscalls },
+		{ "ipcc_model_syscall_bytes_total",
+		  "Bytes the program's reads and writes moved (exact).",
+		  (double)r->model.kernel.bytes },
 	};
 	int ret = 0;
 

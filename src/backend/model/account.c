@@ -1627,6 +1627,24 @@ struct context_arg {
 	struct traces *tr;
 };
 
+/* "kernel FAULTS SYSCALLS BYTES": added to k, with their cycles at the profile's costs. */
+static int read_kernel_line(const char *line, const struct ipcc_model_profile *p,
+			    struct ipcc_mb_kernel *k)
+{
+	uint64_t faults, calls, bytes;
+
+	if (sscanf(line, "kernel %" SCNu64 " %" SCNu64 " %" SCNu64, &faults, &calls, &bytes) != 3)
+		return -1;
+	k->faults += faults;
+	k->syscalls += calls;
+	k->bytes += bytes;
+	if (p->fault_cycles)
+		k->cycles +=
+		    (double)faults * p->fault_cycles + (double)calls * p->syscall_cycles +
+		    (p->syscall_bytes_per_cycle ? (double)bytes / p->syscall_bytes_per_cycle : 0);
+	return 0;
+}
+
 /* Each context changes its own segment's figures alone: they are modelled in parallel. */
 static int context_one(csh cs, size_t i, void *arg)
 {
@@ -1667,7 +1685,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	while (!ret && (n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(line, "ipcc-vg 10\n"))
+			if (strcmp(line, "ipcc-vg 11\n"))
 				ret = err_set(IPCC_EINVAL, "%s: not a file of ipcc's Valgrind tool",
 					      path);
 			header = true;
@@ -1678,6 +1696,10 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 		} else if (!strncmp(line, "exit ", 5)) {
 			if (r->processes == 0)
 				r->exit_status = atoi(line + 5);
+		} else if (!strncmp(line, "kernel ", 7)) {
+			if (read_kernel_line(line, p, &r->kernel))
+				ret =
+				    err_set(IPCC_EINVAL, "%s:%d: a bad kernel line", path, lineno);
 		} else if (!strncmp(line, "cache ", 6)) {
 			if (parse_cache(line, &r->caches))
 				ret = err_set(IPCC_EINVAL, "%s:%d: a bad cache line", path, lineno);

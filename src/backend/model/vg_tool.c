@@ -56,6 +56,8 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+#include "pub_tool_aspacemgr.h"
 #include "libvex_guest_amd64.h"
 
 #include "predictor.h"
@@ -292,35 +294,47 @@ static Bool cache_ref_write(Cache *c, Addr line, Bool store, Bool *wb, Bool *pf)
 /*
  * Pages touched so far (4 KiB, every thread's): the first touch of a page faults, and the
  * kernel fills it (zeroes it, or copies a file's bytes in) through the cache, so the page's
- * lines are then in L2 and the LLC, not in memory. An open-addressing set of page numbers.
+ * lines are then in L2 and the LLC, not in memory. An open-addressing set of page numbers,
+ * and of the 64 KiB windows of a file that a fault has mapped (WINDOW); a page unmapped is
+ * marked GONE, which a lookup passes over and a rehash drops.
  */
+#define EMPTY  (~(Addr)0)
+#define GONE   (~(Addr)1)
+#define WINDOW ((Addr)1 << 62)
 static Addr *pages;
 static SizeT pages_cap, pages_used;
 
+static void pages_grow(void)
+{
+	SizeT cap = pages_cap ? pages_cap * 2 : 1 << 16, live = 0;
+	Addr *t = VG_(malloc)("ipcc.pages", cap * sizeof(Addr));
+
+	for (SizeT i = 0; i < cap; i++)
+		t[i] = EMPTY;
+	for (SizeT i = 0; i < pages_cap; i++)
+		if (pages[i] != EMPTY && pages[i] != GONE) {
+			SizeT h = (pages[i] * 0x9E3779B97F4A7C15ull) & (cap - 1);
+
+			while (t[h] != EMPTY)
+				h = (h + 1) & (cap - 1);
+			t[h] = pages[i];
+			live++;
+		}
+	if (pages)
+		VG_(free)(pages);
+	pages = t;
+	pages_cap = cap;
+	pages_used = live;
+}
+
+/* Add a key: True when it was not there. */
 static Bool page_first_touch(Addr page)
 {
-	if (pages_used * 2 >= pages_cap) {
-		SizeT cap = pages_cap ? pages_cap * 2 : 1 << 16;
-		Addr *t = VG_(malloc)("ipcc.pages", cap * sizeof(Addr));
-
-		for (SizeT i = 0; i < cap; i++)
-			t[i] = ~(Addr)0;
-		for (SizeT i = 0; i < pages_cap; i++)
-			if (pages[i] != ~(Addr)0) {
-				SizeT h = (pages[i] * 0x9E3779B97F4A7C15ull) & (cap - 1);
-
-				while (t[h] != ~(Addr)0)
-					h = (h + 1) & (cap - 1);
-				t[h] = pages[i];
-			}
-		if (pages)
-			VG_(free)(pages);
-		pages = t;
-		pages_cap = cap;
-	}
+	if (pages_used * 2 >= pages_cap)
+		pages_grow();
 	SizeT h = (page * 0x9E3779B97F4A7C15ull) & (pages_cap - 1);
 
-	while (pages[h] != ~(Addr)0) {
+	while (pages[h] != EMPTY) {
 		if (pages[h] == page)
 			return False;
 		h = (h + 1) & (pages_cap - 1);
@@ -328,6 +342,70 @@ static Bool page_first_touch(Addr page)
 	pages[h] = page;
 	pages_used++;
 	return True;
+}
+
+static void page_forget(Addr page)
+{
+	if (!pages_cap)
+		return;
+	SizeT h = (page * 0x9E3779B97F4A7C15ull) & (pages_cap - 1);
+
+	for (; pages[h] != EMPTY; h = (h + 1) & (pages_cap - 1))
+		if (pages[h] == page) {
+			pages[h] = GONE;
+			return;
+		}
+}
+
+/*
+ * The kernel's part, which account.c charges at the profile's costs: page faults, system
+ * calls and the bytes those that read or write move (this process's, every thread's). A
+ * page's first touch faults, but for a read of a file's page in a 64 KiB window that an
+ * earlier fault mapped: the kernel maps the pages around a file's fault that its page cache
+ * holds (fault_around_bytes, 64 KiB by default), where an anonymous page, or a private
+ * file's page written, faults on its own. A page read first and written later faults again
+ * on the core (copy on write) and not here.
+ */
+static ULong k_faults, k_syscalls, k_bytes;
+
+static void page_fault(Addr page, Bool write)
+{
+	if (!write) {
+		NSegment const *seg = VG_(am_find_nsegment)(page << 12);
+
+		if (seg && seg->kind == SkFileC && !page_first_touch((page >> 4) | WINDOW))
+			return;
+	}
+	k_faults++;
+}
+
+/* Unmapped (munmap, brk lowered): a touch after faults again. */
+static void pages_unmapped(Addr a, SizeT len)
+{
+	if (!len)
+		return;
+	for (Addr p = a >> 12; p <= (a + len - 1) >> 12; p++)
+		page_forget(p);
+	for (Addr w = a >> 16; w <= (a + len - 1) >> 16; w++)
+		page_forget(w | WINDOW);
+}
+
+/* mremap moves the pages with their frames: no fault at the new address. */
+static void pages_moved(Addr from, Addr to, SizeT len)
+{
+	for (SizeT off = 0; off < len; off += 4096) {
+		Addr p = (from + off) >> 12;
+		SizeT h = pages_cap ? (p * 0x9E3779B97F4A7C15ull) & (pages_cap - 1) : 0;
+		Bool had = False;
+
+		for (; pages_cap && pages[h] != EMPTY; h = (h + 1) & (pages_cap - 1))
+			if (pages[h] == p) {
+				had = True;
+				break;
+			}
+		if (had)
+			page_first_touch((to + off) >> 12);
+	}
 }
 
 /* ---- counts and region paths ------------------------------------------------------------ */
@@ -549,6 +627,58 @@ static inline Bool llc_hit(Addr line)
 	return (double)(h >> 32) >= odds;
 }
 
+/* What a system call wrote into the program's memory: the kernel faulted it in. */
+static void kernel_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
+{
+	(void)part, (void)tid;
+	if (!size)
+		return;
+	for (Addr p = a >> 12; p <= (a + size - 1) >> 12; p++)
+		if (page_first_touch(p)) {
+			page_fault(p, True);
+			for (Addr l = p << (12 - geom_l1d.shift);
+			     l < (p + 1) << (12 - geom_l1d.shift); l++)
+				ll_touch(frame_line(l));
+		}
+}
+
+static void pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
+{
+	(void)tid, (void)no, (void)args, (void)nargs;
+	k_syscalls++;
+}
+
+static void post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes res)
+{
+	(void)tid, (void)args, (void)nargs;
+	if (sr_isError(res))
+		return;
+	switch (no) {
+	case __NR_read:
+	case __NR_write:
+	case __NR_pread64:
+	case __NR_pwrite64:
+	case __NR_readv:
+	case __NR_writev:
+	case __NR_preadv:
+	case __NR_pwritev:
+	case __NR_sendfile:
+	case __NR_sendto:
+	case __NR_recvfrom:
+		k_bytes += sr_Res(res);
+		break;
+	default:
+		break;
+	}
+}
+
+/* A forked child's kernel time is its own from the fork on. */
+static void kernel_child(ThreadId tid)
+{
+	(void)tid;
+	k_faults = k_syscalls = k_bytes = 0;
+}
+
 static Thread *threads[MAX_THREADS];
 static Thread *cur;
 static UInt nthreads;
@@ -739,8 +869,6 @@ static Seg *seg_find(const Addr *addr, const UChar *len, UInt n, const UChar *by
 
 /* ---- what the instrumented code calls ---------------------------------------------------- */
 
-static Bool page_first_touch(Addr page);
-
 static void fetch_line(Addr line)
 {
 	Bool hit = cache_ref(&cur->l1i, line);
@@ -763,9 +891,11 @@ static void fetch_line(Addr line)
 	UInt per_page = 4096 >> geom_l1i.shift;
 	Addr first = line & ~(Addr)(per_page - 1);
 
-	if (page_first_touch(first / per_page))
+	if (page_first_touch(first / per_page)) {
+		page_fault(first / per_page, False);
 		for (Addr l = first; l < first + per_page; l++)
 			ll_touch(frame_line(l));
+	}
 	Addr f = frame_line(line);
 
 	if (cache_ref(&cur->l2, f))
@@ -1203,6 +1333,7 @@ static UInt data_line(Addr line, Bool store)
 	Addr first = line & ~(Addr)(per_page - 1);
 
 	if (page_first_touch(first / per_page)) {
+		page_fault(first / per_page, store);
 		for (Addr l = first; l < first + per_page; l++) {
 			Addr f = frame_line(l);
 
@@ -2143,7 +2274,7 @@ static void fini(Int exitcode)
 		VG_(umsg)("ipcc: cannot write '%s'\n", path);
 		return;
 	}
-	VG_(fprintf)(f, "ipcc-vg 10\n");
+	VG_(fprintf)(f, "ipcc-vg 11\n");
 	VG_(fprintf)
 	(f, "pid %d\nppid %d\nexit %d\nthreads %u\n", VG_(getpid)(), VG_(getppid)(), exitcode,
 	 nthreads);
@@ -2163,6 +2294,7 @@ static void fini(Int exitcode)
 	VG_(fprintf)(f, "prefetch %s\n", clo_prefetch ? "yes" : "no");
 	VG_(fprintf)(f, "frames %s\n", clo_frames ? "yes" : "no");
 	VG_(fprintf)(f, "window %lld\n", clo_window);
+	VG_(fprintf)(f, "kernel %llu %llu %llu\n", k_faults, k_syscalls, k_bytes);
 	/* Oldest first, so that a parent's line comes before its children's. */
 	for (UInt id = 1; id <= npaths; id++)
 		for (Path *p = paths; p; p = p->all_next)
@@ -2258,6 +2390,12 @@ static void pre_clo_init(void)
 	VG_(needs_command_line_options)(opt_process, opt_usage, opt_debug_usage);
 	VG_(track_start_client_code)(thread_start);
 	VG_(needs_client_requests)(on_client_request);
+	VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
+	VG_(track_post_mem_write)(kernel_wrote);
+	VG_(track_die_mem_munmap)(pages_unmapped);
+	VG_(track_die_mem_brk)(pages_unmapped);
+	VG_(track_copy_mem_remap)(pages_moved);
+	VG_(atfork)(NULL, NULL, kernel_child);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(pre_clo_init)
