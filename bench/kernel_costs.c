@@ -6,7 +6,8 @@
  * usage: kernel_costs [--rounds N]
  *
  * Each figure is the fewest nanoseconds of N rounds (default 5), and in cycles at the core
- * frequency ipcc measures: a first touch of an anonymous page (a fault, the page zeroed), a
+ * frequency ipcc measures: a first touch of an anonymous page (a fault, the page zeroed) and
+ * the page's freeing when it is unmapped (as every page is, at the latest at exit), a
  * read of a file's page through a private mapping (a fault maps the pages around it that
  * the page cache holds: the faults are counted), a system call that does nothing (getppid),
  * one that looks up a path (newfstatat), a mapping made and undone (mmap and munmap, two
@@ -34,8 +35,8 @@ static long minor_faults(void)
 	return r.ru_minflt;
 }
 
-/* The anonymous pages' first touches: ns a fault. */
-static double anon_fault(void)
+/* The anonymous pages' first touches: ns a fault; *freed, ns a page to unmap them. */
+static double anon_fault(double *freed)
 {
 	char *p = mmap(NULL, MAPPED, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -50,6 +51,7 @@ static double anon_fault(void)
 	long n = minor_faults() - f0;
 
 	munmap(p, MAPPED);
+	*freed = (double)(ipcc_now_ns() - t1) / (double)(MAPPED / 4096);
 	return n > 0 ? (double)(t1 - t0) / (double)n : -1;
 }
 
@@ -144,12 +146,13 @@ int main(int argc, char **argv)
 			perror("kernel_costs: write");
 			return 1;
 		}
-	double anon = 0, file = 0, pages = 0, nop = 0, stat = 0, map = 0, byte = 0;
+	double anon = 0, freed = 0, file = 0, pages = 0, nop = 0, stat = 0, map = 0, byte = 0;
 
 	for (int r = 0; r < rounds; r++) {
-		double pg = 0, f = file_fault(fd, &pg);
+		double pg = 0, f = file_fault(fd, &pg), fr = 0;
 
-		keep_least(&anon, anon_fault());
+		keep_least(&anon, anon_fault(&fr));
+		keep_least(&freed, fr);
 		if (f > 0 && (file <= 0 || f < file))
 			file = f, pages = pg;
 		keep_least(&nop, calls(0, NULL));
@@ -165,6 +168,8 @@ int main(int argc, char **argv)
 	       rounds, rounds == 1 ? "" : "s", ghz);
 	printf("  %-44s %8.0f ns %8.0f cycles\n", "anonymous page, first touch (a fault)", anon,
 	       anon * ghz);
+	printf("  %-44s %8.0f ns %8.0f cycles\n", "and its freeing (munmap), a page", freed,
+	       freed * ghz);
 	printf("  %-44s %8.0f ns %8.0f cycles  (%.0f pages a fault)\n",
 	       "file page read through a mapping, a fault", file, file * ghz, pages);
 	printf("  %-44s %8.0f ns %8.0f cycles\n", "system call: getppid", nop, nop * ghz);

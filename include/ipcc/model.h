@@ -363,7 +363,8 @@ struct ipcc_model_profile {
 	unsigned dtlb_entries, stlb_entries, stlb_latency, walk_latency;
 	/*
 	 * The kernel's part of a run, in core cycles: a page fault (an anonymous page zeroed,
-	 * or a file's pages mapped), a system call's entry and return, and the bytes a read or
+	 * or a file's pages mapped, and the page freed at last), a system call's entry and
+	 * return, and the bytes a read or
 	 * write moves a cycle. The model backend charges a run's faults, calls and bytes with
 	 * them as cycles in the kernel, beside the user-mode cycles it models; fault_cycles 0
 	 * when missing: the kernel's part is left out (syscall_cycles and

@@ -19,8 +19,9 @@
  * `model_counts N up` and `model_counts N down` take N steps of list_chase along 2^19 nodes
  * of a line each (32 MiB), each linked to the next line up, or down (lines()).
  * `model_counts N kernel` maps N anonymous pages, writes a byte of each, unmaps them and
- * does it again (2N first touches), makes N getppid calls, and reads N bytes of /dev/zero
- * into a fresh mapping (kernel()).
+ * does it again (2N faults); maps N more and reads a byte of each before it writes it (2N
+ * faults: the zero page mapped, then the copy); makes N getppid calls; and reads N bytes of
+ * /dev/zero into a fresh mapping (kernel()).
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -151,6 +152,17 @@ static int kernel(long n)
 			p[o] = 1;
 		munmap(p, size);
 	}
+	volatile char *q =
+	    mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char sum = 0;
+
+	if (q == MAP_FAILED)
+		return 1;
+	for (size_t o = 0; o < size; o += 4096)
+		sum += q[o];
+	for (size_t o = 0; o < size; o += 4096)
+		q[o] = sum;
+	munmap((void *)q, size);
 	for (long i = 0; i < n; i++)
 		syscall(SYS_getppid);
 	char *buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -23,8 +23,8 @@
  */
 static const char left_out[] =
     "the kernel's work but for a fixed cost a page fault, a system call and a byte it "
-    "reads or writes (a page's first touch faults, a file's pages 64 KiB at a time; a "
-    "file's page read and later written faults again on the core, not here); other "
+    "reads or writes (a page's first touch faults, a file's pages read 64 KiB at a time, "
+    "and a page read before it is written faults again at the write); other "
     "processes and other "
     "threads' contention for caches and memory bandwidth (each thread has its own L1 and "
     "L2, and all share one LLC); an SMT sibling; the hardware "

@@ -256,21 +256,25 @@ static inline Bool cache_ref(Cache *c, Addr line)
  * L1d's access: as cache_ref, and a store marks its line written (WRITTEN, the tag's top
  * bit: a line number never has it); *wb says whether the line it evicted had been written
  * (L1 writes it back to L2). A line the L1 prefetcher brought in carries PREFETCHED until
- * its first use: *pf says the access was that use.
+ * its first use: *pf says the access was that use. A line of a page the kernel mapped
+ * read-only carries ROPAGE until a store: *ro says the access hit such a line.
  */
 #define WRITTEN	   ((Addr)1 << 63)
 #define PREFETCHED ((Addr)1 << 62)
-#define FLAGS	   (WRITTEN | PREFETCHED)
+#define ROPAGE	   ((Addr)1 << 61)
+#define FLAGS	   (WRITTEN | PREFETCHED | ROPAGE)
 
-static Bool cache_ref_write(Cache *c, Addr line, Bool store, Bool *wb, Bool *pf)
+static Bool cache_ref_write(Cache *c, Addr line, Bool store, Bool *wb, Bool *pf, Bool *ro)
 {
 	Addr *s = cache_set(c, line), mark = store ? WRITTEN : 0;
 	UInt i;
 
 	*wb = False;
+	*ro = False;
 	if ((s[0] & ~FLAGS) == line) {
 		*pf = (s[0] & PREFETCHED) != 0;
-		s[0] = (s[0] & ~PREFETCHED) | mark;
+		*ro = (s[0] & ROPAGE) != 0;
+		s[0] = (s[0] & ~(PREFETCHED | (store ? ROPAGE : 0))) | mark;
 		return True;
 	}
 	for (i = 1; i < c->assoc && (s[i] & ~FLAGS) != line; i++)
@@ -283,8 +287,9 @@ static Bool cache_ref_write(Cache *c, Addr line, Bool store, Bool *wb, Bool *pf)
 
 	*wb = !hit && old != ~(Addr)0 && (old & WRITTEN);
 	*pf = hit && (old & PREFETCHED);
+	*ro = hit && (old & ROPAGE);
 	if (hit)
-		mark |= old & WRITTEN;
+		mark |= (old & WRITTEN) | (store ? 0 : old & ROPAGE);
 	for (; i > 0; i--)
 		s[i] = s[i - 1];
 	s[0] = line | mark;
@@ -301,8 +306,9 @@ static Bool cache_ref_write(Cache *c, Addr line, Bool store, Bool *wb, Bool *pf)
 #define EMPTY  (~(Addr)0)
 #define GONE   (~(Addr)1)
 #define WINDOW ((Addr)1 << 62)
+#define RO     ((Addr)1 << 61) /* on a page's key: mapped read-only (page_fault()) */
 static Addr *pages;
-static SizeT pages_cap, pages_used;
+static SizeT pages_cap, pages_used, pages_ro;
 
 static void pages_grow(void)
 {
@@ -313,7 +319,7 @@ static void pages_grow(void)
 		t[i] = EMPTY;
 	for (SizeT i = 0; i < pages_cap; i++)
 		if (pages[i] != EMPTY && pages[i] != GONE) {
-			SizeT h = (pages[i] * 0x9E3779B97F4A7C15ull) & (cap - 1);
+			SizeT h = ((pages[i] & ~RO) * 0x9E3779B97F4A7C15ull) & (cap - 1);
 
 			while (t[h] != EMPTY)
 				h = (h + 1) & (cap - 1);
@@ -327,19 +333,26 @@ static void pages_grow(void)
 	pages_used = live;
 }
 
-/* Add a key: True when it was not there. */
-static Bool page_first_touch(Addr page)
+/* A key's slot: where it is, or where it goes (EMPTY there), with room for one more. */
+static Addr *page_slot(Addr page)
 {
 	if (pages_used * 2 >= pages_cap)
 		pages_grow();
 	SizeT h = (page * 0x9E3779B97F4A7C15ull) & (pages_cap - 1);
 
-	while (pages[h] != EMPTY) {
-		if (pages[h] == page)
-			return False;
+	while (pages[h] != EMPTY && (pages[h] & ~RO) != page)
 		h = (h + 1) & (pages_cap - 1);
-	}
-	pages[h] = page;
+	return &pages[h];
+}
+
+/* Add a key: True when it was not there. */
+static Bool page_first_touch(Addr page)
+{
+	Addr *e = page_slot(page);
+
+	if (*e != EMPTY)
+		return False;
+	*e = page;
 	pages_used++;
 	return True;
 }
@@ -348,13 +361,12 @@ static void page_forget(Addr page)
 {
 	if (!pages_cap)
 		return;
-	SizeT h = (page * 0x9E3779B97F4A7C15ull) & (pages_cap - 1);
+	Addr *e = page_slot(page);
 
-	for (; pages[h] != EMPTY; h = (h + 1) & (pages_cap - 1))
-		if (pages[h] == page) {
-			pages[h] = GONE;
-			return;
-		}
+	if (*e == EMPTY)
+		return;
+	pages_ro -= (*e & RO) != 0;
+	*e = GONE;
 }
 
 /*
@@ -363,13 +375,23 @@ static void page_forget(Addr page)
  * page's first touch faults, but for a read of a file's page in a 64 KiB window that an
  * earlier fault mapped: the kernel maps the pages around a file's fault that its page cache
  * holds (fault_around_bytes, 64 KiB by default), where an anonymous page, or a private
- * file's page written, faults on its own. A page read first and written later faults again
- * on the core (copy on write) and not here.
+ * file's page written, faults on its own. A page read first is mapped read-only (an
+ * anonymous one to the zero page, a file's to its page cache), and its first write faults
+ * again (copy on write): its key carries RO until then, and so do its lines in L1d
+ * (ROPAGE), which a store that hits them finds (page_written()).
  */
 static ULong k_faults, k_syscalls, k_bytes;
 
-static void page_fault(Addr page, Bool write)
+/*
+ * A page's first touch (its key just added): a fault, or none where fault-around mapped it.
+ * A data page read is mapped read-only (ro).
+ */
+static void page_fault(Addr page, Bool write, Bool ro)
 {
+	if (ro) {
+		*page_slot(page) |= RO;
+		pages_ro++;
+	}
 	if (!write) {
 		NSegment const *seg = VG_(am_find_nsegment)(page << 12);
 
@@ -377,6 +399,30 @@ static void page_fault(Addr page, Bool write)
 			return;
 	}
 	k_faults++;
+}
+
+/* A write to a page touched before: where it was mapped read-only, the copy's fault. */
+static void page_written(Addr page)
+{
+	if (!pages_ro)
+		return;
+	Addr *e = page_slot(page);
+
+	if (*e != EMPTY && (*e & RO)) {
+		*e &= ~RO;
+		pages_ro--;
+		k_faults++;
+	}
+}
+
+/* Whether a page touched before is mapped read-only. */
+static Bool page_is_ro(Addr page)
+{
+	if (!pages_ro)
+		return False;
+	Addr *e = page_slot(page);
+
+	return *e != EMPTY && (*e & RO);
 }
 
 /* Unmapped (munmap, brk lowered): a touch after faults again. */
@@ -399,12 +445,14 @@ static void pages_moved(Addr from, Addr to, SizeT len)
 		Bool had = False;
 
 		for (; pages_cap && pages[h] != EMPTY; h = (h + 1) & (pages_cap - 1))
-			if (pages[h] == p) {
+			if ((pages[h] & ~RO) == p) {
 				had = True;
 				break;
 			}
-		if (had)
-			page_first_touch((to + off) >> 12);
+		if (had && page_first_touch((to + off) >> 12) && page_is_ro(p)) {
+			*page_slot((to + off) >> 12) |= RO;
+			pages_ro++;
+		}
 	}
 }
 
@@ -634,8 +682,10 @@ static void kernel_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
 	if (!size)
 		return;
 	for (Addr p = a >> 12; p <= (a + size - 1) >> 12; p++)
-		if (page_first_touch(p)) {
-			page_fault(p, True);
+		if (!page_first_touch(p))
+			page_written(p);
+		else {
+			page_fault(p, True, False);
 			for (Addr l = p << (12 - geom_l1d.shift);
 			     l < (p + 1) << (12 - geom_l1d.shift); l++)
 				ll_touch(frame_line(l));
@@ -892,7 +942,7 @@ static void fetch_line(Addr line)
 	Addr first = line & ~(Addr)(per_page - 1);
 
 	if (page_first_touch(first / per_page)) {
-		page_fault(first / per_page, False);
+		page_fault(first / per_page, False, False);
 		for (Addr l = first; l < first + per_page; l++)
 			ll_touch(frame_line(l));
 	}
@@ -1296,11 +1346,12 @@ static Bool prefetch(Addr line)
 static void l1_prefetch(Addr line)
 {
 	UInt per_page = 4096 >> geom_l1d.shift;
-	Bool wb, pf;
+	Bool wb, pf, ro;
 
-	if (!(line & (per_page - 1)) || cache_ref_write(&cur->l1d, line, False, &wb, &pf))
+	if (!(line & (per_page - 1)) || cache_ref_write(&cur->l1d, line, False, &wb, &pf, &ro))
 		return;
-	cache_set(&cur->l1d, line)[0] |= PREFETCHED;
+	/* The line that brought it in is the most recent of its set, in the same page. */
+	cache_set(&cur->l1d, line)[0] |= PREFETCHED | (cur->l1d_last[0] & ROPAGE);
 	cur->cnt->l1d++;
 	if (wb)
 		cur->cnt->wb++;
@@ -1317,10 +1368,14 @@ static void l1_prefetch(Addr line)
 static UInt data_line(Addr line, Bool store)
 {
 	UInt level = 1;
-	Bool wb, pf;
+	Bool wb, pf, ro;
+	UInt per_page = 4096 >> geom_l1d.shift;
+	Addr first = line & ~(Addr)(per_page - 1);
 
 	cur->l1d_last = cache_set(&cur->l1d, line);
-	if (cache_ref_write(&cur->l1d, line, store, &wb, &pf)) {
+	if (cache_ref_write(&cur->l1d, line, store, &wb, &pf, &ro)) {
+		if (store && ro)
+			page_written(first / per_page);
 		if (pf && clo_l1_prefetch)
 			l1_prefetch(line + 1);
 		return 0;
@@ -1328,12 +1383,25 @@ static UInt data_line(Addr line, Bool store)
 	if (wb)
 		cur->cnt->wb++;
 	cur->cnt->l1d++;
-	/* A page's first touch: the kernel has just filled it through L2 and the LLC. */
-	UInt per_page = 4096 >> geom_l1d.shift;
-	Addr first = line & ~(Addr)(per_page - 1);
+	/*
+	 * A page's first touch: the kernel has just filled it through L2 and the LLC. Touched
+	 * before: a store to it mapped read-only faults, a load's line is marked so.
+	 */
+	Addr *e = page_slot(first / per_page);
 
-	if (page_first_touch(first / per_page)) {
-		page_fault(first / per_page, store);
+	if (*e != EMPTY) {
+		if ((*e & RO) && store) {
+			*e &= ~RO;
+			pages_ro--;
+			k_faults++;
+		} else if (*e & RO)
+			cur->l1d_last[0] |= ROPAGE;
+	} else {
+		*e = first / per_page;
+		pages_used++;
+		page_fault(first / per_page, store, !store);
+		if (!store)
+			cur->l1d_last[0] |= ROPAGE;
 		for (Addr l = first; l < first + per_page; l++) {
 			Addr f = frame_line(l);
 
@@ -1506,7 +1574,7 @@ static VG_REGPARM(3) void on_access(Addr addr, SizeT size, HWord desc)
 		flight = True;
 	}
 	s0 = t->l1d_last;
-	if (!flight && s0 && (*s0 & ~WRITTEN) == b) {
+	if (!flight && s0 && (*s0 & ~(WRITTEN | ROPAGE)) == b) {
 		fast_ld = b;
 		fast_st = *s0 & WRITTEN ? b : ~(Addr)0;
 	} else
