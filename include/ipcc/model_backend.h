@@ -136,16 +136,6 @@ struct ipcc_mb_function {
 };
 
 /*
- * A region of the program's (ipcc_region_begin/end, IPCC_REGION), summed over its threads
- * and processes: what ran inside it, the regions inside it included.
- */
-struct ipcc_mb_region {
-	char *name;
-	uint64_t calls;
-	struct ipcc_mb_counts c;
-};
-
-/*
  * The kernel's part of a run, every process's: page faults (a page's first touch, but for a
  * file's page in a 64 KiB window an earlier fault mapped), system calls, and the bytes those
  * that read or write moved; cycles, the profile's costs of them (fault_cycles,
@@ -154,6 +144,17 @@ struct ipcc_mb_region {
 struct ipcc_mb_kernel {
 	uint64_t faults, syscalls, bytes;
 	double cycles;
+};
+
+/*
+ * A region of the program's (ipcc_region_begin/end, IPCC_REGION), summed over its threads
+ * and processes: what ran inside it, the regions inside it included.
+ */
+struct ipcc_mb_region {
+	char *name;
+	uint64_t calls;
+	struct ipcc_mb_counts c;
+	struct ipcc_mb_kernel kernel; /* while it was open, on the thread it was open on */
 };
 
 struct ipcc_mb_result {
@@ -173,6 +174,7 @@ struct ipcc_mb_result {
 	bool port_binding;	      /* the profile binds micro-ops to ports at allocation */
 	bool branch_limits; /* it has the front end's limits on packed or both-ways branches */
 	bool llc_share;	    /* it has an LLC share (llc_share_mib): not all the LLC is kept */
+	bool kernel_costed; /* it has the kernel's costs (fault_cycles): kernel cycles given */
 	int exit_status;    /* the first process's exit code (tool's view) */
 };
 

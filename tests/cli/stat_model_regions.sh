@@ -61,6 +61,22 @@ jq -e --arg n $n2 --arg k $k '.regions.regions[] | select(.name == "inner") | .c
     .slots_total.total > 0 and .slots_retired.total <= .slots_issued.total and
     .slots_issued.total <= .slots_filled.total and .slots_filled.total <= .slots_total.total' \
     "$tmp/b.json" >/dev/null || fail "inner's cycles or slots: $(reg "$tmp/b.json" inner)"
+# The kernel's part, each region's: with 100 pages mapped, written and unmapped in each
+# inner call, inner and outer have K x 100 page faults and 2K system calls more than
+# without, and kernel cycles more; the whole run as many more.
+"$ipcc" stat --backend model --regions --format json -o "$tmp/p.json" -- "$prog" $n2 $k 100 \
+    2>"$tmp/p.err" || fail "pages: $(cat "$tmp/p.err")"
+for r in inner outer; do
+    jq -n --arg r $r --arg k $k --slurpfile a "$tmp/b.json" --slurpfile b "$tmp/p.json" '
+        def g($j): $j.regions.regions[] | select(.name == $r) | .counters;
+        (g($b[0]).page_faults.total - g($a[0]).page_faults.total) == 100 * ($k | tonumber) and
+        (g($b[0]).cycles_kernel.total > g($a[0]).cycles_kernel.total) and
+        ([$a[0], $b[0]] | map(.regions.regions[] | select(.name == $r) | .model.kernel.syscalls) |
+            .[1] - .[0]) == 2 * ($k | tonumber) and
+        ($b[0].model.kernel.syscalls - $a[0].model.kernel.syscalls) == 2 * ($k | tonumber) and
+        ($b[0].counters.page_faults - $a[0].counters.page_faults) == 100 * ($k | tonumber)' \
+        >/dev/null || fail "$r: the kernel's part: $(reg "$tmp/b.json" $r | jq -c '.counters | [.page_faults, .cycles_kernel]') without pages, $(reg "$tmp/p.json" $r | jq -c '.counters | [.page_faults, .cycles_kernel]') with"
+done
 # Deterministic.
 [ "$(jq -c .regions "$tmp/b.json")" = "$(jq -c .regions "$tmp/c.json")" ] ||
     { jq .regions "$tmp/b.json" >"$tmp/b.r"; jq .regions "$tmp/c.json" >"$tmp/c.r"

@@ -106,9 +106,9 @@ static void text_regions(FILE *out, const struct stat_result *r)
 
 	fprintf(out,
 		"\n  regions (all threads; each holds the regions inside it)\n"
-		"  %-24s %8s %14s %14s %6s %9s %8s %12s %9s\n",
+		"  %-24s %8s %14s %14s %6s %9s %8s %12s %9s %12s %8s\n",
 		"region", "calls", "instructions", "cycles", "IPC", "frontend", "backend",
-		"speculation", "retiring");
+		"speculation", "retiring", "kernel", "faults");
 	if (!m->nregion)
 		fprintf(out, "  none: the command entered no region (is it linked with libipcc, "
 			     "built with Valgrind's valgrind.h?)\n");
@@ -117,13 +117,14 @@ static void text_regions(FILE *out, const struct stat_result *r)
 
 		fprintf(out,
 			"  %-24.24s %8" PRIu64 " %14" PRIu64 " %14.0f %6.2f %8.1f%% %7.1f%% "
-			"%11.1f%% %8.1f%%\n",
+			"%11.1f%% %8.1f%% %12.0f %8" PRIu64 "\n",
 			m->region[i].name, m->region[i].calls, c->instructions, c->cycles,
 			c->cycles > 0 ? (double)c->instructions / c->cycles : 0,
 			slot_pct(c->slots_total - c->slots_filled, c),
 			slot_pct(c->slots_filled - c->slots_issued, c),
 			slot_pct(c->slots_issued - c->slots_retired, c),
-			slot_pct(c->slots_retired, c));
+			slot_pct(c->slots_retired, c), m->region[i].kernel.cycles,
+			m->region[i].kernel.faults);
 	}
 }
 
@@ -255,6 +256,14 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 			m->nfn - shown, 100 * TEXT_FN_SHARE);
 }
 
+/* The kernel's part: page faults, system calls, the bytes they moved, their cycles. */
+static json_t *kernel_json(const struct ipcc_mb_kernel *k)
+{
+	return json_pack("{sI sI sI sf}", "page_faults", (json_int_t)k->faults, "syscalls",
+			 (json_int_t)k->syscalls, "bytes", (json_int_t)k->bytes, "cycles",
+			 k->cycles);
+}
+
 static json_t *counts_json(const struct ipcc_mb_counts *c)
 {
 	return json_pack(
@@ -321,10 +330,7 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 									    m->caches.btb2.line))
 						: json_null());
 	json_object_set_new(model, "counts", counts_json(&m->total));
-	json_object_set_new(model, "kernel",
-			    json_pack("{sI sI sI sf}", "page_faults", (json_int_t)m->kernel.faults,
-				      "syscalls", (json_int_t)m->kernel.syscalls, "bytes",
-				      (json_int_t)m->kernel.bytes, "cycles", m->kernel.cycles));
+	json_object_set_new(model, "kernel", kernel_json(&m->kernel));
 	char lo[sizeof(left_out) + sizeof(ports_left_out) + sizeof(branches_left_out) + 512];
 
 	snprintf(lo, sizeof(lo), "%s%s%s%s%s", left_out,
@@ -356,11 +362,13 @@ json_t *stat_model_regions_json(const struct stat_result *r)
 
 	for (size_t i = 0; i < m->nregion; i++) {
 		const struct ipcc_mb_counts *c = &m->region[i].c;
+		const struct ipcc_mb_kernel *kn = &m->region[i].kernel;
 		json_t *ctr = json_object();
 
 		for (int k = 0; k < IPCC_NCOUNTERS; k++)
 			json_object_set_new(ctr, ipcc_counter_name(k), json_null());
-		json_object_set_new(ctr, "elapsed_ns", total_only(c->cycles / khz * 1e6));
+		json_object_set_new(ctr, "elapsed_ns",
+				    total_only((c->cycles + kn->cycles) / khz * 1e6));
 		const struct {
 			enum ipcc_counter k;
 			double v;
@@ -372,15 +380,21 @@ json_t *stat_model_regions_json(const struct stat_result *r)
 			{ IPCC_SLOTS_FILLED, c->slots_filled },
 			{ IPCC_SLOTS_ISSUED, c->slots_issued },
 			{ IPCC_SLOTS_RETIRED, c->slots_retired },
+			{ IPCC_PAGE_FAULTS, (double)kn->faults },
+			{ IPCC_CYCLES_K, kn->cycles },
 		};
 
 		for (size_t g = 0; g < sizeof(given) / sizeof(given[0]); g++)
-			json_object_set_new(ctr, ipcc_counter_name(given[g].k),
-					    total_only(given[g].v));
+			if (given[g].k != IPCC_CYCLES_K || m->kernel_costed)
+				json_object_set_new(ctr, ipcc_counter_name(given[g].k),
+						    total_only(given[g].v));
+		json_t *mc = counts_json(c);
+
+		json_object_set_new(mc, "kernel", kernel_json(kn));
 		json_array_append_new(regions,
 				      json_pack("{ss sn sI so so}", "name", m->region[i].name,
 						"thread", "calls", (json_int_t)m->region[i].calls,
-						"counters", ctr, "model", counts_json(c)));
+						"counters", ctr, "model", mc));
 	}
 	return json_pack("{sI ss sI sn sn so}", "version", (json_int_t)1, "backend", "model",
 			 "tcfreq_khz", (json_int_t)r->tc.khz, "overhead_ns", "errors", "regions",

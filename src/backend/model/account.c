@@ -743,6 +743,54 @@ static int read_region_line(char *line, struct ipcc_mb_result *r, struct paths *
 	return 0;
 }
 
+/* "kernel FAULTS SYSCALLS BYTES": added to k, with their cycles at the profile's costs. */
+static int read_kernel_line(const char *line, const struct ipcc_model_profile *p,
+			    struct ipcc_mb_kernel *k)
+{
+	uint64_t faults, calls, bytes;
+
+	if (sscanf(line, "kernel %" SCNu64 " %" SCNu64 " %" SCNu64, &faults, &calls, &bytes) != 3)
+		return -1;
+	k->faults += faults;
+	k->syscalls += calls;
+	k->bytes += bytes;
+	if (p->fault_cycles)
+		k->cycles +=
+		    (double)faults * p->fault_cycles + (double)calls * p->syscall_cycles +
+		    (p->syscall_bytes_per_cycle ? (double)bytes / p->syscall_bytes_per_cycle : 0);
+	return 0;
+}
+
+/*
+ * "RK ID FAULTS SYSCALLS BYTES": the kernel's part while path ID was the innermost open;
+ * each region on the path is charged once, as read_path_counts() charges the segments.
+ */
+static int read_region_kernel(const char *line, const struct ipcc_model_profile *p,
+			      struct ipcc_mb_result *r, const struct paths *ps)
+{
+	size_t seen[64], nseen = 0;
+	unsigned id;
+	char kline[96];
+	uint64_t f, c, b;
+
+	if (sscanf(line, "RK %u %" SCNu64 " %" SCNu64 " %" SCNu64, &id, &f, &c, &b) != 4 ||
+	    id == 0 || id >= ps->n)
+		return -1;
+	snprintf(kline, sizeof(kline), "kernel %" PRIu64 " %" PRIu64 " %" PRIu64, f, c, b);
+	for (unsigned q = id; q && nseen < 64; q = ps->p[q].parent) {
+		size_t k = ps->p[q].region, i;
+
+		for (i = 0; i < nseen && seen[i] != k; i++)
+			;
+		if (i < nseen)
+			continue;
+		seen[nseen++] = k;
+		if (read_kernel_line(kline, p, &r->region[k].kernel))
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * "R ID EXECS EVENTS...": what the segment before counted under path ID. Each region on the
  * path is charged once (a region inside itself, by recursion, counts its work once).
@@ -1627,24 +1675,6 @@ struct context_arg {
 	struct traces *tr;
 };
 
-/* "kernel FAULTS SYSCALLS BYTES": added to k, with their cycles at the profile's costs. */
-static int read_kernel_line(const char *line, const struct ipcc_model_profile *p,
-			    struct ipcc_mb_kernel *k)
-{
-	uint64_t faults, calls, bytes;
-
-	if (sscanf(line, "kernel %" SCNu64 " %" SCNu64 " %" SCNu64, &faults, &calls, &bytes) != 3)
-		return -1;
-	k->faults += faults;
-	k->syscalls += calls;
-	k->bytes += bytes;
-	if (p->fault_cycles)
-		k->cycles +=
-		    (double)faults * p->fault_cycles + (double)calls * p->syscall_cycles +
-		    (p->syscall_bytes_per_cycle ? (double)bytes / p->syscall_bytes_per_cycle : 0);
-	return 0;
-}
-
 /* Each context changes its own segment's figures alone: they are modelled in parallel. */
 static int context_one(csh cs, size_t i, void *arg)
 {
@@ -1709,6 +1739,10 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 				ret = err_set(IPCC_ENOMEM, "reading '%s': out of memory", path);
 			else if (ret)
 				ret = err_set(IPCC_EINVAL, "%s:%d: a bad region", path, lineno);
+		} else if (!strncmp(line, "RK ", 3)) {
+			if (read_region_kernel(line, p, r, &ps))
+				ret = err_set(IPCC_EINVAL, "%s:%d: a bad region's kernel line",
+					      path, lineno);
 		} else if (!strncmp(line, "R ", 2)) {
 			if (!have_seg || read_path_counts(line, &s, &st, p, r, &ps))
 				ret =
@@ -1800,6 +1834,7 @@ int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p, struct 
 	out->branch_limits = (p->fe_line_branches && p->fe_half_branches) ||
 			     p->branch_mixed_cycles || p->branch_rare_cycles;
 	out->llc_share = p->llc_share_mib != 0;
+	out->kernel_costed = p->fault_cycles != 0;
 	n = scandir(dir, &names, tool_file, by_name);
 	if (n < 0)
 		return err_sys("cannot read the folder '%s'", dir);

@@ -381,6 +381,7 @@ static void page_forget(Addr page)
  * (ROPAGE), which a store that hits them finds (page_written()).
  */
 static ULong k_faults, k_syscalls, k_bytes;
+static void fault_counted(void);
 
 /*
  * A page's first touch (its key just added): a fault, or none where fault-around mapped it.
@@ -398,7 +399,7 @@ static void page_fault(Addr page, Bool write, Bool ro)
 		if (seg && seg->kind == SkFileC && !page_first_touch((page >> 4) | WINDOW))
 			return;
 	}
-	k_faults++;
+	fault_counted();
 }
 
 /* A write to a page touched before: where it was mapped read-only, the copy's fault. */
@@ -411,7 +412,7 @@ static void page_written(Addr page)
 	if (*e != EMPTY && (*e & RO)) {
 		*e &= ~RO;
 		pages_ro--;
-		k_faults++;
+		fault_counted();
 	}
 }
 
@@ -485,6 +486,7 @@ typedef struct Path {
 	HChar *name;
 	UInt id; /* 1, 2, ... in order of first entry; no path (outside every region) is 0 */
 	ULong calls;
+	ULong faults, syscalls, bytes; /* the kernel's part while it was the innermost open */
 } Path;
 
 static Path *paths; /* every path, newest first */
@@ -675,6 +677,10 @@ static inline Bool llc_hit(Addr line)
 	return (double)(h >> 32) >= odds;
 }
 
+static Thread *threads[MAX_THREADS];
+static Thread *cur;
+static UInt nthreads;
+
 /* What a system call wrote into the program's memory: the kernel faulted it in. */
 static void kernel_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
 {
@@ -692,15 +698,35 @@ static void kernel_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
 		}
 }
 
+/* The regions open on thread tid (NULL: none). */
+static Path *open_regions(ThreadId tid)
+{
+	if (tid >= MAX_THREADS)
+		tid = MAX_THREADS - 1;
+	return threads[tid] ? threads[tid]->regions : NULL;
+}
+
+/* A fault, in the run's count and the running thread's innermost region's. */
+static void fault_counted(void)
+{
+	k_faults++;
+	if (cur && cur->regions)
+		cur->regions->faults++;
+}
+
 static void pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
 {
-	(void)tid, (void)no, (void)args, (void)nargs;
+	Path *r = open_regions(tid);
+
+	(void)no, (void)args, (void)nargs;
 	k_syscalls++;
+	if (r)
+		r->syscalls++;
 }
 
 static void post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes res)
 {
-	(void)tid, (void)args, (void)nargs;
+	(void)args, (void)nargs;
 	if (sr_isError(res))
 		return;
 	switch (no) {
@@ -716,6 +742,8 @@ static void post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes 
 	case __NR_sendto:
 	case __NR_recvfrom:
 		k_bytes += sr_Res(res);
+		if (open_regions(tid))
+			open_regions(tid)->bytes += sr_Res(res);
 		break;
 	default:
 		break;
@@ -728,10 +756,6 @@ static void kernel_child(ThreadId tid)
 	(void)tid;
 	k_faults = k_syscalls = k_bytes = 0;
 }
-
-static Thread *threads[MAX_THREADS];
-static Thread *cur;
-static UInt nthreads;
 /*
  * The line the running thread accessed last, while it is its L1d set's most recent and was
  * not brought in by the prefetcher (else ~0); fast_st the same line once it is written. An
@@ -1393,7 +1417,7 @@ static UInt data_line(Addr line, Bool store)
 		if ((*e & RO) && store) {
 			*e &= ~RO;
 			pages_ro--;
-			k_faults++;
+			fault_counted();
 		} else if (*e & RO)
 			cur->l1d_last[0] |= ROPAGE;
 	} else {
@@ -2373,6 +2397,10 @@ static void fini(Int exitcode)
 				VG_(fprintf)
 				(f, "region %u %u %llu\t%s\n", p->id, p->parent ? p->parent->id : 0,
 				 p->calls, p->name);
+				if (p->faults || p->syscalls || p->bytes)
+					VG_(fprintf)
+				(f, "RK %u %llu %llu %llu\n", p->id, p->faults, p->syscalls,
+				 p->bytes);
 			}
 	/* The ids the N lines name: the segments written, in order. */
 	UInt next_id = 0;
