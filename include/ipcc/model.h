@@ -362,6 +362,13 @@ struct ipcc_model_profile {
 	 */
 	unsigned dtlb_entries, stlb_entries, stlb_latency, walk_latency;
 	/*
+	 * The instruction TLB of 4 KiB pages (modelled 8-way), whose misses look in the data
+	 * TLBs' second level: a fetch from a page it misses costs itlb_miss_cycles where the
+	 * second level holds the page, itlb_walk_cycles where it walks (the front end cannot
+	 * fetch past it). Used by the model backend, with the data TLBs; 0 when missing: none.
+	 */
+	unsigned itlb_entries, itlb_miss_cycles, itlb_walk_cycles;
+	/*
 	 * The kernel's part of a run, in core cycles: a page fault (an anonymous page zeroed,
 	 * or a file's pages mapped, and the page freed at last), a system call's entry and
 	 * return, and the bytes a read or
@@ -586,7 +593,8 @@ struct ipcc_model_error {
  * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,
  * indexed_store_alu,
  * mul_high_latency, l2_latency, llc_latency, llc_share_mib, llc_foreign,
- * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, fault_cycles,
+ * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, itlb_entries,
+ * itlb_miss_cycles, itlb_walk_cycles, fault_cycles,
  * syscall_cycles, syscall_bytes_per_cycle, l2_bytes_per_cycle,
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
  * btb_entries, btb_miss_cycles, btb2_entries, btb2_miss_cycles, fe_line_branches,

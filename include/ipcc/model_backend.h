@@ -37,7 +37,7 @@ struct ipcc_mb_cache {
 struct ipcc_mb_caches {
 	struct ipcc_mb_cache l1d, l1i, l2, llc;
 	/* The data TLBs, from the profile (size = entries x 4096, line 4096); size 0: none. */
-	struct ipcc_mb_cache dtlb, stlb;
+	struct ipcc_mb_cache dtlb, stlb, itlb; /* itlb: where the profile names one */
 	/* The branch-target buffer, from the profile (size = entries x 8, 8-way, line 8); its
 	 * second level (the same form; size 0: none), which holds what the first evicts. */
 	struct ipcc_mb_cache btb, btb2;
@@ -113,6 +113,7 @@ struct ipcc_mb_counts {
 	uint64_t stalling_misses; /* of the loads' misses, those that stall (the epoch model) */
 	uint64_t l1i_misses, l2i_misses, llci_misses;
 	uint64_t dtlb_misses, page_walks; /* data: first-level TLB misses; of them, walks */
+	uint64_t itlb_misses, itlb_walks; /* instruction fetches' TLB misses; of them, walks */
 	uint64_t btb_misses;		  /* taken branches the branch-target buffer missed */
 	uint64_t btb2_misses;		  /* ... of them, those its second level missed too */
 	uint64_t approximated;		  /* dynamic instructions the model approximated */
@@ -123,7 +124,7 @@ struct ipcc_mb_counts {
 	double llc_hit_cycles;	  /* ... that hit the LLC */
 	double memory_cycles;	  /* ... that went to memory */
 	double tlb_cycles;	  /* data TLB misses: the second level's latency or a walk's */
-	double icache_cycles;	  /* instruction fetch misses */
+	double icache_cycles;	  /* instruction fetch misses: L2's, and the TLB's */
 	double btb_cycles;	  /* branch-target buffer misses */
 	double mispredict_cycles; /* mispredicted branches */
 	/* The four slot counters (width x cycles; filled; issued; retired). */

@@ -640,6 +640,12 @@ static const struct ipcc_model_profile builtin[] = {
  * apart, 64 KiB): 12,288 entries beyond the first level's 1,024 (Golden Cove's published
  * 12K; the measured misses climb from 8,192 to 32,768, where an LRU steps at one size), a
  * taken branch that both miss about 11 cycles over one that the second holds.
+ * And the instruction TLB (stop 54): a chain of N jmps, each 4,160 bytes past the one
+ * before (a page each), against the same N 320 bytes apart (L1i misses from L2 alike),
+ * TSC ticks a jmp at 2.3 GHz (cycles at 3.0): 320 apart 3.2-3.3 at N = 1,024 to 4,096 (4.3
+ * cycles); a page apart 3.3 at 256 pages, 12.1-13.4 at 384 to 1,024 (17.3 cycles: 13 more,
+ * the second level's), 16.5 at 2,048, 32-36 at 4,096 and 8,192 (42-47: walks, 38 more).
+ * Golden Cove's published first level: 256 entries.
  */
 static const struct {
 	const char *name, *text;
@@ -653,7 +659,8 @@ static const struct {
 			"fe_half_branches = 6\nfe_half_cycles = 8\nbranch_mixed_cycles = 1\n"
 			"branch_rare_cycles = 3\nbranch_mixed_apart = 50\n"
 			"llc_share_mib = 28\nllc_foreign = 5000\nbtb2_entries = 12288\n"
-			"btb2_miss_cycles = 11\n" },
+			"btb2_miss_cycles = 11\nitlb_entries = 256\nitlb_miss_cycles = 13\n"
+			"itlb_walk_cycles = 38\n" },
 };
 
 const char *const ipcc_model_profiles[] = { "skylake", "icelake",    "zen3",	   "zen4",
@@ -740,7 +747,8 @@ static const struct key {
 	 * vec_out_ports, vec_shuffle_ports: 0, any port of the class; indexed_store_alu: false; mul_high_latency: 0, as rax's;
 	 * l2_latency, llc_latency, dram_latency: 0, a miss costs
 	 * nothing (the model backend says so); llc_share_mib: 0, the whole LLC; llc_foreign: 0, no other tenant; dtlb_entries: 0, no TLB modelled (stlb_entries,
-	 * stlb_latency, walk_latency: 0, none); fault_cycles: 0, the kernel's part left out
+	 * stlb_latency, walk_latency: 0, none); itlb_entries: 0, no instruction TLB
+	 * (itlb_miss_cycles, itlb_walk_cycles unused); fault_cycles: 0, the kernel's part left out
 	 * (syscall_cycles, syscall_bytes_per_cycle: 0, free); l2_bytes_per_cycle, nt_bytes_per_cycle: 0, no
 	 * limit; l2_wb_bytes_per_cycle: 0, l2_bytes_per_cycle's; indirect_call_cycles: 0, no limit; taken_per_cycle: 0, no limit;
 	 * btb_entries: 0, no branch-target buffer modelled (btb_miss_cycles unused);
@@ -816,6 +824,9 @@ static const struct key {
 	KEY(stlb_entries, K_UNSIGNED, 0, 1 << 20),
 	KEY(stlb_latency, K_UNSIGNED, 0, 100000),
 	KEY(walk_latency, K_UNSIGNED, 0, 100000),
+	KEY(itlb_entries, K_UNSIGNED, 0, 65536),
+	KEY(itlb_miss_cycles, K_UNSIGNED, 0, 100000),
+	KEY(itlb_walk_cycles, K_UNSIGNED, 0, 100000),
 	KEY(fault_cycles, K_UNSIGNED, 0, 10000000),
 	KEY(syscall_cycles, K_UNSIGNED, 0, 10000000),
 	KEY(syscall_bytes_per_cycle, K_UNSIGNED, 0, 4096),
@@ -1341,7 +1352,9 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->llc_share_mib == b->llc_share_mib && a->llc_foreign == b->llc_foreign &&
 	       a->dtlb_entries == b->dtlb_entries && a->stlb_entries == b->stlb_entries &&
 	       a->stlb_latency == b->stlb_latency && a->walk_latency == b->walk_latency &&
-	       a->fault_cycles == b->fault_cycles && a->syscall_cycles == b->syscall_cycles &&
+	       a->itlb_entries == b->itlb_entries && a->itlb_miss_cycles == b->itlb_miss_cycles &&
+	       a->itlb_walk_cycles == b->itlb_walk_cycles && a->fault_cycles == b->fault_cycles &&
+	       a->syscall_cycles == b->syscall_cycles &&
 	       a->syscall_bytes_per_cycle == b->syscall_bytes_per_cycle &&
 	       a->l2_bytes_per_cycle == b->l2_bytes_per_cycle &&
 	       a->l2_wb_bytes_per_cycle == b->l2_wb_bytes_per_cycle &&

@@ -22,6 +22,9 @@
  * does it again (2N faults); maps N more and reads a byte of each before it writes it (2N
  * faults: the zero page mapped, then the copy); makes N getppid calls; and reads N bytes of
  * /dev/zero into a fresh mapping (kernel()).
+ * `model_counts N pages` runs N laps of a chain of 384 jmps, each a page (4,163 bytes) past
+ * the one before: every jmp a code page that a first-level instruction TLB of 256 pages
+ * misses and a second level of 2,048 holds (page_chain).
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -175,6 +178,12 @@ static int kernel(long n)
 	return 0;
 }
 
+long page_chain(long n);
+
+__asm__(".text\n.globl page_chain\n.type page_chain, @function\n.p2align 12\npage_chain:\n"
+	"1:\n.rept 384\n\tjmp 2f\n\t.skip 4158, 0x90\n2:\n.endr\n"
+	"\tdec %rdi\n\tjnz 1b\n\tret\n.size page_chain, .-page_chain\n");
+
 /* The walk's 2^20 nodes, drawn by a fixed xorshift. */
 static int walk(long n, long (*step)(long, const unsigned char *, const unsigned *))
 {
@@ -226,6 +235,8 @@ int main(int argc, char **argv)
 		return lines(n, !strcmp(mode, "down"));
 	if (!strcmp(mode, "kernel"))
 		return kernel(n);
+	if (!strcmp(mode, "pages"))
+		return (int)page_chain(n);
 	if (!strcmp(mode, "rep"))
 		return (int)rep_runs(n, buf);
 	return counted(n, cell) == n ? 0 : 1;

@@ -157,6 +157,11 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 	if (k->dtlb.size)
 		fprintf(out, "; data TLBs, from the profile: %" PRIu64 " and %" PRIu64 " pages",
 			k->dtlb.size / k->dtlb.line, k->stlb.size / k->stlb.line);
+	if (k->itlb.size)
+		fprintf(out, "; an instruction TLB of %" PRIu64 " pages",
+			k->itlb.size / k->itlb.line);
+	else if (k->dtlb.size)
+		fprintf(out, "; no instruction TLB (the profile names none)");
 	else
 		fprintf(out, "; no TLB (the profile names none)");
 	if (k->btb.size)
@@ -187,6 +192,9 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 	if (k->dtlb.size)
 		fprintf(out, "  %-24s %18" PRIu64 "  %" PRIu64 " page walks\n", "DTLB misses",
 			c->dtlb_misses, c->page_walks);
+	if (k->itlb.size)
+		fprintf(out, "  %-24s %18" PRIu64 "  %" PRIu64 " page walks\n", "ITLB misses",
+			c->itlb_misses, c->itlb_walks);
 	if (k->btb.size) {
 		fprintf(out, "  %-24s %18" PRIu64 "  %.2f%% of taken branches", "BTB misses",
 			c->btb_misses,
@@ -205,7 +213,8 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 	fprintf(out, "    %-36s %5.1f%%\n", "LLC misses served by memory",
 		pct(c->memory_cycles, cyc));
 	fprintf(out, "    %-36s %5.1f%%\n", "data TLB misses", pct(c->tlb_cycles, cyc));
-	fprintf(out, "    %-36s %5.1f%%\n", "instruction-cache misses", pct(c->icache_cycles, cyc));
+	fprintf(out, "    %-36s %5.1f%%\n", "instruction-cache and -TLB misses",
+		pct(c->icache_cycles, cyc));
 	fprintf(out, "    %-36s %5.1f%%\n", "branch-target buffer misses", pct(c->btb_cycles, cyc));
 	fprintf(out, "    %-36s %5.1f%%\n", "mispredicted branches",
 		pct(c->mispredict_cycles, cyc));
@@ -266,7 +275,7 @@ static json_t *kernel_json(const struct ipcc_mb_kernel *k)
 
 static json_t *counts_json(const struct ipcc_mb_counts *c)
 {
-	return json_pack(
+	json_t *o = json_pack(
 	    "{sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI s{sf sf sf sf sf sf "
 	    "sf "
 	    "sf sf}"
@@ -286,6 +295,10 @@ static json_t *counts_json(const struct ipcc_mb_counts *c)
 	    "tlb", c->tlb_cycles, "icache", c->icache_cycles, "btb", c->btb_cycles, "mispredicts",
 	    c->mispredict_cycles, "slots", "total", c->slots_total, "filled", c->slots_filled,
 	    "issued", c->slots_issued, "retired", c->slots_retired);
+
+	json_object_set_new(o, "itlb_misses", json_integer((json_int_t)c->itlb_misses));
+	json_object_set_new(o, "itlb_walks", json_integer((json_int_t)c->itlb_walks));
+	return o;
 }
 
 static json_t *cache_json(const struct ipcc_mb_cache *c)
@@ -318,8 +331,11 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 	json_object_set_new(
 	    model, "tlbs",
 	    m->caches.dtlb.size
-		? json_pack("{sI sI}", "dtlb_entries", (json_int_t)(m->caches.dtlb.size / 4096),
-			    "stlb_entries", (json_int_t)(m->caches.stlb.size / 4096))
+		? json_pack(
+		      "{sI sI so}", "dtlb_entries", (json_int_t)(m->caches.dtlb.size / 4096),
+		      "stlb_entries", (json_int_t)(m->caches.stlb.size / 4096), "itlb_entries",
+		      m->caches.itlb.size ? json_integer((json_int_t)(m->caches.itlb.size / 4096))
+					  : json_null())
 		: json_null());
 	json_object_set_new(
 	    model, "btb_entries",

@@ -61,7 +61,8 @@ struct seg_counts {
 	uint64_t btb;				     /* taken branches the BTB missed */
 	uint64_t btb2;				     /* ... and its second level too */
 	uint64_t fe_slow,
-	    fe_full; /* taken branches past a line's limits (vg_tool.c fe_refresh()) */
+	    fe_full;	      /* taken branches past a line's limits (vg_tool.c fe_refresh()) */
+	uint64_t itlb, iwalk; /* instruction TLB misses; of them, walks */
 };
 
 /* One segment of one process, as the tool wrote it. */
@@ -412,6 +413,8 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	c->btb_misses += s->btb + s->fe_full;
 	c->btb2_misses += s->btb2;
 	c->page_walks += s->walk;
+	c->itlb_misses += s->itlb;
+	c->itlb_walks += s->iwalk;
 	c->approximated += s->execs * st->approximated;
 
 	double core = e * st->cycles, fe_extra = 0;
@@ -486,6 +489,14 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	 * sqlite3's cycles 70% over). One that misses L2 costs where it is served.
 	 */
 	double ic = (double)(s->l2i - s->llci) * p->llc_latency + (double)s->llci * p->dram_latency;
+
+	/*
+	 * A code page the instruction TLB misses stops the fetch until the second level, or a
+	 * walk, gives its translation: the front end cannot run ahead of it as it does of a
+	 * line from L2.
+	 */
+	ic += (double)(s->itlb - s->iwalk) * p->itlb_miss_cycles +
+	      (double)s->iwalk * p->itlb_walk_cycles;
 	double bad = (double)misp * (p->recovery + st->resolve + 1);
 	/*
 	 * A taken branch whose target the branch-target buffer missed, or that has no entry in
@@ -616,6 +627,8 @@ static int parse_cache(const char *line, struct ipcc_mb_caches *c)
 		k = &c->dtlb;
 	else if (!strcmp(name, "stlb"))
 		k = &c->stlb;
+	else if (!strcmp(name, "itlb"))
+		k = &c->itlb;
 	else if (!strcmp(name, "btb"))
 		k = &c->btb;
 	else if (!strcmp(name, "btb2"))
@@ -635,7 +648,8 @@ static int read_counts(const char *p, struct seg_counts *c)
 			  &c->ret_miss,	  &c->stall_l2,	  &c->stall_llc, &c->stall_mem,
 			  &c->rep_iters,  &c->rep_runs,	  &c->dtlb,	 &c->walk,
 			  &c->stall_stlb, &c->stall_walk, &c->wb,	 &c->btb,
-			  &c->fe_slow,	  &c->fe_full,	  &c->btb2 };
+			  &c->fe_slow,	  &c->fe_full,	  &c->btb2,	 &c->itlb,
+			  &c->iwalk };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		char *end;

@@ -277,7 +277,7 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 {
 	const uint64_t page = 4096;
 
-	c->dtlb = c->stlb = c->btb = c->btb2 = (struct ipcc_mb_cache){ 0, 0, 0 };
+	c->dtlb = c->stlb = c->itlb = c->btb = c->btb2 = (struct ipcc_mb_cache){ 0, 0, 0 };
 	c->fe_line = c->fe_half = 0;
 	c->llc_share = (uint64_t)p->llc_share_mib << 20;
 	/*
@@ -310,12 +310,15 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 	c->dtlb = (struct ipcc_mb_cache){ n * page, ways, page };
 	c->stlb = (struct ipcc_mb_cache){ p->stlb_entries * page,
 					  p->stlb_entries % 16 ? p->stlb_entries : 16, page };
+	if (p->itlb_entries)
+		c->itlb = (struct ipcc_mb_cache){ p->itlb_entries * page,
+						  p->itlb_entries % 8 ? p->itlb_entries : 8, page };
 }
 
 int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c, unsigned window,
 		 const char *outdir, char *const *cmd, char ***argv)
 {
-	enum { NOPT = 15 };
+	enum { NOPT = 16 };
 	char opt[NOPT][640];
 	size_t ncmd = 0, bytes = 0, n = 0;
 	const char *fixed[] = { e->valgrind, "--tool=ipcc", "-q", "--trace-children=yes",
@@ -339,6 +342,8 @@ int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c,
 		GEOMETRY(6, "dtlb", c->dtlb);
 		GEOMETRY(7, "stlb", c->stlb);
 		nopt = 8;
+		if (c->itlb.size)
+			GEOMETRY(nopt++, "itlb", c->itlb);
 	}
 	if (c->btb.size) {
 		GEOMETRY(nopt, "btb", c->btb);

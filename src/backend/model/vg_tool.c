@@ -79,6 +79,7 @@ static const HChar *clo_l2 = "1048576,16,64";
 static const HChar *clo_ll = "33554432,16,64";
 static const HChar *clo_dtlb = NULL; /* none: no TLB is modelled */
 static const HChar *clo_stlb = NULL;
+static const HChar *clo_itlb = NULL; /* none, or no data TLBs: no instruction TLB */
 static const HChar *clo_btb = NULL;  /* none: no branch-target buffer is modelled */
 static const HChar *clo_btb2 = NULL; /* none: the buffer has one level (btb_ref()) */
 static const HChar *clo_fe = NULL;   /* none: no limit on taken branches a line (fe_mark()) */
@@ -100,6 +101,7 @@ static Bool opt_process(const HChar *arg)
 	} else if VG_STR_CLO (arg, "--ipcc-ll", clo_ll) {
 	} else if VG_STR_CLO (arg, "--ipcc-dtlb", clo_dtlb) {
 	} else if VG_STR_CLO (arg, "--ipcc-stlb", clo_stlb) {
+	} else if VG_STR_CLO (arg, "--ipcc-itlb", clo_itlb) {
 	} else if VG_STR_CLO (arg, "--ipcc-btb", clo_btb) {
 	} else if VG_STR_CLO (arg, "--ipcc-btb2", clo_btb2) {
 	} else if VG_STR_CLO (arg, "--ipcc-fe", clo_fe) {
@@ -126,6 +128,8 @@ static void opt_usage(void)
 	 "    --ipcc-ll=SIZE,ASSOC,LINE   last-level cache [33554432,16,64]\n"
 	 "    --ipcc-dtlb=SIZE,ASSOC,4096 first-level data TLB, SIZE = entries x 4096 [none]\n"
 	 "    --ipcc-stlb=SIZE,ASSOC,4096 second-level TLB [none]\n"
+	 "    --ipcc-itlb=SIZE,ASSOC,4096 instruction TLB, whose misses look in the\n"
+	 "                               second level too [none]\n"
 	 "    --ipcc-btb=SIZE,ASSOC,8    branch-target buffer, SIZE = entries x 8 [none]\n"
 	 "    --ipcc-btb2=SIZE,ASSOC,8   its second level, which holds what the first\n"
 	 "                               evicts [none]\n"
@@ -476,8 +480,9 @@ typedef struct {
 	ULong btb;			      /* taken branches the branch-target buffer missed */
 	ULong btb2;			      /* ... and its second level too (btb_ref()) */
 	ULong stall_stlb, stall_walk;	      /* ... of loads that stall */
-	ULong rep_iters; /* a rep movs/stos segment: its iterations (execs counts its starts) */
-	ULong rep_runs;	 /* ... and the runs of it that started at the end of another segment */
+	ULong itlb, iwalk; /* instruction fetches' first-level TLB misses; of them, walks */
+	ULong rep_iters;   /* a rep movs/stos segment: its iterations (execs counts its starts) */
+	ULong rep_runs;	   /* ... and the runs of it that started at the end of another segment */
 } Counts;
 
 /* A stack of open regions: the innermost region's name, under its parent's path. */
@@ -550,6 +555,8 @@ typedef struct {
 	Counts *cnt;	     /* where the segment running now counts: set on its entry */
 	Cache l1d, l1i, l2;
 	Cache dtlb, stlb; /* when tlb_on: lines of 4 KiB, pages */
+	Cache itlb;	  /* when itlb_on: the instruction TLB, beside stlb */
+	Addr last_ipage;  /* the code page translated last */
 	Cache btb;	  /* when btb_on: taken branches' addresses (btb_key()) */
 	Cache btb2;	  /* when btb2_on: its second level */
 	Addr last_page;	  /* the page translated last: the first level's most recent */
@@ -567,7 +574,8 @@ static Cache geom_l1d, geom_l1i, geom_l2, geom_ll, geom_dtlb, geom_stlb, geom_bt
 static Bool btb_on, btb2_on;
 static Bool fe_on;
 static UInt fe_line_max, fe_half_max; /* --ipcc-fe */
-static Bool tlb_on;
+static Bool tlb_on, itlb_on;
+static Cache geom_itlb;
 static Cache ll; /* shared by every thread */
 
 /*
@@ -778,6 +786,9 @@ static void thread_start(ThreadId tid, ULong blocks)
 		if (tlb_on) {
 			cache_alloc(&t->dtlb, &geom_dtlb);
 			cache_alloc(&t->stlb, &geom_stlb);
+			if (itlb_on)
+				cache_alloc(&t->itlb, &geom_itlb);
+			t->last_ipage = ~(Addr)0;
 		}
 		if (btb_on)
 			cache_alloc(&t->btb, &geom_btb);
@@ -947,6 +958,23 @@ static void fetch_line(Addr line)
 {
 	Bool hit = cache_ref(&cur->l1i, line);
 
+	/*
+	 * The code page's translation: a fetch from a page the instruction TLB misses waits
+	 * for the second level, or a walk (account.c charges them; the front end cannot fetch
+	 * past it).
+	 */
+	if (itlb_on) {
+		Addr page = line >> (12 - geom_l1i.shift);
+
+		if (page != cur->last_ipage) {
+			cur->last_ipage = page;
+			if (!cache_ref(&cur->itlb, page)) {
+				cur->cnt->itlb++;
+				if (!cache_ref(&cur->stlb, page))
+					cur->cnt->iwalk++;
+			}
+		}
+	}
 	/*
 	 * A tagged next-line instruction prefetcher: a miss, or a fetch of the line it
 	 * prefetched last, brings in the next line; code run in order misses once.
@@ -2289,6 +2317,13 @@ static void post_clo_init(void)
 		if (geom_dtlb.line != 4096 || geom_stlb.line != 4096)
 			VG_(fmsg_bad_option)("--ipcc-dtlb", "a TLB's line is a 4096-byte page\n");
 		tlb_on = True;
+		if (clo_itlb) {
+			cache_geometry(&geom_itlb, "--ipcc-itlb", clo_itlb);
+			if (geom_itlb.line != 4096)
+				VG_(fmsg_bad_option)
+			("--ipcc-itlb", "a TLB's line is a 4096-byte page\n");
+			itlb_on = True;
+		}
 	}
 	if (clo_defs) {
 		HChar *path = VG_(expand_file_name)("--ipcc-defs", clo_defs);
@@ -2335,6 +2370,7 @@ static void counts_add(Counts *t, const Counts *c)
 	t->btb2 += c->btb2;
 	t->fe_slow += c->fe_slow, t->fe_full += c->fe_full;
 	t->stall_stlb += c->stall_stlb, t->stall_walk += c->stall_walk;
+	t->itlb += c->itlb, t->iwalk += c->iwalk;
 	t->rep_iters += c->rep_iters, t->rep_runs += c->rep_runs;
 }
 
@@ -2344,11 +2380,11 @@ static void counts_write(VgFile *f, const Counts *c)
 	VG_(fprintf)
 	(f,
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
 	 c->l1d, c->l2, c->ll, c->l1i, c->l2i, c->lli, c->cond, c->taken, c->cond_miss, c->ind,
 	 c->ind_miss, c->ret, c->ret_miss, c->stall_l2, c->stall_llc, c->stall_mem, c->rep_iters,
 	 c->rep_runs, c->dtlb, c->walk, c->stall_stlb, c->stall_walk, c->wb, c->btb, c->fe_slow,
-	 c->fe_full, c->btb2);
+	 c->fe_full, c->btb2, c->itlb, c->iwalk);
 }
 
 static void fini(Int exitcode)
@@ -2378,6 +2414,8 @@ static void fini(Int exitcode)
 	if (tlb_on) {
 		cache_line(f, "dtlb", &geom_dtlb);
 		cache_line(f, "stlb", &geom_stlb);
+		if (itlb_on)
+			cache_line(f, "itlb", &geom_itlb);
 	}
 	if (btb_on)
 		cache_line(f, "btb", &geom_btb);
