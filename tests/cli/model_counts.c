@@ -20,8 +20,9 @@
  * of a line each (32 MiB), each linked to the next line up, or down (lines()).
  * `model_counts N kernel` maps N anonymous pages, writes a byte of each, unmaps them and
  * does it again (2N faults); maps N more and reads a byte of each before it writes it (2N
- * faults: the zero page mapped, then the copy); makes N getppid calls; and reads N bytes of
- * /dev/zero into a fresh mapping (kernel()).
+ * faults: the zero page mapped, then the copy); maps N more, writes them, moves them with
+ * mremap to a mapping of 2N pages (they keep their frames) and writes all 2N (2N faults); makes N getppid calls; and reads N bytes of /dev/zero into a fresh
+ * mapping (kernel()).
  * `model_counts N pages` runs N laps of a chain of 384 jmps, each a page (4,163 bytes) past
  * the one before: every jmp a code page that a first-level instruction TLB of 256 pages
  * misses and a second level of 2,048 holds (page_chain).
@@ -166,6 +167,23 @@ static int kernel(long n)
 	for (size_t o = 0; o < size; o += 4096)
 		q[o] = sum;
 	munmap((void *)q, size);
+	char *r = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (r == MAP_FAILED)
+		return 1;
+	for (size_t o = 0; o < size; o += 4096)
+		r[o] = 1;
+	/* Moved, to a place of its own: mremap may otherwise grow it where it is. */
+	void *to = mmap(NULL, 2 * size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (to == MAP_FAILED)
+		return 1;
+	r = mremap(r, size, 2 * size, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+	if (r == MAP_FAILED)
+		return 1;
+	for (size_t o = 0; o < 2 * size; o += 4096)
+		r[o] = 2;
+	munmap(r, 2 * size);
 	for (long i = 0; i < n; i++)
 		syscall(SYS_getppid);
 	char *buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

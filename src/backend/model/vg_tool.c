@@ -420,16 +420,6 @@ static void page_written(Addr page)
 	}
 }
 
-/* Whether a page touched before is mapped read-only. */
-static Bool page_is_ro(Addr page)
-{
-	if (!pages_ro)
-		return False;
-	Addr *e = page_slot(page);
-
-	return *e != EMPTY && (*e & RO);
-}
-
 /* Unmapped (munmap, brk lowered): a touch after faults again. */
 static void pages_unmapped(Addr a, SizeT len)
 {
@@ -445,16 +435,13 @@ static void pages_unmapped(Addr a, SizeT len)
 static void pages_moved(Addr from, Addr to, SizeT len)
 {
 	for (SizeT off = 0; off < len; off += 4096) {
-		Addr p = (from + off) >> 12;
-		SizeT h = pages_cap ? (p * 0x9E3779B97F4A7C15ull) & (pages_cap - 1) : 0;
-		Bool had = False;
+		Addr *e = page_slot((from + off) >> 12);
 
-		for (; pages_cap && pages[h] != EMPTY; h = (h + 1) & (pages_cap - 1))
-			if ((pages[h] & ~RO) == p) {
-				had = True;
-				break;
-			}
-		if (had && page_first_touch((to + off) >> 12) && page_is_ro(p)) {
+		if (*e == EMPTY)
+			continue;
+		Bool ro = (*e & RO) != 0;
+
+		if (page_first_touch((to + off) >> 12) && ro) {
 			*page_slot((to + off) >> 12) |= RO;
 			pages_ro++;
 		}
