@@ -388,6 +388,11 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	CHECK(rc.btb2_entries == 12288 && rc.btb2_miss_cycles == 11 && gc.btb2_entries == 0);
 	rc.btb2_entries = gc.btb2_entries;
 	rc.btb2_miss_cycles = gc.btb2_miss_cycles;
+	CHECK(rc.itlb_entries == 256 && rc.itlb_miss_cycles == 13 && rc.itlb_walk_cycles == 38 &&
+	      gc.itlb_entries == 0);
+	rc.itlb_entries = gc.itlb_entries;
+	rc.itlb_miss_cycles = gc.itlb_miss_cycles;
+	rc.itlb_walk_cycles = gc.itlb_walk_cycles;
 	snprintf(rc.name, sizeof(rc.name), "%s", gc.name);
 	CHECK(ipcc_model_profile_equal(&rc, &gc));
 	return TEST_OK;
