@@ -757,14 +757,10 @@ static int read_region_line(char *line, struct ipcc_mb_result *r, struct paths *
 	return 0;
 }
 
-/* "kernel FAULTS SYSCALLS BYTES": added to k, with their cycles at the profile's costs. */
-static int read_kernel_line(const char *line, const struct ipcc_model_profile *p,
-			    struct ipcc_mb_kernel *k)
+/* A process's or a region's kernel part: the counts, and their cycles at p's costs. */
+static void kernel_add(struct ipcc_mb_kernel *k, const struct ipcc_model_profile *p,
+		       uint64_t faults, uint64_t calls, uint64_t bytes)
 {
-	uint64_t faults, calls, bytes;
-
-	if (sscanf(line, "kernel %" SCNu64 " %" SCNu64 " %" SCNu64, &faults, &calls, &bytes) != 3)
-		return -1;
 	k->faults += faults;
 	k->syscalls += calls;
 	k->bytes += bytes;
@@ -772,65 +768,70 @@ static int read_kernel_line(const char *line, const struct ipcc_model_profile *p
 		k->cycles +=
 		    (double)faults * p->fault_cycles + (double)calls * p->syscall_cycles +
 		    (p->syscall_bytes_per_cycle ? (double)bytes / p->syscall_bytes_per_cycle : 0);
+}
+
+/* "kernel FAULTS SYSCALLS BYTES": the process's kernel part, added to k. */
+static int read_kernel_line(const char *line, const struct ipcc_model_profile *p,
+			    struct ipcc_mb_kernel *k)
+{
+	uint64_t faults, calls, bytes;
+
+	if (sscanf(line, "kernel %" SCNu64 " %" SCNu64 " %" SCNu64, &faults, &calls, &bytes) != 3)
+		return -1;
+	kernel_add(k, p, faults, calls, bytes);
 	return 0;
 }
 
 /*
- * "RK ID FAULTS SYSCALLS BYTES": the kernel's part while path ID was the innermost open;
- * each region on the path is charged once, as read_path_counts() charges the segments.
+ * The regions on path id, each once (a region inside itself, by recursion, is on its path
+ * more than once): their indexes in out, how many.
  */
+static size_t path_regions(const struct paths *ps, unsigned id, size_t out[64])
+{
+	size_t n = 0;
+
+	for (unsigned q = id; q && n < 64; q = ps->p[q].parent) {
+		size_t k = ps->p[q].region, i;
+
+		for (i = 0; i < n && out[i] != k; i++)
+			;
+		if (i == n)
+			out[n++] = k;
+	}
+	return n;
+}
+
+/* "RK ID FAULTS SYSCALLS BYTES": the kernel's part while path ID was the innermost open. */
 static int read_region_kernel(const char *line, const struct ipcc_model_profile *p,
 			      struct ipcc_mb_result *r, const struct paths *ps)
 {
-	size_t seen[64], nseen = 0;
+	size_t on[64];
 	unsigned id;
-	char kline[96];
 	uint64_t f, c, b;
 
 	if (sscanf(line, "RK %u %" SCNu64 " %" SCNu64 " %" SCNu64, &id, &f, &c, &b) != 4 ||
 	    id == 0 || id >= ps->n)
 		return -1;
-	snprintf(kline, sizeof(kline), "kernel %" PRIu64 " %" PRIu64 " %" PRIu64, f, c, b);
-	for (unsigned q = id; q && nseen < 64; q = ps->p[q].parent) {
-		size_t k = ps->p[q].region, i;
-
-		for (i = 0; i < nseen && seen[i] != k; i++)
-			;
-		if (i < nseen)
-			continue;
-		seen[nseen++] = k;
-		if (read_kernel_line(kline, p, &r->region[k].kernel))
-			return -1;
-	}
+	for (size_t i = 0, n = path_regions(ps, id, on); i < n; i++)
+		kernel_add(&r->region[on[i]].kernel, p, f, c, b);
 	return 0;
 }
 
-/*
- * "R ID EXECS EVENTS...": what the segment before counted under path ID. Each region on the
- * path is charged once (a region inside itself, by recursion, counts its work once).
- */
+/* "R ID EXECS EVENTS...": what the segment before counted under path ID, each region's. */
 static int read_path_counts(const char *line, const struct seg *s, const struct steady *st,
 			    const struct ipcc_model_profile *p, struct ipcc_mb_result *r,
 			    const struct paths *ps)
 {
 	struct seg_counts c = { 0 };
-	size_t seen[64], nseen = 0;
+	size_t on[64];
 	unsigned id;
 	int used = 0;
 
 	if (sscanf(line, "R %u %" SCNu64 " %n", &id, &c.execs, &used) != 2 || !used ||
 	    read_counts(line + used, &c) || id == 0 || id >= ps->n)
 		return -1;
-	for (unsigned q = id; q && nseen < 64; q = ps->p[q].parent) {
-		size_t k = ps->p[q].region, i;
-
-		for (i = 0; i < nseen && seen[i] != k; i++)
-			;
-		if (i < nseen)
-			continue;
-		seen[nseen++] = k;
-		charge(&r->region[k].c, s, &c, st, p);
-	}
+	for (size_t i = 0, n = path_regions(ps, id, on); i < n; i++)
+		charge(&r->region[on[i]].c, s, &c, st, p);
 	return 0;
 }
 
