@@ -108,7 +108,7 @@ jq -n --slurpfile a "$tmp/k1000.json" --slurpfile b "$tmp/k2000.json" '
 printf 'base = raptorcove\nname = nokernel\nfault_cycles = 0\n' >"$tmp/nok.prof"
 "$ipcc" stat --backend model --profile "$tmp/nok.prof" --format json -o "$tmp/nok.json" \
     -- "$prog" 1000 kernel 2>"$tmp/err" || fail "kernel, no costs: $(cat "$tmp/err")"
-jq -e '.counters.cycles_kernel == null and .model.kernel.cycles == 0 and
+jq -e '.counters.cycles_kernel == null and .model.kernel.cycles == null and
     .model.kernel.page_faults > 6000' "$tmp/nok.json" >/dev/null ||
     fail "kernel, no costs: $(jq -c '[.counters.cycles_kernel, .model.kernel]' "$tmp/nok.json")"
 # Misses computed from one earlier miss overlap; a miss whose address waits for another does
@@ -207,6 +207,12 @@ itlb goldencove | jq -e '.[0] < 5 and .[1] == 0' >/dev/null ||
 "$ipcc" stat --backend model -- "$prog" 1000 2>"$tmp/text" || fail "text run"
 grep -q 'backend model, profile' "$tmp/text" || fail "text: no profile named"
 grep -q 'left out: the kernel.s work but for a fixed cost' "$tmp/text" || fail "text: nothing said left out"
+grep -q '^    and in the kernel [0-9]* cycles more: [0-9]* page faults' "$tmp/text" ||
+    fail "text: no kernel line: $(grep 'in the kernel' "$tmp/text")"
+"$ipcc" stat --backend model --profile "$tmp/nok.prof" -- "$prog" 1000 2>"$tmp/nok.text" ||
+    fail "text, no kernel costs: run"
+grep -q '^    and in the kernel (this profile has no costs for it): [0-9]* page faults' \
+    "$tmp/nok.text" || fail "text, no kernel costs: $(grep 'in the kernel' "$tmp/nok.text")"
 grep -q 'wasted speculation' "$tmp/text" || fail "text: no split"
 # What is left out follows the profile: skylake's micro-ops take any free port (said),
 # goldencove binds them at allocation (not said).

@@ -115,16 +115,19 @@ static void text_regions(FILE *out, const struct stat_result *r)
 	for (size_t i = 0; i < m->nregion; i++) {
 		const struct ipcc_mb_counts *c = &m->region[i].c;
 
+		char kernel[24] = "n/a"; /* the profile has no costs for the kernel's part */
+
+		if (m->kernel_costed)
+			snprintf(kernel, sizeof(kernel), "%.0f", m->region[i].kernel.cycles);
 		fprintf(out,
 			"  %-24.24s %8" PRIu64 " %14" PRIu64 " %14.0f %6.2f %8.1f%% %7.1f%% "
-			"%11.1f%% %8.1f%% %12.0f %8" PRIu64 "\n",
+			"%11.1f%% %8.1f%% %12s %8" PRIu64 "\n",
 			m->region[i].name, m->region[i].calls, c->instructions, c->cycles,
 			c->cycles > 0 ? (double)c->instructions / c->cycles : 0,
 			slot_pct(c->slots_total - c->slots_filled, c),
 			slot_pct(c->slots_filled - c->slots_issued, c),
 			slot_pct(c->slots_issued - c->slots_retired, c),
-			slot_pct(c->slots_retired, c), m->region[i].kernel.cycles,
-			m->region[i].kernel.faults);
+			slot_pct(c->slots_retired, c), kernel, m->region[i].kernel.faults);
 	}
 }
 
@@ -220,11 +223,14 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 		pct(c->mispredict_cycles, cyc));
 	const struct ipcc_mb_kernel *kn = &m->kernel;
 
+	if (m->kernel_costed)
+		fprintf(out, "    and in the kernel %.0f cycles more:", kn->cycles);
+	else
+		fprintf(out, "    and in the kernel (this profile has no costs for it):");
 	fprintf(out,
-		"    and in the kernel %.0f cycles more: %" PRIu64 " page faults, %" PRIu64
-		" system calls, %" PRIu64 " bytes read or written%s\n",
-		kn->cycles, kn->faults, kn->syscalls, kn->bytes,
-		kn->cycles > 0 ? "" : " (this profile has no costs for them)");
+		" %" PRIu64 " page faults, %" PRIu64 " system calls, %" PRIu64
+		" bytes read or written\n",
+		kn->faults, kn->syscalls, kn->bytes);
 	fprintf(out, "\n  approximated: %" PRIu64 " instructions (%.3f%%)%s%s\n", c->approximated,
 		pct((double)c->approximated, (double)c->instructions),
 		*m->approximated_names ? ": " : "", m->approximated_names);
@@ -265,12 +271,15 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 			m->nfn - shown, 100 * TEXT_FN_SHARE);
 }
 
-/* The kernel's part: page faults, system calls, the bytes they moved, their cycles. */
-static json_t *kernel_json(const struct ipcc_mb_kernel *k)
+/*
+ * The kernel's part: page faults, system calls, the bytes they moved, and their cycles
+ * (null where the profile has no costs for them: not 0).
+ */
+static json_t *kernel_json(const struct ipcc_mb_kernel *k, bool costed)
 {
-	return json_pack("{sI sI sI sf}", "page_faults", (json_int_t)k->faults, "syscalls",
+	return json_pack("{sI sI sI so}", "page_faults", (json_int_t)k->faults, "syscalls",
 			 (json_int_t)k->syscalls, "bytes", (json_int_t)k->bytes, "cycles",
-			 k->cycles);
+			 costed ? json_real(k->cycles) : json_null());
 }
 
 static json_t *counts_json(const struct ipcc_mb_counts *c)
@@ -346,7 +355,7 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 									    m->caches.btb2.line))
 						: json_null());
 	json_object_set_new(model, "counts", counts_json(&m->total));
-	json_object_set_new(model, "kernel", kernel_json(&m->kernel));
+	json_object_set_new(model, "kernel", kernel_json(&m->kernel, m->kernel_costed));
 	char lo[sizeof(left_out) + sizeof(ports_left_out) + sizeof(branches_left_out) + 512];
 
 	snprintf(lo, sizeof(lo), "%s%s%s%s%s", left_out,
@@ -406,7 +415,7 @@ json_t *stat_model_regions_json(const struct stat_result *r)
 						    total_only(given[g].v));
 		json_t *mc = counts_json(c);
 
-		json_object_set_new(mc, "kernel", kernel_json(kn));
+		json_object_set_new(mc, "kernel", kernel_json(kn, m->kernel_costed));
 		json_array_append_new(regions,
 				      json_pack("{ss sn sI so so}", "name", m->region[i].name,
 						"thread", "calls", (json_int_t)m->region[i].calls,
