@@ -640,6 +640,12 @@ static const struct ipcc_model_profile builtin[] = {
  * apart, 64 KiB): 12,288 entries beyond the first level's 1,024 (Golden Cove's published
  * 12K; the measured misses climb from 8,192 to 32,768, where an LRU steps at one size), a
  * taken branch that both miss about 11 cycles over one that the second holds.
+ * The first level (stop 55): the same chains 16, 32 and 64 bytes apart at N = 128 to 512,
+ * the fewest of three rounds of seven runs, cycles a jmp: 0.8-1.1 up to 256 jmps, then
+ * 1.3-1.5 (16 and 32 apart) and 1.5-1.6 (64 apart) at 288, 2.0 at 352 on (64 apart), and
+ * 1.7 and 1.9 at 512 and 768 (16 apart): 256 entries, not the Granite Rapids-class guest's
+ * 1,024 that goldencove keeps (a 1,024-entry first level gave 1.0 to 768 jmps and 1.58 at
+ * 1,024, where 1.85-2.05 are measured).
  * And the instruction TLB (stop 54): a chain of N jmps, each 4,160 bytes past the one
  * before (a page each), against the same N 320 bytes apart (L1i misses from L2 alike),
  * TSC ticks a jmp at 2.3 GHz (cycles at 3.0): 320 apart 3.2-3.3 at N = 1,024 to 4,096 (4.3
@@ -658,7 +664,8 @@ static const struct {
 			"forward_trip_slow = 3\nfe_line_branches = 5\nfe_line_cycles = 2\n"
 			"fe_half_branches = 6\nfe_half_cycles = 8\nbranch_mixed_cycles = 1\n"
 			"branch_rare_cycles = 3\nbranch_mixed_apart = 50\n"
-			"llc_share_mib = 28\nllc_foreign = 5000\nbtb2_entries = 12288\n"
+			"llc_share_mib = 28\nllc_foreign = 5000\nbtb_entries = 256\n"
+			"btb2_entries = 12288\n"
 			"btb2_miss_cycles = 11\nitlb_entries = 256\nitlb_miss_cycles = 13\n"
 			"itlb_walk_cycles = 38\n" },
 };

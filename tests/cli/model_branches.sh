@@ -16,6 +16,9 @@
 # - a chain of 2,048 jmps (model_traces jumps): each misses goldencove's branch-target buffer
 #   of 1,024 and costs a cycle more (2.10 cycles a jump natively there; 1.00 without the
 #   buffer, as a profile that names none gives);
+# - a chain of 384 jmps a line apart (model_traces lines): each misses raptorcove's first
+#   level of 256 (2 cycles a jump; 1.92-2.03 natively on Emerald Rapids) and none of
+#   goldencove's 1,024 (1 cycle);
 # - eight jmps 2 bytes apart and the loop's branch in the next line (model_traces packed):
 #   raptorcove's front end takes a line's first 5 taken branches at one a cycle, and each
 #   after them 2 cycles more (3 of them); 32 bytes keep target entries for their first 6,
@@ -88,6 +91,14 @@ j=$(jumps goldencove .counters.cycles)
 within "$j" 1.8 2.3 || fail "2,048 jumps: $j cycles a jump, not a branch-target buffer's miss each"
 b=$(jumps goldencove .model.counts.btb_misses)
 within "$b" 0.95 1.05 || fail "2,048 jumps: $b branch-target buffer misses a jump, not one"
+# lines PROFILE: cycles a jump over 100 more passes of the chain of 384 (38,400 jumps)
+lines() { traces lines 100 "$1" .counters.cycles 38400; }
+l=$(lines raptorcove)
+within "$l" 1.8 2.3 || fail "384 jumps a line apart, raptorcove: $l cycles a jump, not 2"
+jq -e '.model.btb_entries == 256' "$tmp/lines100.json" >/dev/null ||
+    fail "raptorcove's branch-target buffer: $(jq .model.btb_entries "$tmp/lines100.json") entries"
+l=$(lines goldencove)
+within "$l" 0.9 1.2 || fail "384 jumps a line apart, goldencove: $l cycles a jump, not 1"
 printf 'base = goldencove\nbtb_entries = 0\n' >"$tmp/nobtb.profile"
 k=$(jumps "$tmp/nobtb.profile" .counters.cycles)
 within "$k" 0.9 1.2 || fail "2,048 jumps, no branch-target buffer: $k cycles a jump, not 1"

@@ -10,6 +10,10 @@
  *                    apart (32 KiB of code): more taken branches than a first-level
  *                    branch-target buffer holds. A Granite Rapids-class guest: 2.10 cycles a
  *                    jump natively (256 of them: 1.05).
+ *   model_traces lines N   N passes over a chain of 384 jmps, each to the next, a 64-byte
+ *                    line apart (24 KiB of code, within L1i): more than Emerald Rapids' first
+ *                    level holds (1.92-2.03 cycles a jump natively; 256 of them 0.94-1.56,
+ *                    128 0.77-1.14), fewer than goldencove's 1,024.
  *   model_traces packed N   N passes over eight jmps, each to the next, 2 bytes apart at the
  *                    start of a line, then the loop's dec, jnz in the next line: more taken
  *                    branches in 32 bytes than this core's front end keeps (Emerald Rapids:
@@ -57,6 +61,21 @@ __asm__(".text\n"
 	"	jnz jumps\n"
 	"	ret\n"
 	".size jumps, . - jumps\n");
+
+void lines(long n);
+__asm__(".text\n"
+	".p2align 6\n"
+	".type lines, @function\n"
+	"lines:\n"
+	".rept 384\n"
+	"	jmp 1f\n"
+	"	.p2align 6\n"
+	"1:\n"
+	".endr\n"
+	"	dec %rdi\n"
+	"	jnz lines\n"
+	"	ret\n"
+	".size lines, . - lines\n");
 
 void packed(long n);
 __asm__(".text\n"
@@ -182,8 +201,8 @@ static const struct {
 	const char *name;
 	void (*run)(long);
 } modes[] = {
-	{ "jumps", jumps },	  { "packed", packed }, { "both", both },     { "apart", apart },
-	{ "dispatch", dispatch }, { "direct", direct }, { "interp", interp },
+	{ "jumps", jumps }, { "lines", lines },	      { "packed", packed }, { "both", both },
+	{ "apart", apart }, { "dispatch", dispatch }, { "direct", direct }, { "interp", interp },
 };
 
 static unsigned char bytes[64];
@@ -198,9 +217,10 @@ int main(int argc, char **argv)
 	long zero = z;
 
 	if (n <= 0 || argc > 3) {
-		fprintf(stderr,
-			"usage: model_traces [jumps|packed|both|apart|dispatch|direct|interp] "
-			"ITERATIONS\n");
+		fprintf(
+		    stderr,
+		    "usage: model_traces [jumps|lines|packed|both|apart|dispatch|direct|interp] "
+		    "ITERATIONS\n");
 		return 2;
 	}
 	for (size_t m = 0; argc == 3 && m < sizeof(modes) / sizeof(modes[0]); m++)
@@ -210,7 +230,8 @@ int main(int argc, char **argv)
 		}
 	if (argc == 3) {
 		fprintf(stderr,
-			"model_traces: no mode %s (jumps, packed, both, apart, dispatch, direct, "
+			"model_traces: no mode %s (jumps, lines, packed, both, apart, dispatch, "
+			"direct, "
 			"ops)\n",
 			argv[1]);
 		return 2;
