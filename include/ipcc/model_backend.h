@@ -131,11 +131,6 @@ struct ipcc_mb_counts {
 	double slots_total, slots_filled, slots_issued, slots_retired;
 };
 
-struct ipcc_mb_function {
-	char *name, *object;
-	struct ipcc_mb_counts c;
-};
-
 /*
  * The kernel's part of a run, every process's: page faults (a page's first touch, but for a
  * file's page in a 64 KiB window an earlier fault mapped), system calls, and the bytes those
@@ -145,6 +140,16 @@ struct ipcc_mb_function {
 struct ipcc_mb_kernel {
 	uint64_t faults, syscalls, bytes;
 	double cycles;
+};
+
+struct ipcc_mb_function {
+	char *name, *object;
+	struct ipcc_mb_counts c;
+	/*
+	 * The kernel's part its code caused: the faults of its loads, stores and system calls'
+	 * writes, its system calls.
+	 */
+	struct ipcc_mb_kernel kernel;
 };
 
 /*

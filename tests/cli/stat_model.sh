@@ -90,10 +90,12 @@ jq -n --slurpfile a "$tmp/rep1000.json" --slurpfile b "$tmp/rep2000.json" '
 # calls and 1,000 bytes read more are 1,000 more of each (natively, perf's page-faults:
 # 6,054 and 18,052 for 1,000 and 3,000, the model 6,052 and 18,052; 7,052 for 1,000 where
 # the tool did not follow mremap). Their cycles, at the profile's costs, are the kernel's and
-# the elapsed time's, beside user mode's; a profile with none gives none.
+# the elapsed time's, beside user mode's; a profile with none gives none. Per function, each
+# fault goes to the code whose access or system call took it: the functions' parts add up
+# to the run's, and the 6,000 more are the program's own stores.
 for i in 1000 2000; do
-    "$ipcc" stat --backend model --format json -o "$tmp/k$i.json" -- "$prog" $i kernel \
-        2>"$tmp/err" || fail "kernel $i: $(cat "$tmp/err")"
+    "$ipcc" stat --backend model --per-function --format json -o "$tmp/k$i.json" \
+        -- "$prog" $i kernel 2>"$tmp/err" || fail "kernel $i: $(cat "$tmp/err")"
 done
 jq -n --slurpfile a "$tmp/k1000.json" --slurpfile b "$tmp/k2000.json" '
     ($b[0].model.kernel.page_faults - $a[0].model.kernel.page_faults) == 6000 and
@@ -105,6 +107,19 @@ jq -n --slurpfile a "$tmp/k1000.json" --slurpfile b "$tmp/k2000.json" '
     (($b[0].counters.cycles + $b[0].counters.cycles_kernel) / $b[0].core_khz * 1e6 -
         $b[0].elapsed_ns | fabs) <= 1000' >/dev/null ||
     fail "kernel: $(jq -c '[.model.kernel, .counters.cycles, .counters.cycles_kernel, .elapsed_ns]' "$tmp/k1000.json" "$tmp/k2000.json")"
+jq -e '.model.kernel as $t | [.model.functions[].kernel] |
+    (map(.page_faults) | add) == $t.page_faults and (map(.syscalls) | add) == $t.syscalls and
+    (map(.bytes) | add) == $t.bytes and ((map(.cycles) | add) / $t.cycles - 1 | fabs) <= 1e-5' \
+    "$tmp/k2000.json" >/dev/null ||
+    fail "kernel per function: not the run's: $(jq -c '[.model.functions[].kernel | select(.page_faults + .syscalls > 0)][:6]' "$tmp/k2000.json")"
+jq -n --slurpfile a "$tmp/k1000.json" --slurpfile b "$tmp/k2000.json" '
+    def own($r): [$r.model.functions[] | select(.object | endswith("/model_counts")) |
+        .kernel.page_faults] | add;
+    own($b[0]) - own($a[0]) == 6000' >/dev/null ||
+    fail "kernel per function: the program's own faults: $(jq -c '[.model.functions[] | select(.kernel.page_faults > 0) | [.function, .object, .kernel.page_faults]][:6]' "$tmp/k1000.json" "$tmp/k2000.json")"
+"$ipcc" stat --backend model --per-function -o "$tmp/k.text" -- "$prog" 1000 kernel \
+    2>"$tmp/err" >/dev/null || fail "kernel, text: $(cat "$tmp/err")"
+grep -q 'mispredicts page faults$' "$tmp/k.text" || fail "text: no page faults column"
 printf 'base = raptorcove\nname = nokernel\nfault_cycles = 0\n' >"$tmp/nok.prof"
 "$ipcc" stat --backend model --profile "$tmp/nok.prof" --format json -o "$tmp/nok.json" \
     -- "$prog" 1000 kernel 2>"$tmp/err" || fail "kernel, no costs: $(cat "$tmp/err")"

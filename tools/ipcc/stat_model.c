@@ -247,8 +247,8 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 		text_regions(out, r);
 	if (!r->per_function)
 		return;
-	fprintf(out, "\n  %-40s %-16s %14s %7s %6s %12s %12s\n", "function", "object",
-		"instructions", "cycles", "IPC", "L1d misses", "mispredicts");
+	fprintf(out, "\n  %-40s %-16s %14s %7s %6s %12s %12s %11s\n", "function", "object",
+		"instructions", "cycles", "IPC", "L1d misses", "mispredicts", "page faults");
 	size_t shown = 0;
 
 	for (size_t i = 0; i < m->nfn; i++) {
@@ -258,10 +258,10 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 			break;
 		fprintf(out,
 			"  %-40.40s %-16.16s %14" PRIu64 " %6.2f%% %6.2f %12" PRIu64 " %12" PRIu64
-			"\n",
+			" %11" PRIu64 "\n",
 			f->name, base(f->object), f->c.instructions, pct(f->c.cycles, cyc),
 			f->c.cycles > 0 ? (double)f->c.instructions / f->c.cycles : 0,
-			f->c.l1d_misses, f->c.mispredicts);
+			f->c.l1d_misses, f->c.mispredicts, f->kernel.faults);
 		shown++;
 	}
 	if (shown < m->nfn)
@@ -364,9 +364,10 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 		 share_left_out[share_said(r)]);
 	json_object_set_new(model, "left_out", json_string(lo));
 	for (size_t i = 0; r->per_function && i < m->nfn; i++)
-		json_array_append_new(fns, json_pack("{ss ss so}", "function", m->fn[i].name,
-						     "object", m->fn[i].object, "counts",
-						     counts_json(&m->fn[i].c)));
+		json_array_append_new(
+		    fns, json_pack("{ss ss so so}", "function", m->fn[i].name, "object",
+				   m->fn[i].object, "counts", counts_json(&m->fn[i].c), "kernel",
+				   kernel_json(&m->fn[i].kernel, m->kernel_costed)));
 	json_object_set_new(model, "functions", r->per_function ? fns : json_null());
 	if (!r->per_function)
 		json_decref(fns);

@@ -63,6 +63,7 @@ struct seg_counts {
 	uint64_t fe_slow,
 	    fe_full;	      /* taken branches past a line's limits (vg_tool.c fe_refresh()) */
 	uint64_t itlb, iwalk; /* instruction TLB misses; of them, walks */
+	uint64_t faults, syscalls, bytes; /* the kernel's part its runs caused */
 };
 
 /* One segment of one process, as the tool wrote it. */
@@ -649,7 +650,7 @@ static int read_counts(const char *p, struct seg_counts *c)
 			  &c->rep_iters,  &c->rep_runs,	  &c->dtlb,	 &c->walk,
 			  &c->stall_stlb, &c->stall_walk, &c->wb,	 &c->btb,
 			  &c->fe_slow,	  &c->fe_full,	  &c->btb2,	 &c->itlb,
-			  &c->iwalk };
+			  &c->iwalk,	  &c->faults,	  &c->syscalls,	 &c->bytes };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		char *end;
@@ -1730,7 +1731,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	while (!ret && (n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(line, "ipcc-vg 11\n"))
+			if (strcmp(line, "ipcc-vg 12\n"))
 				ret = err_set(IPCC_EINVAL, "%s: not a file of ipcc's Valgrind tool",
 					      path);
 			header = true;
@@ -1789,10 +1790,13 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 				charge(&r->total, &s, &s.c, &st, p);
 				int k = fn_index(r, fns, s.fn, s.obj);
 
-				if (k < 0)
+				if (k < 0) {
 					ret = err_set(IPCC_ENOMEM, "out of memory");
-				else
+				} else {
 					charge(&r->fn[k].c, &s, &s.c, &st, p);
+					kernel_add(&r->fn[k].kernel, p, s.c.faults, s.c.syscalls,
+						   s.c.bytes);
+				}
 				have_seg = true;
 			}
 		} else if (!strcmp(line, "end\n")) {

@@ -470,6 +470,11 @@ typedef struct {
 	ULong itlb, iwalk; /* instruction fetches' first-level TLB misses; of them, walks */
 	ULong rep_iters;   /* a rep movs/stos segment: its iterations (execs counts its starts) */
 	ULong rep_runs;	   /* ... and the runs of it that started at the end of another segment */
+	/*
+	 * The kernel's part that its runs caused: page faults (its loads, stores, fetches, or its
+	 * system calls' writes), system calls, the bytes those moved (fault_counted()).
+	 */
+	ULong faults, syscalls, bytes;
 } Counts;
 
 /* A stack of open regions: the innermost region's name, under its parent's path. */
@@ -701,22 +706,39 @@ static Path *open_regions(ThreadId tid)
 	return threads[tid] ? threads[tid]->regions : NULL;
 }
 
-/* A fault, in the run's count and the running thread's innermost region's. */
+/*
+ * A fault, in the run's count, the running thread's innermost region's, and the segment's
+ * that ran last on it (the one whose access or system call faulted; a fetch's fault is the
+ * segment's before it).
+ */
 static void fault_counted(void)
 {
 	k_faults++;
 	if (cur && cur->regions)
 		cur->regions->faults++;
+	if (cur && cur->cnt)
+		cur->cnt->faults++;
+}
+
+/* The counts of the segment that ran last on thread tid (its system call's), or NULL. */
+static Counts *syscall_counts(ThreadId tid)
+{
+	if (tid >= MAX_THREADS)
+		tid = MAX_THREADS - 1;
+	return threads[tid] ? threads[tid]->cnt : NULL;
 }
 
 static void pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
 {
 	Path *r = open_regions(tid);
+	Counts *c = syscall_counts(tid);
 
 	(void)no, (void)args, (void)nargs;
 	k_syscalls++;
 	if (r)
 		r->syscalls++;
+	if (c)
+		c->syscalls++;
 }
 
 static void post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes res)
@@ -739,6 +761,8 @@ static void post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes 
 		k_bytes += sr_Res(res);
 		if (open_regions(tid))
 			open_regions(tid)->bytes += sr_Res(res);
+		if (syscall_counts(tid))
+			syscall_counts(tid)->bytes += sr_Res(res);
 		break;
 	default:
 		break;
@@ -2359,6 +2383,7 @@ static void counts_add(Counts *t, const Counts *c)
 	t->stall_stlb += c->stall_stlb, t->stall_walk += c->stall_walk;
 	t->itlb += c->itlb, t->iwalk += c->iwalk;
 	t->rep_iters += c->rep_iters, t->rep_runs += c->rep_runs;
+	t->faults += c->faults, t->syscalls += c->syscalls, t->bytes += c->bytes;
 }
 
 /* A segment's events (not its executions), in the file's order. */
@@ -2367,11 +2392,11 @@ static void counts_write(VgFile *f, const Counts *c)
 	VG_(fprintf)
 	(f,
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
 	 c->l1d, c->l2, c->ll, c->l1i, c->l2i, c->lli, c->cond, c->taken, c->cond_miss, c->ind,
 	 c->ind_miss, c->ret, c->ret_miss, c->stall_l2, c->stall_llc, c->stall_mem, c->rep_iters,
 	 c->rep_runs, c->dtlb, c->walk, c->stall_stlb, c->stall_walk, c->wb, c->btb, c->fe_slow,
-	 c->fe_full, c->btb2, c->itlb, c->iwalk);
+	 c->fe_full, c->btb2, c->itlb, c->iwalk, c->faults, c->syscalls, c->bytes);
 }
 
 static void fini(Int exitcode)
@@ -2389,7 +2414,7 @@ static void fini(Int exitcode)
 		VG_(umsg)("ipcc: cannot write '%s'\n", path);
 		return;
 	}
-	VG_(fprintf)(f, "ipcc-vg 11\n");
+	VG_(fprintf)(f, "ipcc-vg 12\n");
 	VG_(fprintf)
 	(f, "pid %d\nppid %d\nexit %d\nthreads %u\n", VG_(getpid)(), VG_(getppid)(), exitcode,
 	 nthreads);
