@@ -26,12 +26,18 @@
  * `model_counts N pages` runs N laps of a chain of 384 jmps, each a page (4,163 bytes) past
  * the one before: every jmp a code page that a first-level instruction TLB of 256 pages
  * misses and a second level of 2,048 holds (page_chain).
+ * `model_counts N clock` reads CLOCK_MONOTONIC until N microseconds of it have passed, sleeps
+ * 10 ms (nanosleep), then to a deadline 10 ms on (clock_nanosleep, TIMER_ABSTIME), and
+ * prints how many reads the wait took, the sleeps' time on the clock in microseconds and the
+ * CPU time it read (CLOCK_PROCESS_CPUTIME_ID) (clocks()).
  */
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "counted.h"
@@ -139,6 +145,38 @@ static int lines(long n, int down)
 		a[i * 8] = &a[(down ? i + nodes - 1 : i + 1) % nodes * 8];
 	list_chase(n, &a[down ? (nodes - 1) * 8 : 0]);
 	free(a);
+	return 0;
+}
+
+static long clock_ns(clockid_t c)
+{
+	struct timespec t;
+
+	clock_gettime(c, &t);
+	return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+static int clocks(long n)
+{
+	long start = clock_ns(CLOCK_MONOTONIC), reads = 0;
+
+	while (clock_ns(CLOCK_MONOTONIC) < start + n * 1000)
+		reads++;
+	long before = clock_ns(CLOCK_MONOTONIC);
+
+	nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	struct timespec to;
+
+	clock_gettime(CLOCK_MONOTONIC, &to);
+	to.tv_nsec += 10000000;
+	if (to.tv_nsec >= 1000000000) {
+		to.tv_sec++;
+		to.tv_nsec -= 1000000000;
+	}
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &to, NULL);
+	printf("%ld reads, slept %ld us, cpu %ld us\n", reads,
+	       (clock_ns(CLOCK_MONOTONIC) - before) / 1000,
+	       clock_ns(CLOCK_PROCESS_CPUTIME_ID) / 1000);
 	return 0;
 }
 
@@ -253,6 +291,8 @@ int main(int argc, char **argv)
 		return lines(n, !strcmp(mode, "down"));
 	if (!strcmp(mode, "kernel"))
 		return kernel(n);
+	if (!strcmp(mode, "clock"))
+		return clocks(n);
 	if (!strcmp(mode, "pages"))
 		return (int)page_chain(n);
 	if (!strcmp(mode, "rep"))

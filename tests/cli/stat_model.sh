@@ -120,6 +120,24 @@ jq -n --slurpfile a "$tmp/k1000.json" --slurpfile b "$tmp/k2000.json" '
 "$ipcc" stat --backend model --per-function -o "$tmp/k.text" -- "$prog" 1000 kernel \
     2>"$tmp/err" >/dev/null || fail "kernel, text: $(cat "$tmp/err")"
 grep -q 'mispredicts page faults$' "$tmp/k.text" || fail "text: no page faults column"
+# The clocks run on virtual time (vg_tool.c vclock_post()): a program that waits on
+# CLOCK_MONOTONIC for 20 ms, then sleeps 10 ms and to a deadline 10 ms on (model_counts.c's
+# clocks()), makes the same reads and counts in two runs, twice the reads for twice the wait
+# (a nanosecond an instruction), and sleeps 20 ms on its clock, whatever the real time was.
+for i in 1 2; do
+    "$ipcc" stat --backend model --format json -o "$tmp/c$i.json" -- "$prog" 20000 clock \
+        >"$tmp/c$i.out" 2>"$tmp/err" || fail "clock $i: $(cat "$tmp/err")"
+done
+"$ipcc" stat --backend model -o /dev/null -- "$prog" 40000 clock >"$tmp/c4.out" 2>"$tmp/err" ||
+    fail "clock 40000: $(cat "$tmp/err")"
+cmp -s "$tmp/c1.out" "$tmp/c2.out" && [ "$(jq -c .counters "$tmp/c1.json")" = "$(jq -c .counters "$tmp/c2.json")" ] ||
+    fail "clock: two runs differ: $(cat "$tmp/c1.out" "$tmp/c2.out")"
+read -r r1 _ _ s1 _ _ cpu1 _ <"$tmp/c1.out"
+read -r r4 _ _ s4 _ _ _ <"$tmp/c4.out"
+within() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
+within "$(awk -v a="$r1" -v b="$r4" 'BEGIN { print b / a }')" 1.98 2.02 && [ "$s1" = 20000 ] &&
+    [ "$s4" = 20000 ] && within "$cpu1" 20000 40000 ||
+    fail "clock: $(cat "$tmp/c1.out" "$tmp/c4.out")"
 printf 'base = raptorcove\nname = nokernel\nfault_cycles = 0\n' >"$tmp/nok.prof"
 "$ipcc" stat --backend model --profile "$tmp/nok.prof" --format json -o "$tmp/nok.json" \
     -- "$prog" 1000 kernel 2>"$tmp/err" || fail "kernel, no costs: $(cat "$tmp/err")"

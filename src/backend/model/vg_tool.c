@@ -534,6 +534,7 @@ typedef struct {
 	Path *regions;	      /* the regions open on this thread (NULL: none) */
 	struct Seg *last_seg; /* the segment entered last */
 	ULong insns;	      /* instructions entered so far */
+	Long wait_start;      /* a waiting system call's start, real ns (vclock_pre()) */
 	/* The open miss epoch (see miss_stalls()). */
 	ULong epoch_end;  /* it closes when insns reaches this */
 	UInt epoch_level; /* where its first miss was served (0: a TLB miss alone) */
@@ -728,12 +729,15 @@ static Counts *syscall_counts(ThreadId tid)
 	return threads[tid] ? threads[tid]->cnt : NULL;
 }
 
+static void vclock_pre(ThreadId tid, UInt no);
+
 static void pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
 {
 	Path *r = open_regions(tid);
 	Counts *c = syscall_counts(tid);
 
-	(void)no, (void)args, (void)nargs;
+	(void)args, (void)nargs;
+	vclock_pre(tid, no);
 	k_syscalls++;
 	if (r)
 		r->syscalls++;
@@ -741,9 +745,167 @@ static void pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
 		c->syscalls++;
 }
 
+/*
+ * The clocks a program reads run on virtual time under the tool, so that a program that
+ * branches on them counts the same from run to run: two runs of `lz4 -9` counted 2
+ * instructions apart in 180 million, one time in three, as it timed itself on the real
+ * clock (under Valgrind every clock read is a system call: its vDSO is hidden). Virtual
+ * time is a nanosecond for each instruction the process ran so far (each thread's own for
+ * CLOCK_THREAD_CPUTIME_ID), plus the time it waited: a sleep's asked time (to an absolute
+ * deadline, the time left to it), and the real time of a wait for something outside it (poll,
+ * select, epoll, futex, wait4, waitid), which only a program that waits on others differs by.
+ * The wall and monotonic clocks start from the real ones at the tool's start; the CPU-time
+ * clocks from 0. time() and rdtsc stay the machine's.
+ */
+static Long vclock_mono, vclock_real; /* the real clocks at the start, ns */
+static ULong vclock_waited;	      /* ns the process waited, by the rules above */
+
+static Long real_ns(vki_clockid_t clock)
+{
+	struct vki_timespec ts;
+
+	VG_(clock_gettime)(&ts, clock);
+	return (Long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static Thread *thread_of(ThreadId tid)
+{
+	return threads[tid < MAX_THREADS ? tid : MAX_THREADS - 1];
+}
+
+static ULong vclock_now(void)
+{
+	ULong ns = vclock_waited;
+
+	for (UInt i = 0; i < MAX_THREADS; i++)
+		ns += threads[i] ? threads[i]->insns : 0;
+	return ns;
+}
+
+static void vclock_init(void)
+{
+	vclock_mono = real_ns(VKI_CLOCK_MONOTONIC);
+	vclock_real = real_ns(VKI_CLOCK_REALTIME);
+}
+
+static Long ts_ns(const struct vki_timespec *ts)
+{
+	return (Long)ts->tv_sec * 1000000000LL + ts->tv_nsec;
+}
+
+static Bool clock_is_wall(UWord c)
+{
+	return c == VKI_CLOCK_REALTIME || c == 5 /* REALTIME_COARSE */ || c == 11 /* TAI */;
+}
+
+static Bool clock_is_mono(UWord c)
+{
+	return c == VKI_CLOCK_MONOTONIC || c == 4 /* MONOTONIC_RAW */ ||
+	       c == 6 /* MONOTONIC_COARSE */ || c == 7 /* BOOTTIME */;
+}
+
+/* A clock's virtual reading, ns; False for a clock left as it is. */
+static Bool vclock_read(ThreadId tid, UWord clock, Long *ns)
+{
+	if (clock_is_wall(clock))
+		*ns = vclock_real + (Long)vclock_now();
+	else if (clock_is_mono(clock))
+		*ns = vclock_mono + (Long)vclock_now();
+	else if (clock == VKI_CLOCK_PROCESS_CPUTIME_ID)
+		*ns = (Long)(vclock_now() - vclock_waited);
+	else if (clock == VKI_CLOCK_THREAD_CPUTIME_ID)
+		*ns = thread_of(tid) ? (Long)thread_of(tid)->insns : 0;
+	else
+		return False;
+	return True;
+}
+
+/* Before a system call that waits: its start, for vclock_post(). */
+static void vclock_pre(ThreadId tid, UInt no)
+{
+	switch (no) {
+	case __NR_poll:
+	case __NR_ppoll:
+	case __NR_select:
+	case __NR_pselect6:
+	case __NR_epoll_wait:
+	case __NR_epoll_pwait:
+	case __NR_futex:
+	case __NR_wait4:
+	case __NR_waitid:
+		if (thread_of(tid))
+			thread_of(tid)->wait_start = real_ns(VKI_CLOCK_MONOTONIC);
+		break;
+	default:
+		break;
+	}
+}
+
+/* After a system call (failed ones too: an interrupted sleep, a wait timed out). */
+static void vclock_post(ThreadId tid, UInt no, UWord *args, SysRes res)
+{
+	Thread *t = thread_of(tid);
+	Long ns;
+
+	switch (no) {
+	case __NR_clock_gettime:
+		if (!sr_isError(res) && args[1] && vclock_read(tid, args[0], &ns)) {
+			struct vki_timespec *ts = (struct vki_timespec *)args[1];
+
+			ts->tv_sec = ns / 1000000000LL;
+			ts->tv_nsec = ns % 1000000000LL;
+		}
+		break;
+	case __NR_gettimeofday:
+		if (!sr_isError(res) && args[0]) {
+			struct vki_timeval *tv = (struct vki_timeval *)args[0];
+
+			ns = vclock_real + (Long)vclock_now();
+			tv->tv_sec = ns / 1000000000LL;
+			tv->tv_usec = ns % 1000000000LL / 1000;
+		}
+		break;
+	case __NR_nanosleep:
+		if (args[0])
+			vclock_waited += (ULong)ts_ns((const struct vki_timespec *)args[0]);
+		break;
+	case __NR_clock_nanosleep:
+		/* flags (args[1]) TIMER_ABSTIME: until a reading of the clock (args[0]) */
+		if (!args[2])
+			break;
+		ns = ts_ns((const struct vki_timespec *)args[2]);
+		if (args[1] & 1) {
+			Long now;
+
+			if (vclock_read(tid, args[0], &now) && ns > now)
+				vclock_waited += (ULong)(ns - now);
+		} else {
+			vclock_waited += (ULong)ns;
+		}
+		break;
+	case __NR_poll:
+	case __NR_ppoll:
+	case __NR_select:
+	case __NR_pselect6:
+	case __NR_epoll_wait:
+	case __NR_epoll_pwait:
+	case __NR_futex:
+	case __NR_wait4:
+	case __NR_waitid:
+		if (t && t->wait_start) {
+			vclock_waited += (ULong)(real_ns(VKI_CLOCK_MONOTONIC) - t->wait_start);
+			t->wait_start = 0;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
 static void post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes res)
 {
-	(void)args, (void)nargs;
+	(void)nargs;
+	vclock_post(tid, no, args, res);
 	if (sr_isError(res))
 		return;
 	switch (no) {
@@ -2278,6 +2440,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 
 static void post_clo_init(void)
 {
+	vclock_init();
 	cache_geometry(&geom_l1d, "--ipcc-l1d", clo_l1d);
 	cache_geometry(&geom_l1i, "--ipcc-l1i", clo_l1i);
 	cache_geometry(&geom_l2, "--ipcc-l2", clo_l2);
