@@ -18,6 +18,7 @@ between loads, one round (a check that it runs, not a fit to keep). Where memory
 slower than the LLC (a machine with all its LLC to itself), it says so: there is no share.
 """
 import math
+import os
 import statistics
 import subprocess
 import sys
@@ -83,6 +84,10 @@ def main():
         del argv[i:i + 2]
     if len(argv) != 1 or rounds < 1:
         print(__doc__)
+        return 2
+    if not os.access(argv[0], os.X_OK):
+        print(f"llc_time.py: {argv[0]}: not a program to run (the build's bench/llc_time)",
+              file=sys.stderr)
         return 2
     pts = measure(argv[0], rounds, sizes, delays)
     llc = min(c for _, m, d, c in pts if m == 4 and d == 0)

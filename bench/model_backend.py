@@ -32,6 +32,7 @@ from statistics import median
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -108,11 +109,39 @@ def held_out(d):
     ]
 
 
+# The command running now: on SIGTERM or SIGINT it gets the signal (so that ipcc stat ends
+# its Valgrind run and removes what it wrote), then the script ends and removes its inputs.
+running = None
+
+
+def run(argv, **kw):
+    global running
+    with subprocess.Popen(argv, **kw) as p:
+        running = p
+        try:
+            out, err = p.communicate()
+        finally:
+            running = None
+    return subprocess.CompletedProcess(argv, p.returncode, out, err)
+
+
+def on_signal(signum, _frame):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if running is not None and running.poll() is None:
+        running.send_signal(signum)
+        try:
+            running.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            running.kill()
+    raise SystemExit(128 + signum)
+
+
 def stat_json(ipcc, args, extra):
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         t0 = time.monotonic()
-        subprocess.run([ipcc, "stat", "--format", "json", "-o", out.name] + extra + ["--"] + args,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        run([ipcc, "stat", "--format", "json", "-o", out.name] + extra + ["--"] + args,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wall = time.monotonic() - t0
         with open(out.name) as f:
             return json.load(f), wall
@@ -133,9 +162,9 @@ def native_round(ipcc, args, runs=3):
 
 def cachegrind(args):
     t0 = time.monotonic()
-    p = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--trace-children=yes",
-                        "--cachegrind-out-file=/dev/null"] + args,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+    p = run(["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--trace-children=yes",
+             "--cachegrind-out-file=/dev/null"] + args,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wall = time.monotonic() - t0
     tot = {}
     for line in p.stderr.splitlines():
@@ -151,13 +180,15 @@ def cachegrind(args):
 
 def callgrind_wall(args):
     t0 = time.monotonic()
-    subprocess.run(["valgrind", "--tool=callgrind", "--cache-sim=yes", "--branch-sim=yes",
-                    "--trace-children=yes", "--callgrind-out-file=/dev/null"] + args,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    run(["valgrind", "--tool=callgrind", "--cache-sim=yes", "--branch-sim=yes",
+         "--trace-children=yes", "--callgrind-out-file=/dev/null"] + args,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.monotonic() - t0
 
 
 def main():
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
     # The interpreters seed their hashes at random: fixed seeds, so that their runs are
     # deterministic, natively and under the model alike.
     os.environ["PYTHONHASHSEED"] = "0"
