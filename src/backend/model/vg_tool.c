@@ -699,12 +699,16 @@ static void kernel_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
 		}
 }
 
+/* Thread tid's state (NULL before it started); beyond MAX_THREADS they share the last one's. */
+static Thread *thread_of(ThreadId tid)
+{
+	return threads[tid < MAX_THREADS ? tid : MAX_THREADS - 1];
+}
+
 /* The regions open on thread tid (NULL: none). */
 static Path *open_regions(ThreadId tid)
 {
-	if (tid >= MAX_THREADS)
-		tid = MAX_THREADS - 1;
-	return threads[tid] ? threads[tid]->regions : NULL;
+	return thread_of(tid) ? thread_of(tid)->regions : NULL;
 }
 
 /*
@@ -724,9 +728,7 @@ static void fault_counted(void)
 /* The counts of the segment that ran last on thread tid (its system call's), or NULL. */
 static Counts *syscall_counts(ThreadId tid)
 {
-	if (tid >= MAX_THREADS)
-		tid = MAX_THREADS - 1;
-	return threads[tid] ? threads[tid]->cnt : NULL;
+	return thread_of(tid) ? thread_of(tid)->cnt : NULL;
 }
 
 static void vclock_pre(ThreadId tid, UInt no);
@@ -766,11 +768,6 @@ static Long real_ns(vki_clockid_t clock)
 
 	VG_(clock_gettime)(&ts, clock);
 	return (Long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static Thread *thread_of(ThreadId tid)
-{
-	return threads[tid < MAX_THREADS ? tid : MAX_THREADS - 1];
 }
 
 static ULong vclock_now(void)
