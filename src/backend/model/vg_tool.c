@@ -817,8 +817,8 @@ static Bool vclock_read(ThreadId tid, UWord clock, Long *ns)
 	return True;
 }
 
-/* Before a system call that waits: its start, for vclock_post(). */
-static void vclock_pre(ThreadId tid, UInt no)
+/* A system call that waits for something outside the process: its real time is added. */
+static Bool waits_on_others(UInt no)
 {
 	switch (no) {
 	case __NR_poll:
@@ -830,12 +830,17 @@ static void vclock_pre(ThreadId tid, UInt no)
 	case __NR_futex:
 	case __NR_wait4:
 	case __NR_waitid:
-		if (thread_of(tid))
-			thread_of(tid)->wait_start = real_ns(VKI_CLOCK_MONOTONIC);
-		break;
+		return True;
 	default:
-		break;
+		return False;
 	}
+}
+
+/* Before a system call that waits: its start, for vclock_post(). */
+static void vclock_pre(ThreadId tid, UInt no)
+{
+	if (waits_on_others(no) && thread_of(tid))
+		thread_of(tid)->wait_start = real_ns(VKI_CLOCK_MONOTONIC);
 }
 
 /* After a system call (failed ones too: an interrupted sleep, a wait timed out). */
@@ -880,21 +885,11 @@ static void vclock_post(ThreadId tid, UInt no, UWord *args, SysRes res)
 			vclock_waited += (ULong)ns;
 		}
 		break;
-	case __NR_poll:
-	case __NR_ppoll:
-	case __NR_select:
-	case __NR_pselect6:
-	case __NR_epoll_wait:
-	case __NR_epoll_pwait:
-	case __NR_futex:
-	case __NR_wait4:
-	case __NR_waitid:
-		if (t && t->wait_start) {
+	default:
+		if (waits_on_others(no) && t && t->wait_start) {
 			vclock_waited += (ULong)(real_ns(VKI_CLOCK_MONOTONIC) - t->wait_start);
 			t->wait_start = 0;
 		}
-		break;
-	default:
 		break;
 	}
 }
