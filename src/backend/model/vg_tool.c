@@ -843,6 +843,12 @@ static void vclock_pre(ThreadId tid, UInt no)
 		thread_of(tid)->wait_start = real_ns(VKI_CLOCK_MONOTONIC);
 }
 
+/* A sleep that slept, or that a signal woke. */
+static Bool slept(SysRes res)
+{
+	return !sr_isError(res) || sr_Err(res) == VKI_EINTR;
+}
+
 /* After a system call (failed ones too: an interrupted sleep, a wait timed out). */
 static void vclock_post(ThreadId tid, UInt no, UWord *args, SysRes res)
 {
@@ -868,12 +874,13 @@ static void vclock_post(ThreadId tid, UInt no, UWord *args, SysRes res)
 		}
 		break;
 	case __NR_nanosleep:
-		if (args[0])
+		/* Slept, or woken by a signal: the time asked was readable (not EFAULT, EINVAL). */
+		if (slept(res) && args[0])
 			vclock_waited += (ULong)ts_ns((const struct vki_timespec *)args[0]);
 		break;
 	case __NR_clock_nanosleep:
 		/* flags (args[1]) TIMER_ABSTIME: until a reading of the clock (args[0]) */
-		if (!args[2])
+		if (!slept(res) || !args[2])
 			break;
 		ns = ts_ns((const struct vki_timespec *)args[2]);
 		if (args[1] & 1) {
