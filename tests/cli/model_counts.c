@@ -15,7 +15,8 @@
  * nodes of 32 bytes (8 MiB) in a fixed random order: chase reads each node's link alone;
  * chain reads its key (at 24) and then its link, in the line the key's miss is fetching,
  * as a hash chain's walk does (list_chase, list_chain); slow reads the link alone after 512
- * additions that depend on nothing (list_slow: the chase with time between its loads).
+ * additions that depend on nothing (list_slow: the chase with time between its loads); call
+ * reads the link in a function of its own, called each step (list_call).
  * `model_counts N up` and `model_counts N down` take N steps of list_chase along 2^19 nodes
  * of a line each (32 MiB), each linked to the next line up, or down (lines()).
  * `model_counts N kernel` maps N anonymous pages, writes a byte of each, unmaps them and
@@ -101,6 +102,22 @@ __asm__(LIST("list_chase", ""));
 __asm__(LIST("list_chain", "\tcmpq $-1, 24(%rsi)\n\tadc $0, %rax\n"));
 __asm__(LIST("list_slow", "\t.rept 128\n\tadd $1, %r8\n\tadd $1, %r9\n\tadd $1, %r10\n"
 			  "\tadd $1, %r11\n\t.endr\n"));
+
+long list_call(long n, const void *first);
+
+/* list_chase with each step's load in a function of its own: the link reaches the next load
+ * through a return, the end of a superblock that no branch leaves early (on_sb_end). */
+__asm__(".text\n.globl list_call\n.type list_call, @function\nlist_call:\n"
+	"\txor %eax, %eax\n"
+	"1:\tcall list_next\n"
+	"\tdec %rdi\n"
+	"\tjnz 1b\n"
+	"\tret\n"
+	".size list_call, .-list_call\n"
+	".type list_next, @function\nlist_next:\n"
+	"\tmov (%rsi), %rsi\n"
+	"\tret\n"
+	".size list_next, .-list_next\n");
 
 /* The list's 2^18 nodes in an order a fixed xorshift shuffles. */
 static int list(long n, long (*walk)(long, const void *))
@@ -279,7 +296,10 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		long (*step)(long, const void *);
-	} lists[] = { { "chase", list_chase }, { "chain", list_chain }, { "slow", list_slow } };
+	} lists[] = { { "chase", list_chase },
+		      { "chain", list_chain },
+		      { "slow", list_slow },
+		      { "call", list_call } };
 	static const struct {
 		const char *name;
 		long (*step)(long, const unsigned char *, const unsigned *);
