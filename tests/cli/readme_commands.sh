@@ -83,6 +83,14 @@ if command -v valgrind >/dev/null && ! nm "$build/bench/branch_patterns" 2>/dev/
         >"$tmp/out" 2>&1 || fail "branch_patterns.py: $(cat "$tmp/out")"
     [ "$(grep -c '^\(cond\|indirect\) ' "$tmp/out")" = 12 ] || fail "branch_patterns.py: $(cat "$tmp/out")"
 fi
+# bench/merge_sort.py, small: a row for each of its five cases, each with a native and a
+# modelled figure (left out where Valgrind cannot run the sanitizer build's program).
+if command -v valgrind >/dev/null && ! nm "$build/bench/merge_sort" 2>/dev/null | grep -q __asan_init; then
+    python3 "$src/bench/merge_sort.py" "$build/ipcc" "$build/bench/merge_sort" 2000 4000 \
+        >"$tmp/out" 2>&1 || fail "merge_sort.py: $(cat "$tmp/out")"
+    [ "$(grep -c '^ *[24]000 \(random\|sorted\) \(branch\|select\)  *[0-9][0-9.]*  *[0-9][0-9.]* ' "$tmp/out")" = 5 ] ||
+        fail "merge_sort.py: $(cat "$tmp/out")"
+fi
 # bench/llc_time.py, quick: a row for each of its four points and a fit (or why there is
 # none: memory no slower than the LLC, or not x86-64).
 python3 "$src/bench/llc_time.py" "$build/bench/llc_time" --quick >"$tmp/out" 2>&1 ||
