@@ -385,6 +385,8 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	rc.llc_share_mib = gc.llc_share_mib;
 	CHECK(rc.llc_foreign == 5000 && gc.llc_foreign == 0);
 	rc.llc_foreign = gc.llc_foreign;
+	CHECK(rc.pointer_prefetch && !gc.pointer_prefetch);
+	rc.pointer_prefetch = gc.pointer_prefetch;
 	CHECK(rc.btb_entries == 256 && gc.btb_entries == 1024);
 	rc.btb_entries = gc.btb_entries;
 	CHECK(rc.btb2_entries == 12288 && rc.btb2_miss_cycles == 11 && gc.btb2_entries == 0);

@@ -369,6 +369,13 @@ struct ipcc_model_profile {
 	 */
 	unsigned itlb_entries, itlb_miss_cycles, itlb_walk_cycles;
 	/*
+	 * A pointer prefetcher: where a load of 8 bytes walks up an array, the core reads the
+	 * array ahead and brings the lines its values point to into L2 (measured on Raptor
+	 * Cove: bench/merge_sort, docs/internals/model-backend.md, stop 57). Used by the model
+	 * backend; false when missing: none.
+	 */
+	bool pointer_prefetch;
+	/*
 	 * The kernel's part of a run, in core cycles: a page fault (an anonymous page zeroed,
 	 * or a file's pages mapped, and the page freed at last), a system call's entry and
 	 * return, and the bytes a read or
@@ -594,7 +601,7 @@ struct ipcc_model_error {
  * indexed_store_alu,
  * mul_high_latency, l2_latency, llc_latency, llc_share_mib, llc_foreign,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, itlb_entries,
- * itlb_miss_cycles, itlb_walk_cycles, fault_cycles,
+ * itlb_miss_cycles, itlb_walk_cycles, pointer_prefetch, fault_cycles,
  * syscall_cycles, syscall_bytes_per_cycle, l2_bytes_per_cycle,
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
  * btb_entries, btb_miss_cycles, btb2_entries, btb2_miss_cycles, fe_line_branches,

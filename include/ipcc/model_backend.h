@@ -51,6 +51,8 @@ struct ipcc_mb_caches {
 	 * miss's to L2, the LLC and memory, and a mispredict's (ipcc_mb_tlbs()).
 	 */
 	unsigned llc_foreign, clock[5];
+	/* The profile's pointer_prefetch (--ipcc-pointer-prefetch=yes). */
+	bool pointer_prefetch;
 	/* The levels taken from the typical ones: bit 0 L1d, 1 L1i, 2 L2, 3 the LLC. */
 	unsigned guessed;
 	char source[96]; /* "sysfs (cpu0)", or where each level came from */

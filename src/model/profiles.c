@@ -667,7 +667,7 @@ static const struct {
 			"llc_share_mib = 28\nllc_foreign = 5000\nbtb_entries = 256\n"
 			"btb2_entries = 12288\n"
 			"btb2_miss_cycles = 11\nitlb_entries = 256\nitlb_miss_cycles = 13\n"
-			"itlb_walk_cycles = 38\n" },
+			"itlb_walk_cycles = 38\npointer_prefetch = true\n" },
 };
 
 const char *const ipcc_model_profiles[] = { "skylake", "icelake",    "zen3",	   "zen4",
@@ -755,7 +755,7 @@ static const struct key {
 	 * l2_latency, llc_latency, dram_latency: 0, a miss costs
 	 * nothing (the model backend says so); llc_share_mib: 0, the whole LLC; llc_foreign: 0, no other tenant; dtlb_entries: 0, no TLB modelled (stlb_entries,
 	 * stlb_latency, walk_latency: 0, none); itlb_entries: 0, no instruction TLB
-	 * (itlb_miss_cycles, itlb_walk_cycles unused); fault_cycles: 0, the kernel's part left out
+	 * (itlb_miss_cycles, itlb_walk_cycles unused); pointer_prefetch: false, none; fault_cycles: 0, the kernel's part left out
 	 * (syscall_cycles, syscall_bytes_per_cycle: 0, free); l2_bytes_per_cycle, nt_bytes_per_cycle: 0, no
 	 * limit; l2_wb_bytes_per_cycle: 0, l2_bytes_per_cycle's; indirect_call_cycles: 0, no limit; taken_per_cycle: 0, no limit;
 	 * btb_entries: 0, no branch-target buffer modelled (btb_miss_cycles unused);
@@ -834,6 +834,7 @@ static const struct key {
 	KEY(itlb_entries, K_UNSIGNED, 0, 65536),
 	KEY(itlb_miss_cycles, K_UNSIGNED, 0, 100000),
 	KEY(itlb_walk_cycles, K_UNSIGNED, 0, 100000),
+	KEY(pointer_prefetch, K_BOOL, 0, 0),
 	KEY(fault_cycles, K_UNSIGNED, 0, 10000000),
 	KEY(syscall_cycles, K_UNSIGNED, 0, 10000000),
 	KEY(syscall_bytes_per_cycle, K_UNSIGNED, 0, 4096),
@@ -1360,7 +1361,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->dtlb_entries == b->dtlb_entries && a->stlb_entries == b->stlb_entries &&
 	       a->stlb_latency == b->stlb_latency && a->walk_latency == b->walk_latency &&
 	       a->itlb_entries == b->itlb_entries && a->itlb_miss_cycles == b->itlb_miss_cycles &&
-	       a->itlb_walk_cycles == b->itlb_walk_cycles && a->fault_cycles == b->fault_cycles &&
+	       a->itlb_walk_cycles == b->itlb_walk_cycles &&
+	       a->pointer_prefetch == b->pointer_prefetch && a->fault_cycles == b->fault_cycles &&
 	       a->syscall_cycles == b->syscall_cycles &&
 	       a->syscall_bytes_per_cycle == b->syscall_bytes_per_cycle &&
 	       a->l2_bytes_per_cycle == b->l2_bytes_per_cycle &&

@@ -17,6 +17,10 @@
  * as a hash chain's walk does (list_chase, list_chain); slow reads the link alone after 512
  * additions that depend on nothing (list_slow: the chase with time between its loads); call
  * reads the link in a function of its own, called each step (list_call).
+ * `model_counts N parray` and `model_counts N iarray` take N steps in series over an array of
+ * 2^18 records of 32 bytes (8 MiB) in a fixed random order, each step's index hanging on the
+ * key the step before loaded: through an array of pointers to the records, read in order
+ * (parray), or of their 32-bit indices (iarray) (arrays()).
  * `model_counts N up` and `model_counts N down` take N steps of list_chase along 2^19 nodes
  * of a line each (32 MiB), each linked to the next line up, or down (lines()).
  * `model_counts N kernel` maps N anonymous pages, writes a byte of each, unmaps them and
@@ -118,6 +122,72 @@ __asm__(".text\n.globl list_call\n.type list_call, @function\nlist_call:\n"
 	"\tmov (%rsi), %rsi\n"
 	"\tret\n"
 	".size list_next, .-list_next\n");
+
+long array_ptr(long n, void *const *a, long zero, long mask);
+long array_idx(long n, const unsigned *ix, long zero, long mask, const void *recs);
+
+/* i = (i + 1 + (key & zero)) & mask: the next index waits for the key (zero is 0). */
+__asm__(".text\n.globl array_ptr\n.type array_ptr, @function\narray_ptr:\n"
+	"\txor %eax, %eax\n"
+	"1:\tmov (%rsi,%rax,8), %r8\n"
+	"\tmov (%r8), %r9\n"
+	"\tand %rdx, %r9\n"
+	"\tlea 1(%rax,%r9), %rax\n"
+	"\tand %rcx, %rax\n"
+	"\tdec %rdi\n"
+	"\tjnz 1b\n"
+	"\tret\n"
+	".size array_ptr, .-array_ptr\n"
+	".globl array_idx\n.type array_idx, @function\narray_idx:\n"
+	"\txor %eax, %eax\n"
+	"1:\tmov (%rsi,%rax,4), %r9d\n"
+	"\tshl $5, %r9\n"
+	"\tmov (%r8,%r9), %r9\n"
+	"\tand %rdx, %r9\n"
+	"\tlea 1(%rax,%r9), %rax\n"
+	"\tand %rcx, %rax\n"
+	"\tdec %rdi\n"
+	"\tjnz 1b\n"
+	"\tret\n"
+	".size array_idx, .-array_idx\n");
+
+/* 2^18 records in an order a fixed xorshift shuffles, reached through pointers or indices. */
+static int arrays(long n, int pointers)
+{
+	const size_t nodes = (size_t)1 << 18;
+	long *recs = aligned_alloc(64, nodes * 32);
+	void **a = malloc(nodes * sizeof(void *));
+	unsigned *ix = malloc(nodes * sizeof(unsigned));
+	unsigned long long x = 88172645463325252ull;
+	volatile long zero = 0;
+
+	if (!recs || !a || !ix) {
+		free(recs);
+		free(a);
+		free(ix);
+		return 1;
+	}
+	for (size_t i = 0; i < nodes; i++)
+		ix[i] = (unsigned)i;
+	for (size_t i = nodes - 1; i > 0; i--) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		size_t j = x % i;
+		unsigned t = ix[i];
+
+		ix[i] = ix[j];
+		ix[j] = t;
+	}
+	for (size_t i = 0; i < nodes; i++) {
+		a[i] = &recs[ix[i] * 4];
+		recs[i * 4] = (long)i;
+	}
+	long r = pointers ? array_ptr(n, a, zero, (long)nodes - 1)
+			  : array_idx(n, ix, zero, (long)nodes - 1, recs);
+	free(recs);
+	free(a);
+	free(ix);
+	return r < 0;
+}
 
 /* The list's 2^18 nodes in an order a fixed xorshift shuffles. */
 static int list(long n, long (*walk)(long, const void *))
@@ -312,6 +382,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(walks) / sizeof(walks[0]); i++)
 		if (!strcmp(mode, walks[i].name))
 			return walk(n, walks[i].step);
+	if (!strcmp(mode, "parray") || !strcmp(mode, "iarray"))
+		return arrays(n, mode[0] == 'p');
 	if (!strcmp(mode, "up") || !strcmp(mode, "down"))
 		return lines(n, !strcmp(mode, "down"));
 	if (!strcmp(mode, "kernel"))

@@ -50,6 +50,9 @@ static const char *const btb_left_out[3] = {
 static const char ports_left_out[] =
     "; the allocator's binding of micro-ops to ports (this profile gives each any free port "
     "of its class)";
+static const char pointer_left_out[] =
+    "; when the pointer prefetcher's fetches come (what an array of pointers read in order "
+    "points to is in L2 by the time it is loaded)";
 static const char branches_left_out[] =
     "; the front end's limits on taken branches packed close and on branches that go both "
     "ways (this profile has neither: each taken branch costs it the same)";
@@ -172,6 +175,8 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 			k->btb.size / k->btb.line);
 	if (k->btb2.size)
 		fprintf(out, " and %" PRIu64 " more", k->btb2.size / k->btb2.line);
+	if (k->pointer_prefetch)
+		fprintf(out, "; a pointer prefetcher");
 	fprintf(out, "\n\n");
 	fprintf(out, "  %-24s %18" PRIu64 "  exact\n", "loads", c->loads);
 	fprintf(out, "  %-24s %18" PRIu64 "  exact\n", "stores", c->stores);
@@ -239,10 +244,10 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 			"  %" PRIu64 " segments the model could not parse: one instruction "
 			"a slot\n",
 			m->unmodelled);
-	fprintf(out, "  left out: %s%s%s%s%s\n", left_out,
+	fprintf(out, "  left out: %s%s%s%s%s%s\n", left_out,
 		btb_left_out[k->btb2.size ? 2 : k->btb.size != 0],
 		m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out,
-		share_left_out[share_said(r)]);
+		share_left_out[share_said(r)], k->pointer_prefetch ? pointer_left_out : "");
 	if (r->model_regions)
 		text_regions(out, r);
 	if (!r->per_function)
@@ -333,10 +338,11 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 	json_object_set_new(model, "unmodelled_segments", json_integer((json_int_t)m->unmodelled));
 	json_object_set_new(model, "approximated_names", json_string(m->approximated_names));
 	json_object_set_new(model, "caches",
-			    json_pack("{so so so so ss}", "l1d", cache_json(&m->caches.l1d), "l1i",
-				      cache_json(&m->caches.l1i), "l2", cache_json(&m->caches.l2),
-				      "llc", cache_json(&m->caches.llc), "source",
-				      r->model_caches.source));
+			    json_pack("{so so so so ss sb}", "l1d", cache_json(&m->caches.l1d),
+				      "l1i", cache_json(&m->caches.l1i), "l2",
+				      cache_json(&m->caches.l2), "llc", cache_json(&m->caches.llc),
+				      "source", r->model_caches.source, "pointer_prefetch",
+				      m->caches.pointer_prefetch));
 	json_object_set_new(
 	    model, "tlbs",
 	    m->caches.dtlb.size
@@ -356,12 +362,13 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 						: json_null());
 	json_object_set_new(model, "counts", counts_json(&m->total));
 	json_object_set_new(model, "kernel", kernel_json(&m->kernel, m->kernel_costed));
-	char lo[sizeof(left_out) + sizeof(ports_left_out) + sizeof(branches_left_out) + 512];
+	char lo[sizeof(left_out) + sizeof(ports_left_out) + sizeof(branches_left_out) +
+		sizeof(pointer_left_out) + 512];
 
-	snprintf(lo, sizeof(lo), "%s%s%s%s%s", left_out,
+	snprintf(lo, sizeof(lo), "%s%s%s%s%s%s", left_out,
 		 btb_left_out[m->caches.btb2.size ? 2 : m->caches.btb.size != 0],
 		 m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out,
-		 share_left_out[share_said(r)]);
+		 share_left_out[share_said(r)], m->caches.pointer_prefetch ? pointer_left_out : "");
 	json_object_set_new(model, "left_out", json_string(lo));
 	for (size_t i = 0; r->per_function && i < m->nfn; i++)
 		json_array_append_new(

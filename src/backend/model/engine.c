@@ -287,6 +287,7 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 	 * its inputs (a load and a test).
 	 */
 	c->llc_foreign = p->llc_share_mib ? p->llc_foreign : 0;
+	c->pointer_prefetch = p->pointer_prefetch;
 	c->clock[0] = 250;
 	c->clock[1] = p->l2_latency > p->load_latency ? p->l2_latency - p->load_latency : 0;
 	c->clock[2] = p->llc_latency > p->load_latency ? p->llc_latency - p->load_latency : 0;
@@ -318,7 +319,7 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c, unsigned window,
 		 const char *outdir, char *const *cmd, char ***argv)
 {
-	enum { NOPT = 16 };
+	enum { NOPT = 17 };
 	char opt[NOPT][640];
 	size_t ncmd = 0, bytes = 0, n = 0;
 	const char *fixed[] = { e->valgrind, "--tool=ipcc", "-q", "--trace-children=yes",
@@ -363,6 +364,8 @@ int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c,
 			 c->clock[0], c->clock[1], c->clock[2], c->clock[3], c->clock[4]);
 	}
 #undef GEOMETRY
+	if (c->pointer_prefetch)
+		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-pointer-prefetch=yes");
 	snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-defs=%s/ipcc-defs.%%p", outdir);
 	for (size_t i = 0; i < nfixed; i++)
 		bytes += strlen(fixed[i]) + 1;
