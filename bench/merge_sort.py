@@ -10,7 +10,8 @@ model's error, and its mispredicts a compare and its cycles a compare charged to
 and to loads that L2, the LLC or memory served. SMALL and LARGE set the two sizes (default
 20,000 records, whose 640 KiB L2 holds, and 200,000, 6.4 MiB, which the LLC serves); a quick
 check passes small ones. docs/internals/model-backend.md, stop 57, has the figures and what
-they say: the machine overlaps the misses near a mispredicted branch, which the model ends.
+they say: the machine fetches the records its array of pointers names ahead of the loads (a
+pointer prefetcher, which profiles with pointer_prefetch model).
 """
 import json
 import subprocess
