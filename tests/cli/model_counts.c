@@ -126,30 +126,22 @@ __asm__(".text\n.globl list_call\n.type list_call, @function\nlist_call:\n"
 long array_ptr(long n, void *const *a, long zero, long mask);
 long array_idx(long n, const unsigned *ix, long zero, long mask, const void *recs);
 
-/* i = (i + 1 + (key & zero)) & mask: the next index waits for the key (zero is 0). */
-__asm__(".text\n.globl array_ptr\n.type array_ptr, @function\narray_ptr:\n"
-	"\txor %eax, %eax\n"
-	"1:\tmov (%rsi,%rax,8), %r8\n"
-	"\tmov (%r8), %r9\n"
-	"\tand %rdx, %r9\n"
-	"\tlea 1(%rax,%r9), %rax\n"
-	"\tand %rcx, %rax\n"
-	"\tdec %rdi\n"
-	"\tjnz 1b\n"
-	"\tret\n"
-	".size array_ptr, .-array_ptr\n"
-	".globl array_idx\n.type array_idx, @function\narray_idx:\n"
-	"\txor %eax, %eax\n"
-	"1:\tmov (%rsi,%rax,4), %r9d\n"
-	"\tshl $5, %r9\n"
-	"\tmov (%r8,%r9), %r9\n"
-	"\tand %rdx, %r9\n"
-	"\tlea 1(%rax,%r9), %rax\n"
-	"\tand %rcx, %rax\n"
-	"\tdec %rdi\n"
-	"\tjnz 1b\n"
-	"\tret\n"
-	".size array_idx, .-array_idx\n");
+/*
+ * i = (i + 1 + (key & zero)) & mask: the next index waits for the key (zero is 0). KEY loads
+ * the key of record i into r9.
+ */
+#define ARRAY(name, key)                                                 \
+	".text\n.globl " name "\n.type " name ", @function\n" name ":\n" \
+	"\txor %eax, %eax\n"                                             \
+	"1:" key "\tand %rdx, %r9\n"                                     \
+	"\tlea 1(%rax,%r9), %rax\n"                                      \
+	"\tand %rcx, %rax\n"                                             \
+	"\tdec %rdi\n"                                                   \
+	"\tjnz 1b\n"                                                     \
+	"\tret\n"                                                        \
+	".size " name ", .-" name "\n"
+__asm__(ARRAY("array_ptr", "\tmov (%rsi,%rax,8), %r8\n\tmov (%r8), %r9\n"));
+__asm__(ARRAY("array_idx", "\tmov (%rsi,%rax,4), %r9d\n\tshl $5, %r9\n\tmov (%r8,%r9), %r9\n"));
 
 /* 2^18 records in an order a fixed xorshift shuffles, reached through pointers or indices. */
 static int arrays(long n, int pointers)

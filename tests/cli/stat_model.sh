@@ -197,8 +197,8 @@ awk -v c="$chase" -v k="$call" 'BEGIN { exit !(k >= 0.8 * c) }' ||
 # The pointer prefetcher (raptorcove's pointer_prefetch; vg_tool.c, ptr_prefetch()): a walk in
 # series over 8 MiB of records shuffled over memory, through an array of pointers read in
 # order, finds the records fetched ahead; through 32-bit indices it waits for each (Emerald
-# Rapids, model_counts' parray and iarray, the fewest of seven runs: 34.8-35.4 cycles a step
-# and 112.9-124.0). Without the prefetcher the model charges both alike.
+# Rapids, model_counts' parray and iarray, the fewest of seven runs, two builds: 19.5-35.4 cycles a step
+# and 112.9-163.6). Without the prefetcher the model charges both alike.
 parray=$(step parray)
 iarray=$(step iarray)
 printf 'base = raptorcove\nname = noptr\npointer_prefetch = false\n' >"$tmp/noptr.prof"
