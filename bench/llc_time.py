@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/llc_time.py LLC_TIME [--rounds N] [--quick]: the LLC a shared host leaves a program,
+"""bench/llc_time.py LLC_TIME [--rounds N] [--sizes A,B,...] [--quick]: the LLC a shared host leaves a program,
 and the lines its other tenants bring in as time passes, fitted on a pointer chase.
 
 LLC_TIME is the build's bench/llc_time (bench/llc_time.c): a chase over a random cycle of
@@ -13,7 +13,9 @@ cycles is in memory with the chance E^4 / (E^4 + S^4), E = D + r t; a lap takes 
 (latency + the multiplies' cycles). The fit is the S and r of least squared error in f over
 every round's points: put `llc_share_mib = S` and `llc_foreign = r x 10^6` in a profile
 file (base = the profile you use) for --profile. Also prints the fit with r = 0 (no time
-term), and each point's measured and fitted f. --quick: 4 and 8 MiB, 0 and 60 cycles
+term), and each point's measured and fitted f. --sizes: the sizes in MiB instead of 4 to 32
+(the smallest is the LLC's own latency): where a guest keeps less than 4 MiB of the LLC, as a
+Zen 5 guest did (ipcc bench latency: 20-124 ns a load at 4 MiB), 2 to 16. --quick: 4 and 8 MiB, 0 and 60 cycles
 between loads, one round (a check that it runs, not a fit to keep). Where memory is no
 slower than the LLC (a machine with all its LLC to itself), it says so: there is no share.
 """
@@ -59,7 +61,7 @@ def law(S, r, D, t):
 
 def fit(points):
     best = None
-    for s_mib in range(4, 401, 2):
+    for s_mib in list(range(1, 8)) + list(range(8, 401, 2)):
         S = s_mib * 16384
         for k in [None] + list(range(-100, -19)):
             r = 0.0 if k is None else 10 ** (k / 20)
@@ -75,6 +77,13 @@ def main():
     if "--quick" in argv:
         argv.remove("--quick")
         rounds, sizes, delays = 1, [4, 8], [0, 20]
+    if "--sizes" in argv:
+        i = argv.index("--sizes")
+        try:
+            sizes = sorted(int(v) for v in argv[i + 1].split(","))
+        except (IndexError, ValueError):
+            sizes = []  # the usage below
+        del argv[i:i + 2]
     if "--rounds" in argv:
         i = argv.index("--rounds")
         try:
@@ -82,7 +91,7 @@ def main():
         except (IndexError, ValueError):
             rounds = 0  # the usage below
         del argv[i:i + 2]
-    if len(argv) != 1 or rounds < 1:
+    if len(argv) != 1 or rounds < 1 or not sizes or sizes[0] < 1:
         print(__doc__)
         return 2
     if not os.access(argv[0], os.X_OK):
@@ -90,11 +99,11 @@ def main():
               file=sys.stderr)
         return 2
     pts = measure(argv[0], rounds, sizes, delays)
-    llc = min(c for _, m, d, c in pts if m == 4 and d == 0)
+    llc = min(c for _, m, d, c in pts if m == sizes[0] and d == 0)
     mem = min(c for _, m, d, c in pts if m == 128)
     if mem <= llc * 1.2:
         print(f"memory ({mem:.0f} cycles a load at 128 MiB) is not slower than the LLC "
-              f"({llc:.0f} at 4 MiB): no share to fit")
+              f"({llc:.0f} at {sizes[0]} MiB): no share to fit")
         return 0
     rows = []  # (mib, delay, D lines, t cycles a lap, f)
     for _, mib, d, c in pts:
@@ -105,9 +114,9 @@ def main():
     points = [(D, t, f) for _, _, D, t, f in rows]
     e, s_mib, r = fit(points)
     e0 = min((sum((law(s * 16384, 0.0, D, t) - f) ** 2 for D, t, f in points), s)
-             for s in range(4, 401, 2))
+             for s in list(range(1, 8)) + list(range(8, 401, 2)))
     n = len(points)
-    print(f"LLC {llc:.0f} cycles a load (4 MiB), memory {mem:.0f} (128 MiB); {rounds} rounds")
+    print(f"LLC {llc:.0f} cycles a load ({sizes[0]} MiB), memory {mem:.0f} (128 MiB); {rounds} rounds")
     print("size MiB  cycles between loads   measured f (each round)   fitted f")
     for mib in sizes:
         for d in delays:

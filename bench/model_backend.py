@@ -195,6 +195,9 @@ def main():
     os.environ["PERL_HASH_SEED"] = "0"
     os.environ["PERL_PERTURB_KEYS"] = "0"
     argv = sys.argv[1:]
+    if argv and argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0
     jpath = None
     if "--json" in argv:
         i = argv.index("--json")

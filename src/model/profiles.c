@@ -316,7 +316,31 @@ static const struct ipcc_model_profile builtin[] = {
 	  .split_load_cycles = 1,
 	  .shift_ports = 3,
 	  .mul_high_latency = 4,
-	  MEMORY(14, 50, 400, 96, 4096) },
+	  /*
+	   * Memory and the kernel, measured on a Zen 5 guest of 2 vCPUs (2026-11-29, stop 58;
+	   * docs/internals/model-backend.md): bench/llc_time.py --sizes 2,3,4,6,8,12,16, a
+	   * chase on huge pages, 52 cycles a load at 2-4 MiB (the LLC), 6-8 MiB partly from
+	   * memory and moving between rounds, 12-16 MiB a plateau near 480 (memory; 717 at 128
+	   * MiB with the host's page walks); ipcc bench --fit-profile's page walk 226 (the
+	   * guest's and the host's tables, two-dimensional); bench/kernel_costs twice: a first
+	   * touch of an anonymous page 39,000 cycles with its zeroing (11 us), getppid 3,600,
+	   * read() 3 bytes a cycle. The share the guest keeps of the LLC is its neighbours'
+	   * doing: the chase's fit gives 12 MiB and 631 foreign lines a million cycles (rms
+	   * 0.16 in the chance of memory, the rounds apart by as much), the eight programs of
+	   * bench/model_backend.py 4 MiB (22.1% mean error of elapsed cycles, 6 MiB 23.9%, 12
+	   * MiB 28.1%, none 52.1%); kept: 4, judged on the six held out (41.4% -> 22.0%).
+	   */
+	  .l2_latency = 14,
+	  .llc_latency = 52,
+	  .llc_share_mib = 4,
+	  .dram_latency = 480,
+	  .dtlb_entries = 96,
+	  .stlb_entries = 4096,
+	  .stlb_latency = TLB_HIT,
+	  .walk_latency = 226,
+	  .fault_cycles = 39000,
+	  .syscall_cycles = 3600,
+	  .syscall_bytes_per_cycle = 3 },
 	/*
 	 * Intel Golden Cove / Raptor Cove (Alder Lake P-core, Sapphire and Emerald Rapids):
 	 * 6-wide allocation, 8-wide retire, a 512-entry ROB, 5 integer ALU ports, 3 loads and
