@@ -169,6 +169,19 @@ struct ipcc_model_profile {
 	 */
 	bool rename_no_movzx;
 	/*
+	 * sbb r, r (one register twice) depends on the carry flag only, as AMD's guides list
+	 * it among the dependency-breaking idioms (Zen 5: cmp r15d, 1; sbb ecx, ecx; and ecx,
+	 * -8; add ecx, 9 1.07 cycles a loop, 3 through ecx).
+	 */
+	bool sbb_idiom;
+	/*
+	 * Cycles a cmovcc on two or three flags (l, ge, le, g, a, be) waits for them beyond
+	 * its data (Zen 5: cmp r12d, eax; cmovle ebx, eax; mov r12d, ebx 3.00 cycles a loop,
+	 * cmovle r12d, eax chained through r12d alone 1.00, setle in its place 3.00 with a
+	 * movzx; test r10, r10; cmove r10, rbx 2.00). 0 when missing: none.
+	 */
+	unsigned cmov_flags_late;
+	/*
 	 * With fold_imm: whether a folded add/sub reg, imm (one of those with no latency) takes
 	 * no ALU port either, done at rename. Measured on a Granite Rapids-class core: four
 	 * independent inc or lea reg, [reg+1] chains and the loop's branch 1.00 cycle, where
@@ -515,6 +528,13 @@ struct ipcc_model_profile {
 	 */
 	unsigned dep_load_gap;
 	/*
+	 * Of the load ports, how many take a load into a vector register (movsd, movdqu,
+	 * vmovups ymm, addsd xmm, [m] ...): on Zen 5 four such loads an iteration run 2.00
+	 * cycles a loop, six 3.00, where four into general registers take 1.00. 0 when
+	 * missing: any load port.
+	 */
+	unsigned vec_load_ports;
+	/*
 	 * A load that a store forwards to, where the stored value came from an earlier load
 	 * through an operation (a read-modify-write's, or mov rax, [m]; add rax, rcx; mov
 	 * [m], rax) or is a vector load's, moved: at the soonest this many cycles after that
@@ -592,7 +612,7 @@ struct ipcc_model_error {
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
  * memory_renaming, rename_rmw_imm_only, rename_base_only, rename_no_word,
- * rename_no_movzx, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
+ * rename_no_movzx, sbb_idiom, cmov_flags_late, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
  * fuse_mov_alu, fused_flags_late, port_binding, alu_port_subsets, divider_cycles, vector_load_latency,
  * complex_load_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, alias_forwards,
@@ -612,7 +632,7 @@ struct ipcc_model_error {
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, rep_wide_cycles, cpuid_cycles, x87_assist_cycles,
  * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,
- * loads_per_bank, dep_load_ports, dep_load_gap, forward_trip, forward_trip_slow,
+ * loads_per_bank, dep_load_ports, dep_load_gap, vec_load_ports, forward_trip, forward_trip_slow,
  * store_drain_cycles, fp_assist_cycles, lsd_no_unroll, x87_denormal_cycles, x87_nan_cycles):
  * unsigned decimals (lsd_no_unroll: micro-op counts from 1 to 63 apart by spaces, or none),
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
@@ -765,6 +785,7 @@ enum ipcc_model_limit {
 	IPCC_LIMIT_VOUT,       /* vec_out_ports: to general registers and flags */
 	IPCC_LIMIT_VSHUF,      /* vec_shuffle_ports: one-port shuffles, from registers */
 	IPCC_LIMIT_DEPLOAD,    /* dep_load_ports: loads of an address a load gave */
+	IPCC_LIMIT_VLOAD,      /* vec_load_ports: loads into vector registers */
 	IPCC_LIMIT_MISPREDICT, /* sum over branches of their rate x the profile's recovery */
 	IPCC_LIMITS
 };

@@ -315,6 +315,8 @@ static inline bool model_taken(const struct minsn *in, uint64_t k)
  * class, these counts are exact for Golden Cove's ports 0, 1 and 5.
  * PORT_DEPLOAD: of the load ports, those that take a load whose address comes from a
  * load's value (model_mark_dep_loads), where the profile names them (dep_load_ports).
+ * PORT_VLOAD: of the load ports, those that take a load into a vector register, where the
+ * profile names them (vec_load_ports).
  */
 enum {
 	PORT_ALU,
@@ -330,6 +332,7 @@ enum {
 	PORT_VOUT,
 	PORT_VSHUF,
 	PORT_DEPLOAD,
+	PORT_VLOAD,
 	PORT_CLASSES
 };
 

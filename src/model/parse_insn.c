@@ -136,6 +136,18 @@ static bool stores_first(enum form f)
 	       f == F_SET || f == F_POP || f == F_XADD || f == F_CMPXCHG;
 }
 
+/* Whether condition code cc reads two flags or more: SF and OF (l, ge, le, g), CF and ZF. */
+static bool two_flag_cond(const char *cc)
+{
+	static const char *const two[] = { "l", "nge", "ge", "nl",  "le", "ng",
+					   "g", "nle", "a",  "nbe", "be", "na" };
+
+	for (size_t i = 0; i < sizeof(two) / sizeof(two[0]); i++)
+		if (!strcmp(cc, two[i]))
+			return true;
+	return false;
+}
+
 /*
  * The flags an instruction that reads them reads: the carry alone (adc, sbb, rcl, rcr, a
  * condition b, c, nae, ae, nb, nc), the carry and the others (a, nbe, be, na; lahf,
@@ -327,6 +339,14 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		    gpr_only && (f == F_MOV || f == F_ALU || f == F_UNARY || f == F_IMUL ||
 				 f == F_CMP || (f == F_CMPXCHG && !lock));
 		/*
+		 * cmovcc r, [m], a load into an operation as add r, [m] is (cmovne eax, [rbp -
+		 * 0x74]; mov [rbp - 0x74], eax 1.12 cycles a loop on Zen 5, 8 modelled through the
+		 * forward); not where the profile renames only an immediate's read-modify-writes
+		 * (Intel's, not measured with cmov)
+		 */
+		if (gpr_only && f == F_UPD && !strncmp(m, "cmov", 4) && !ps->p->rename_rmw_imm_only)
+			in->renamable = true;
+		/*
 		 * a shift or rotate of memory by an immediate, where the profile renames only
 		 * an immediate's read-modify-writes (shr dword ptr [rbx], 1 chained through
 		 * memory 1.00-1.90 cycles a loop on Emerald Rapids, by cl 5.00; Zen not measured)
@@ -393,6 +413,10 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		rd = 0;
 		in->zero = true;
 	}
+	/* sbb r, r: the carry's, not the register's (the profile's sbb_idiom) */
+	if (ps->p->sbb_idiom && !strcmp(m, "sbb") && n == 2 && o[0].kind == O_REG &&
+	    o[1].kind == O_REG && o[0].reg == o[1].reg && !o[0].partial)
+		rd = 0;
 #undef REG
 	if (f == F_PUSH || (f == F_JMP && d->imp_wr)) /* push, call */
 		*store = true;
@@ -790,6 +814,16 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 			if (u == U_MUL && p->mul_ports)
 				in.ports |= 1u << PORT_MUL;
 		}
+		/*
+		 * cmovcc on two or three flags (l, ge, le, g; a, be): its flags a cycle or more
+		 * later than its data (the profile's); on one flag (e, ne, s, b ...) not (Zen 5:
+		 * test r10, r10; cmove r10, rbx 2.00 cycles a loop, with cmovle 3.00)
+		 */
+		if (p->cmov_flags_late && !strncmp(m, "cmov", 4) && model_insn_is_cond(m + 4) &&
+		    two_flag_cond(m + 4) && !in.slow_regs) {
+			in.slow_regs = FLAG_REGS;
+			in.slow_extra = p->cmov_flags_late;
+		}
 		if (def.port == PT_VEC || (def.port == PT_MOVE_VEC && !mem)) {
 			bool to_gpr = false, from_gpr = false;
 
@@ -835,6 +869,8 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	}
 	if (load)
 		in.ports |= 1u << PORT_LOAD;
+	if (load && n > 0 && o[0].kind == O_REG && o[0].reg >= REG_VEC0) /* into a vector */
+		in.ports |= 1u << PORT_VLOAD;
 	if (store)
 		in.ports |= 1u << PORT_STORE;
 	if (load || store) /* one address, for a read-modify-write too */
