@@ -276,6 +276,14 @@ static const struct {
 	{ "agu_ports", "488b8500ffffff488b8d80feffff488b9500feffff4c8b8580fdffff4c898d80fbffff",
 	  D_BLOCK_UNITS, 8, offsetof(struct ipcc_model_profile, agu_ports) },
 	/*
+	 * Six movsd loads into vector registers, from one line: 3.00 cycles a loop on a Zen 5
+	 * guest, two such loads a cycle (four into general registers 1.00; the load ports' own
+	 * count where every load port takes them)
+	 */
+	{ "vec_load_ports",
+	  "f2410f1000f2410f104808f2410f105010f2410f105818f2410f106020f2410f106828", D_BLOCK_UNITS,
+	  4, offsetof(struct ipcc_model_profile, vec_load_ports) },
+	/*
 	 * add qword ptr [rdi + rbx], rcx, chained through memory (indexed: not renamed): a
 	 * load forwarded a value an operation made, 7.28-7.37 cycles a loop on Emerald Rapids
 	 * (6, the load's latency and the add's, where nothing more holds it); 7 and one forward
