@@ -72,7 +72,7 @@ struct ipcc_model_insn_cost {
 };
 
 /* The rows a profile may hold (a built-in holds at most 20). */
-#define IPCC_MODEL_MAX_COSTS 48
+#define IPCC_MODEL_MAX_COSTS 64
 
 struct ipcc_model_profile {
 	char name[32];
@@ -175,6 +175,22 @@ struct ipcc_model_profile {
 	 */
 	bool sbb_idiom;
 	/*
+	 * xchg between two whole general registers is done at rename, as an eliminated move
+	 * (Zen 5: xchg rdi, rax chained 1.00 cycle a loop; xchg ebx, eax; xchg ecx, eax 1.00,
+	 * where the table's 2-cycle latency gave 4).
+	 */
+	bool xchg_renamed;
+	/*
+	 * A scalar operation of one vector source that keeps the upper part of another (cvtsi2sd,
+	 * cvtss2sd, sqrtsd, roundsd, rcpss and their kin; the destination in SSE's form, the
+	 * first source in AVX's) does not wait for that register where its upper part is zero:
+	 * written last in the loop by a scalar operation (a name ending in ss or sd), a zero
+	 * idiom, movd or movq (Zen 5: vcvtsi2sd xmm0, xmm0, edx 1.00 cycle a loop, with vaddsd
+	 * xmm0, xmm0, xmm1 after it 1.00, after vunpcklpd xmm0, xmm0, xmm0 5.05; sqrtsd xmm0,
+	 * xmm1 7.50, the divider's, where sqrtsd xmm0, xmm0 takes 19.7).
+	 */
+	bool merge_zero_upper;
+	/*
 	 * Cycles a cmovcc on two or three flags (l, ge, le, g, a, be) waits for them beyond
 	 * its data (Zen 5: cmp r12d, eax; cmovle ebx, eax; mov r12d, ebx 3.00 cycles a loop,
 	 * cmovle r12d, eax chained through r12d alone 1.00, setle in its place 3.00 with a
@@ -264,6 +280,12 @@ struct ipcc_model_profile {
 	 * rcx*8], [rax + rcx + 8]) takes more than load_latency (Zen 4: 1); 0: none.
 	 */
 	unsigned complex_load_latency;
+	/*
+	 * Cycles more for a load into an 8- or 16-bit part of a general register, which
+	 * merges into the whole after the load (Zen 5: mov cl, [rax]; and cl, 0x7f 2.00 cycles
+	 * a loop, through rcx); 0: none, the merge in the load's time.
+	 */
+	unsigned load_merge_latency;
 	/* An lea of base + index + displacement, cycles (Zen 4: 2); 0: the table's 1. */
 	unsigned lea3_latency;
 	/* An lea whose index is scaled (by 2, 4 or 8), cycles (Golden Cove: 2); 0: the table's. */
@@ -496,6 +518,14 @@ struct ipcc_model_profile {
 	 */
 	unsigned divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles;
 	/*
+	 * The FP divider's occupancy for square roots where it differs from a divide's (0 when
+	 * missing: fdiv_single_cycles, fdiv_double_cycles), and whether a 256-bit divide or
+	 * root holds it no longer than a 128-bit one (Zen 5: vdivpd xmm 3.93, ymm 4.00 cycles
+	 * apart; false when missing: twice as long).
+	 */
+	unsigned fsqrt_single_cycles, fsqrt_double_cycles;
+	bool fdiv_full_width;
+	/*
 	 * Accesses that cross a 64-byte line or a 4 KiB page, one after another at most: the
 	 * cycles each holds its kind's one resource (loads that split a line, loads that split
 	 * a page, and the same for stores). ipcc bench --block's harness knows its addresses:
@@ -575,6 +605,18 @@ struct ipcc_model_profile {
 	 */
 	uint64_t lsd_no_unroll;
 	/*
+	 * The op cache, in a loop whose instructions' lengths are known (bytes=N, as ipcc bench
+	 * --block's loop has them): of a loop of more than loop_stream_ops instructions (a jcc
+	 * the decoders pair with the flag-writer before it counted with it), each 64-byte line
+	 * is delivered from a new cycle, at most opcache_line_ops instructions of it a cycle;
+	 * of a shorter loop over more than one line, each line from a new cycle. The front end
+	 * runs ahead of allocation, so this is a floor under a loop's cycles, not a cost added
+	 * to them. On Zen 5 (stop 59): 13 to 15 instructions in one line 3.00 cycles a loop,
+	 * 14 in one line and 1 in the next 4.00, 11 over two lines 2.00. 0 when missing: none
+	 * (opcache_line_ops); loop_stream_ops 0 with opcache_line_ops set: every loop so.
+	 */
+	unsigned opcache_line_ops, loop_stream_ops;
+	/*
 	 * With --block, an x87 instruction that reads a double from the harness's memory (a
 	 * subnormal) takes this many cycles more for its conversion, after every older
 	 * instruction retired, and an arithmetic or compare one as much again for its denormal
@@ -612,9 +654,9 @@ struct ipcc_model_error {
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
  * memory_renaming, rename_rmw_imm_only, rename_base_only, rename_no_word,
- * rename_no_movzx, sbb_idiom, cmov_flags_late, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
+ * rename_no_movzx, sbb_idiom, xchg_renamed, merge_zero_upper, cmov_flags_late, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
  * fuse_mov_alu, fused_flags_late, port_binding, alu_port_subsets, divider_cycles, vector_load_latency,
- * complex_load_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
+ * complex_load_latency, load_merge_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, alias_forwards,
  * from_gpr_extra, forward_extra, vector_forward_extra, agu_ports, shift_ports,
  * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,
@@ -631,9 +673,11 @@ struct ipcc_model_error {
  * rep_bytes_per_cycle,
  * rep_l2_bytes_per_cycle, rep_llc_bytes_per_cycle, rep_wide_cycles, cpuid_cycles, x87_assist_cycles,
  * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,
+ * fsqrt_single_cycles, fsqrt_double_cycles, fdiv_full_width,
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,
  * loads_per_bank, dep_load_ports, dep_load_gap, vec_load_ports, forward_trip, forward_trip_slow,
- * store_drain_cycles, fp_assist_cycles, lsd_no_unroll, x87_denormal_cycles, x87_nan_cycles):
+ * store_drain_cycles, fp_assist_cycles, lsd_no_unroll, opcache_line_ops, loop_stream_ops,
+ * x87_denormal_cycles, x87_nan_cycles):
  * unsigned decimals (lsd_no_unroll: micro-op counts from 1 to 63 apart by spaces, or none),
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
  * copies its cost rows and lock latency; a lock_latency given in the file wins). An
@@ -685,7 +729,10 @@ int ipcc_model_parse(const char *text, const struct ipcc_model_profile *p,
  * read: strict, an error (ipcc_model_parse); lenient, a conservative class it counts and
  * names (ipcc_model_program_approximated): one micro-op of latency 3 (plus the profile's
  * load latency with a memory operand) that reads every operand it can read and the flags,
- * and writes its first operand. Machine code lifted from a program is parsed leniently.
+ * and writes its first operand; an x87 one reads and writes the stack as one register,
+ * loads from memory (stores, where it is fst, fist, fbstp or a control store) and takes the
+ * profile's cost row for its mnemonic. Machine code lifted from a program is parsed
+ * leniently.
  */
 enum ipcc_model_mode {
 	IPCC_MODEL_STRICT = 0,

@@ -228,10 +228,13 @@ int ipcc_block_lift(const struct ipcc_block *b, char **text)
 	}
 	/* the harness's registers and memory: one data address (model_int.h) */
 	len += (size_t)snprintf(t + len, cap - len, "%%harness\n.Lloop:\n");
+	/* each with its length (the op cache's lines); the harness's dec is 3 bytes, its jnz 6 */
 	for (size_t i = 0; i < n; i++)
-		len += (size_t)snprintf(t + len, cap - len, "%s%s%s\n", insn[i].mnemonic,
-					insn[i].op_str[0] ? " " : "", insn[i].op_str);
-	snprintf(t + len, cap - len, "dec %s\njne .Lloop\n", gpr_names[b->counter]);
+		len += (size_t)snprintf(t + len, cap - len, "%s%s%s ; bytes=%u\n", insn[i].mnemonic,
+					insn[i].op_str[0] ? " " : "", insn[i].op_str,
+					(unsigned)insn[i].size);
+	snprintf(t + len, cap - len, "dec %s ; bytes=3\njne .Lloop ; bytes=6\n",
+		 gpr_names[b->counter]);
 	*text = t;
 out:
 	cs_free(insn, n);

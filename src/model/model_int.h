@@ -19,9 +19,10 @@
 #define REG_VEC0    16
 #define REG_FLAGS   48
 #define REG_CF	    49
+#define REG_ST	    50 /* the x87 stack, all eight as one (model_x87_approximate) */
 #define FLAG_REGS   (1ull << REG_FLAGS | 1ull << REG_CF)
 #define VEC_REGS    (0xffffffffull << REG_VEC0) /* the 32 vector registers' bits */
-#define MODEL_NREGS 50
+#define MODEL_NREGS 51
 
 /* The most instructions a block may expand to (%rep, times). */
 #define MODEL_MAX_INSNS 1000000
@@ -69,6 +70,10 @@ struct minsn {
 	uint64_t reads;	       /* register bits read */
 	uint64_t writes;       /* register bits written */
 	unsigned fe_stall;     /* cycles the front end delivers nothing before this one */
+	uint8_t bytes;	       /* its length in bytes (`bytes=N`, from machine code); 0: unknown */
+	uint8_t line_at;       /* 1 + its offset in its 64-byte line (`at=N`); 0: after the last */
+	bool fe_fused;	       /* a jcc the decoders pair with the flag-writer before it */
+	uint8_t merge_reg;     /* 1 + the vector register a scalar op keeps the upper part of */
 	bool at_retire;	       /* executes at retirement (lock, fences, ; at_retire) */
 	bool drains;	       /* and after the stores before it reach the cache (lock, mfence) */
 	bool assist;	       /* a subnormal operand's microcode assist (model_mark_fp_assists) */
@@ -203,6 +208,16 @@ static inline uint64_t model_physical(uint64_t disp)
  * retirement and take the assist's cycles more (x87.c).
  */
 void model_mark_x87_faults(struct ipcc_model_program *prog, const struct ipcc_model_profile *p);
+
+/*
+ * An x87 instruction the table lacks, after approximate() (x87.c): its stack read and written
+ * as one register (REG_ST), its memory operand a load or, for fst, fist, fbstp and the
+ * control stores, a store, an FP port, and the profile's cost row for the mnemonic where it
+ * has one. Still approximated: the registers apart, the stack's top and the microcode's
+ * ports are not modelled. Nothing for any other instruction.
+ */
+void model_x87_approximate(const struct ipcc_model_profile *p, const char *text, struct minsn *in,
+			   bool *load, bool *store);
 
 /* The resources of accesses that split a line or a page (minsn.split). */
 #define SPLIT_LOAD_LINE	 1u

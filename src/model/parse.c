@@ -84,6 +84,43 @@ int model_emit(struct parser *ps, const struct minsn *in, unsigned times)
 
 #define MAX_REP_DEPTH 16
 
+/*
+ * The profile's merge_zero_upper: each scalar operation that keeps another register's upper
+ * part (minsn.merge_reg) stops reading it where that register's last writer before it in the
+ * loop (around the loop's branch) leaves its upper part zero: a scalar operation, a zero idiom,
+ * movd or movq. One with no writer in the loop reads what came before it, which no iteration
+ * waits for.
+ */
+static void mark_zero_upper_merges(struct ipcc_model_program *prog)
+{
+	const unsigned n = prog->n;
+
+	for (unsigned k = 0; k < n; k++) {
+		struct minsn *in = &prog->insn[k];
+		const uint64_t merge = in->merge_reg ? 1ull << (in->merge_reg - 1) : 0;
+
+		if (!(in->reads & merge))
+			continue;
+		for (unsigned j = 1; j <= n; j++) {
+			const struct minsn *w = &prog->insn[(k + n - j) % n];
+			char wm[32];
+			size_t wl;
+
+			if (!(w->writes & merge))
+				continue;
+			model_lex_word(model_lex_space(prog->pool + w->text), wm, sizeof(wm));
+			wl = strlen(wm);
+			if (w->zero ||
+			    (wl >= 4 &&
+			     (!strcmp(wm + wl - 2, "ss") || !strcmp(wm + wl - 2, "sd"))) ||
+			    model_word_in(wm, (const char *const[]){ "movd", "movq", "vmovd",
+								     "vmovq", NULL }))
+				in->reads &= ~merge;
+			break;
+		}
+	}
+}
+
 int ipcc_model_parse(const char *text, const struct ipcc_model_profile *p,
 		     struct ipcc_model_program **out, struct ipcc_model_error *err)
 {
@@ -283,6 +320,8 @@ int ipcc_model_parse_mode(const char *text, const struct ipcc_model_profile *p,
 			model_mark_fp_assists(prog);
 	}
 	model_mark_store_chunks(prog, p);
+	if (p->merge_zero_upper)
+		mark_zero_upper_merges(prog);
 	if (p->dep_load_ports)
 		model_mark_dep_loads(prog);
 	if (p->forward_fail_latency)

@@ -16,7 +16,11 @@
 #include "insn_int.h"
 #include "parse_int.h"
 
-/* The comment's overrides: lat=N uops=N fe_stall=N mispredict[=F] taken=F at_retire. */
+/*
+ * The comment's overrides: lat=N uops=N fe_stall=N mispredict[=F] taken=F at_retire, and
+ * where its machine code is known bytes=N, the instruction's length (1 to 15), and at=N, its
+ * offset in its 64-byte line (0 to 63) where fetch comes to it from elsewhere.
+ */
 static int annotations(struct parser *ps, const char *c, struct minsn *in)
 {
 	while (*c) {
@@ -48,7 +52,8 @@ static int annotations(struct parser *ps, const char *c, struct minsn *in)
 			in->mispredict = MISPREDICT_ALL;
 		} else if (!strcmp(w, "at_retire")) {
 			in->at_retire = true;
-		} else if ((!strcmp(w, "lat") || !strcmp(w, "uops") || !strcmp(w, "fe_stall")) &&
+		} else if ((!strcmp(w, "lat") || !strcmp(w, "uops") || !strcmp(w, "fe_stall") ||
+			    !strcmp(w, "bytes") || !strcmp(w, "at")) &&
 			   *c == '=') {
 			char num[32];
 			const char *nat = c + 1;
@@ -58,10 +63,17 @@ static int annotations(struct parser *ps, const char *c, struct minsn *in)
 			c = model_lex_word(nat, num, sizeof(num));
 			errno = 0;
 			v = strtoul(num, &end, 10);
-			if (!*num || *end || errno || v > 100000 || (!strcmp(w, "uops") && v > 64))
+			if (!*num || *end || errno || v > 100000 ||
+			    (!strcmp(w, "uops") && v > 64) ||
+			    (!strcmp(w, "bytes") && (v < 1 || v > 15)) ||
+			    (!strcmp(w, "at") && v > 63))
 				return model_parse_fail(ps, nat, "bad value for %s", w);
 			if (!strcmp(w, "lat"))
 				in->latency = (unsigned)v;
+			else if (!strcmp(w, "bytes"))
+				in->bytes = (uint8_t)v;
+			else if (!strcmp(w, "at"))
+				in->line_at = (uint8_t)(v + 1);
 			else if (!strcmp(w, "uops"))
 				in->uops = (unsigned)v;
 			else
@@ -317,6 +329,11 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		if (o[0].wide && o[1].wide)
 			in->move_from = (uint8_t)(o[1].reg + 1);
 	}
+	/* xchg between whole general registers, done at rename (the profile's xchg_renamed) */
+	if (ps->p->xchg_renamed && !strcmp(m, "xchg") && n == 2 && o[0].kind == O_REG &&
+	    o[1].kind == O_REG && o[0].reg < REG_VEC0 && o[1].reg < REG_VEC0 && !o[0].partial &&
+	    !o[1].partial)
+		in->eliminated = true;
 	/*
 	 * A memory operand the profile's memory_renaming may rename: [base + index*s + disp]
 	 * with a base or an index or both (no rip, label or segment) moving general registers
@@ -347,12 +364,16 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		if (gpr_only && f == F_UPD && !strncmp(m, "cmov", 4) && !ps->p->rename_rmw_imm_only)
 			in->renamable = true;
 		/*
-		 * a shift or rotate of memory by an immediate, where the profile renames only
-		 * an immediate's read-modify-writes (shr dword ptr [rbx], 1 chained through
-		 * memory 1.00-1.90 cycles a loop on Emerald Rapids, by cl 5.00; Zen not measured)
+		 * a shift or rotate of memory, not through the carry (rcr dword ptr [rdi - 0x52],
+		 * 0xd8 8.99 cycles a loop on Zen 5): by an immediate where the profile renames
+		 * only an immediate's read-modify-writes (shr dword ptr [rbx], 1 chained through
+		 * memory 1.00-1.90 cycles a loop on Emerald Rapids, by cl 5.00), by cl too
+		 * elsewhere (Zen 5: shr dword ptr [rax + 0x10], 1, shl byte ptr [r9], 0x48, shr
+		 * dword ptr [rax + 0x10], cl 1.00, 8 modelled before)
 		 */
-		if (ps->p->rename_rmw_imm_only && f == F_SHIFT && gpr_only && o[0].kind == O_MEM &&
-		    (n == 1 || o[1].kind == O_IMM) && strcmp(m, "rcl") && strcmp(m, "rcr"))
+		if (f == F_SHIFT && gpr_only && o[0].kind == O_MEM && strcmp(m, "rcl") &&
+		    strcmp(m, "rcr") &&
+		    (!ps->p->rename_rmw_imm_only || n == 1 || o[1].kind == O_IMM))
 			in->renamable = true;
 		/*
 		 * adc and sbb, whose carry comes in beside the memory's value: not renamed where
@@ -361,6 +382,10 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		 * qword ptr [rdx], 1 8.00, add 1.00; Zen not measured)
 		 */
 		if (ps->p->rename_rmw_imm_only && (!strcmp(m, "adc") || !strcmp(m, "sbb")))
+			in->renamable = false;
+		/* cmpxchg [m], r on AMD: not renamed (Zen 5: cmpxchg dword ptr [r8], esi 8.93-9.00
+		 * cycles a loop, cmpxchg ecx, esi 3.00) */
+		if (!ps->p->rename_rmw_imm_only && f == F_CMPXCHG)
 			in->renamable = false;
 		/* a read-modify-write that a stored folded value is not renamed into */
 		in->rmw_alu = f == F_ALU && n == 2 && o[0].kind == O_MEM;
@@ -768,6 +793,7 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		load = store = false;
 		lock = false;
 		approximate(ps, ops_at, &in, &load, &store);
+		model_x87_approximate(p, mat, &in, &load, &store);
 		in.rep_size = (uint8_t)rep_size;
 		s = end;
 	} else {
@@ -896,12 +922,29 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 			in.latency = in.load_latency;
 		else
 			in.latency += in.load_latency;
+		/* into a part of a general register: the merge after it (load_merge_latency) */
+		if (n > 0 && o[0].kind == O_REG && o[0].partial && !p->partial_rename)
+			in.latency += p->load_merge_latency;
 	}
 	/*
 	 * lea base + index + displacement: the profile's lea3_latency from the base, one cycle
 	 * from the index (measured on Zen 4: lea rax, [rax + rcx + 8] 2.00 chained, lea rbx,
 	 * [r12 + rbx + 8] 1.00)
 	 */
+	/*
+	 * a scalar operation of one vector source that keeps the upper part of another register:
+	 * that register (merge_zero_upper)
+	 */
+	if (known && !in.approx &&
+	    model_word_in(base, (const char *const[]){ "cvtsi2ss", "cvtsi2sd", "cvtss2sd",
+						       "cvtsd2ss", "sqrtss", "sqrtsd", "roundss",
+						       "roundsd", "rcpss", "rsqrtss", NULL })) {
+		const int k = m[0] == 'v' ? 1 : 0; /* AVX: the first source; SSE: the destination */
+
+		if (n > k + 1 && o[k].kind == O_REG && o[k].reg >= REG_VEC0 &&
+		    !(o[k + 1].kind == O_REG && o[k + 1].reg == o[k].reg))
+			in.merge_reg = (uint8_t)(o[k].reg + 1);
+	}
 	if (known && !in.approx && def.form == F_LEA && p->lea3_latency > in.latency && n == 2 &&
 	    o[1].kind == O_MEM && o[1].key.base >= 0 && o[1].key.index >= 0 &&
 	    (o[1].key.disp != 0 || o[1].key.sym)) {
@@ -969,12 +1012,17 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 									   : p->divider_cycles);
 	} else if (known && !in.approx && (!strncmp(base, "div", 3) || !strncmp(base, "sqrt", 4))) {
 		const size_t bl = strlen(base);
-		const unsigned occ = bl > 2 && base[bl - 1] == 's'   ? p->fdiv_single_cycles
-				     : bl > 2 && base[bl - 1] == 'd' ? p->fdiv_double_cycles
-								     : 0;
+		const bool sq = !strncmp(base, "sqrt", 4), single = bl > 2 && base[bl - 1] == 's';
+		const bool dbl = bl > 2 && base[bl - 1] == 'd';
+		unsigned occ = single ? p->fdiv_single_cycles : dbl ? p->fdiv_double_cycles : 0;
 
+		if (sq && single && p->fsqrt_single_cycles)
+			occ = p->fsqrt_single_cycles;
+		if (sq && dbl && p->fsqrt_double_cycles)
+			occ = p->fsqrt_double_cycles;
 		in.divides = DIV_FP;
-		in.div_cycles = (uint16_t)(strstr(mat, "ymm") ? 2 * occ : occ);
+		in.div_cycles =
+		    (uint16_t)(strstr(mat, "ymm") && !p->fdiv_full_width ? 2 * occ : occ);
 	}
 	if (lock) {
 		in.latency = p->lock_latency;
@@ -997,6 +1045,8 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 
 		model_lex_word(model_lex_space(prev), pm, sizeof(pm));
 		pr = model_insn_row(pm);
+		/* one op to the front end wherever the decoders pair them (opcache_line_ops) */
+		in.fe_fused = pr && (pr->alu_fusable || pr->cmp_fusable) && !strstr(prev, "[");
 		if (pr &&
 		    ((p->fuse_alu_jcc && pr->alu_fusable) ||
 		     (p->fuse_cmp_jcc && pr->cmp_fusable)) &&

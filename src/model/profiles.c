@@ -261,15 +261,40 @@ static const struct ipcc_model_profile builtin[] = {
 	   * ipcc bench --block on a Zen 5 guest (2026-11-28), cycles a loop: bsf, bsr, tzcnt,
 	   * lzcnt and popcnt chained on themselves 1.00; cvtss2sd and cvtsd2ss 3.00; sqrtsd
 	   * 19.98, sqrtss 13.71, divsd 12.78, divss 9.82; cvttsd2si, cvtsd2si and cvttss2si
-	   * 10.7-10.9 with a movq or movd back (from_gpr_extra's 6)
+	   * 10.7-10.9 with a movq or movd back (from_gpr_extra's 6); alone in the loop (stop
+	   * 59), mfence 78.9 (with a store or a load before it 80.0, 78.9), lfence 15.2,
+	   * sfence 1.00
 	   */
-	  .cost = { { "vpmulld", 3, 1 },   { "pmulld", 3, 1 },	  { "mfence", 7, 1 },
+	  .cost = { { "vpmulld", 3, 1 },   { "pmulld", 3, 1 },	  { "mfence", 79, 1 },
+		    { "lfence", 15, 1 },   { "sfence", 1, 1 },
 		    { "div", 10, 2 },	   { "idiv", 10, 2 },	  { "bsf", 1, 1 },
 		    { "bsr", 1, 1 },	   { "tzcnt", 1, 1 },	  { "lzcnt", 1, 1 },
 		    { "popcnt", 1, 1 },	   { "cvtss2sd", 3, 2 },  { "cvtsd2ss", 3, 2 },
 		    { "sqrtsd", 20, 1 },   { "sqrtss", 14, 1 },	  { "divsd", 13, 1 },
 		    { "divss", 10, 1 },	   { "cvttsd2si", 5, 2 }, { "cvtsd2si", 5, 2 },
-		    { "cvttss2si", 5, 2 }, { "cvtss2si", 5, 2 } },
+		    { "cvttss2si", 5, 2 }, { "cvtss2si", 5, 2 },
+		    /*
+		     * cmpxchg ecx, esi chained 3.00; through memory, not renamed (parse_insn.c),
+		     * cmpxchg dword ptr [r8], esi 8.93-9.00 (10 modelled)
+		     */
+		    { "cmpxchg", 3, 4 },
+		    /*
+		     * x87 (model_x87_approximate), chained through st(0), ipcc bench --block
+		     * (stop 59): fadd, fmul st(0), st(0), fadd and fmul qword ptr [rax], fiadd
+		     * dword ptr [rax], fld1; faddp 6.00; fdiv st(0), st(1) 15.0; fsqrt 22.0; fld
+		     * st(0), fxch, fchs, fcomi, fucomip, fldz 1.00
+		     */
+		    { "fadd", 6, 1 },	   { "fsub", 6, 1 },	  { "fsubr", 6, 1 },
+		    { "fmul", 6, 1 },	   { "faddp", 6, 1 },	  { "fsubp", 6, 1 },
+		    { "fsubrp", 6, 1 },	   { "fmulp", 6, 1 },	  { "fiadd", 6, 1 },
+		    { "fisub", 6, 1 },	   { "fisubr", 6, 1 },	  { "fimul", 6, 1 },
+		    { "fdiv", 15, 1 },	   { "fdivr", 15, 1 },	  { "fdivp", 15, 1 },
+		    { "fdivrp", 15, 1 },   { "fidiv", 15, 1 },	  { "fidivr", 15, 1 },
+		    { "fsqrt", 22, 1 },	   { "fld", 1, 1 },	  { "fxch", 1, 1 },
+		    { "fchs", 1, 1 },	   { "fabs", 1, 1 },	  { "fldz", 1, 1 },
+		    { "fld1", 1, 1 },	   { "fcomi", 1, 1 },	  { "fucomi", 1, 1 },
+		    { "fcomip", 1, 1 },	   { "fucomip", 1, 1 },	  { "fst", 1, 1 },
+		    { "fstp", 1, 1 } },
 	  .fadd_latency = 2,
 	  .fmul_latency = 3,
 	  .move_elimination = true,
@@ -304,11 +329,27 @@ static const struct ipcc_model_profile builtin[] = {
 	  /* sbb ecx, ecx on the carry alone (the loop above 1.07); lea rax, [rax + rdi + 2] and
 	   * [rax + rdi*8 - 8] 2.00 chained, [rax + rdi], [rax + rdi*8], [rax + 8] 1.00 */
 	  .sbb_idiom = true,
+	  /* xchg rdi, rax chained 1.00 cycle a loop (stop 58) */
+	  .xchg_renamed = true,
+	  /* vcvtsi2sd xmm0, xmm0, edx 1.00 cycle a loop; after vunpcklpd xmm0, xmm0, xmm0 5.05 */
+	  .merge_zero_upper = true,
 	  /* cmp r12d, eax; cmovle ebx, eax; mov r12d, ebx 3.00 cycles a loop (from the flags
 	   * 2), cmovle r12d, eax alone 1.00 (from the data 1) */
 	  .cmov_flags_late = 1,
 	  .lea3_latency = 2,
+	  /* mov cl, [rax]; and cl, 0x7f 2.00 cycles a loop (stop 58): the merge a cycle */
+	  .load_merge_latency = 1,
 	  .divider_cycles = 7, /* measured: independent 64-bit divs 6.98 cycles apart */
+	  /*
+	   * The FP divider, independent ones (stop 59): vdivsd 4.00, vdivpd xmm 3.93, ymm 4.00;
+	   * vdivss 2.45, vdivps xmm 2.46, ymm 2.50; vsqrtsd 7.36, vsqrtpd xmm and ymm 7.36;
+	   * vsqrtss 4.42, vsqrtps ymm 4.39 cycles apart
+	   */
+	  .fdiv_single_cycles = 2,
+	  .fdiv_double_cycles = 4,
+	  .fsqrt_single_cycles = 4,
+	  .fsqrt_double_cycles = 7,
+	  .fdiv_full_width = true,
 	  .fp_bypass = 1,
 	  /*
 	   * ipcc bench --fit-profile on a Zen 5 guest (2026-11-28, three fits): branch.always
@@ -357,7 +398,16 @@ static const struct ipcc_model_profile builtin[] = {
 	   * width): not unrolled (docs/internals/model.md, "Zen 5 on blocks again").
 	   */
 	  .cpuid_cycles = 22100,
-	  .lsd_no_unroll = 1ull << 7 | 7ull << 13 | 0x7full << 17 | 0x7full << 25 | 0x7full << 33 },
+	  .lsd_no_unroll = 1ull << 7 | 7ull << 13 | 0x7full << 17 | 0x7full << 25 | 0x7full << 33,
+	  /*
+	   * BHive's blocks in the harness's loop on that guest (stop 59): 13 to 15
+	   * instructions in one 64-byte line (with dec, jnz) 3.00 cycles a loop, 16 to 18 with
+	   * one to five in the next line 4.00, 11 or 12 over two lines 2.00; a loop of 12 or
+	   * fewer in one line runs at the width (docs/internals/model.md, "The op cache's
+	   * lines")
+	   */
+	  .opcache_line_ops = 6,
+	  .loop_stream_ops = 12 },
 	/*
 	 * Intel Golden Cove / Raptor Cove (Alder Lake P-core, Sapphire and Emerald Rapids):
 	 * 6-wide allocation, 8-wide retire, a 512-entry ROB, 5 integer ALU ports, 3 loads and
@@ -399,7 +449,18 @@ static const struct ipcc_model_profile builtin[] = {
 		    { "divpd", 13, 1 },
 		    { "sqrtsd", 13, 1 },
 		    /* rdtsc 29.0 cycles apart on a Granite Rapids-class guest, 47 on Emerald Rapids */
-		    { "rdtsc", 29, 4 } },
+		    { "rdtsc", 29, 4 },
+		    /*
+		     * x87 moves on the stack (model_x87_approximate): fchs chained 1.00 on
+		     * Emerald Rapids; fld st(0), fst, fstp and fxch taken as 1 alike (not
+		     * measured alone: fld qword ptr [rsi]; fstp st(0) 222 with its assist)
+		     */
+		    { "fchs", 1, 1 },
+		    { "fabs", 1, 1 },
+		    { "fld", 1, 1 },
+		    { "fst", 1, 1 },
+		    { "fstp", 1, 1 },
+		    { "fxch", 1, 1 } },
 	  /*
 	   * chained: addsd, addss, addpd, subsd, vaddps ymm 2.00 cycles; mulsd, mulps, vmulpd ymm
 	   * and vfmadd231pd ymm 4.00 (the table's 4); a mulsd-addsd pair 7.01: the add waits a
@@ -781,12 +842,14 @@ static const struct key {
 	/*
 	 * Optional (0 when missing): the latencies table's own figure; fp_bypass: none;
 	 * partial_rename: false, parts merge; move_elimination, memory_renaming,
-	 * rename_rmw_imm_only, rename_base_only, rename_no_word, rename_no_movzx, sbb_idiom, fold_no_port,
+	 * rename_rmw_imm_only, rename_base_only, rename_no_word, rename_no_movzx, sbb_idiom,
+	 * xchg_renamed, merge_zero_upper, fold_no_port,
 	 * fold_lea: false;
 	 * fold_bits: 0, any size and offset; fold_materialize, logic_flags_late,
 	 * fused_flags_late, fuse_mov_alu: 0; port_binding, alu_port_subsets: false;
 	 * divider_cycles: 0, pipelined; vector_load_latency: 0, load_latency;
-	 * complex_load_latency: 0; lea3_latency, lea_scale_latency: 0, the table's;
+	 * complex_load_latency, load_merge_latency: 0; lea3_latency, lea_scale_latency: 0,
+	 * the table's;
 	 * pair_stores: false; pair_store_bytes: 0, 32; pair_wide_stores: false;
 	 * forward_fail_latency, forward_wide_latency: 0, not modelled; alias_forwards: false;
 	 * forward_extra, vector_forward_extra: 0, a forward as fast as the cache;
@@ -809,6 +872,7 @@ static const struct key {
 	 * cpuid_cycles: 0, cpuid approximated; x87_assist_cycles: 0, no x87 stack faults;
 	 * high8_latency: 0, the table's latencies; divider_cycles_32: 0, divider_cycles;
 	 * fdiv_single_cycles, fdiv_double_cycles: 0, the FP divider pipelined;
+	 * fsqrt_single_cycles, fsqrt_double_cycles: 0, the divides'; fdiv_full_width: false;
 	 * split_load_cycles, page_split_load_cycles, split_store_cycles,
 	 * page_split_store_cycles: 0, split accesses not modelled; loads_per_bank: 0, no
 	 * limit; dep_load_ports: 0, any load port; dep_load_gap: 0, none; vec_load_ports: 0, any load port;
@@ -816,6 +880,7 @@ static const struct key {
 	 * store_drain_cycles: 0, none;
 	 * fp_assist_cycles: 0, no subnormal assists;
 	 * lsd_no_unroll (micro-op counts, or none): none, every loop delivered without a break;
+	 * opcache_line_ops: 0, no line limit (loop_stream_ops unused);
 	 * x87_denormal_cycles: 0, no assist for an x87 read of a subnormal double;
 	 * x87_nan_cycles: 0, none for an x87 computation on a QNaN.
 	 */
@@ -832,6 +897,8 @@ static const struct key {
 	KEY(rename_no_word, K_BOOL, 0, 0),
 	KEY(rename_no_movzx, K_BOOL, 0, 0),
 	KEY(sbb_idiom, K_BOOL, 0, 0),
+	KEY(xchg_renamed, K_BOOL, 0, 0),
+	KEY(merge_zero_upper, K_BOOL, 0, 0),
 	KEY(cmov_flags_late, K_UNSIGNED, 0, 100),
 	KEY(fold_no_port, K_BOOL, 0, 0),
 	KEY(fold_lea, K_BOOL, 0, 0),
@@ -845,6 +912,7 @@ static const struct key {
 	KEY(divider_cycles, K_UNSIGNED, 0, 1000),
 	KEY(vector_load_latency, K_UNSIGNED, 0, 100000),
 	KEY(complex_load_latency, K_UNSIGNED, 0, 1000),
+	KEY(load_merge_latency, K_UNSIGNED, 0, 1000),
 	KEY(lea3_latency, K_UNSIGNED, 0, 1000),
 	KEY(lea_scale_latency, K_UNSIGNED, 0, 1000),
 	KEY(pair_stores, K_BOOL, 0, 0),
@@ -909,6 +977,9 @@ static const struct key {
 	KEY(divider_cycles_32, K_UNSIGNED, 0, 1000),
 	KEY(fdiv_single_cycles, K_UNSIGNED, 0, 1000),
 	KEY(fdiv_double_cycles, K_UNSIGNED, 0, 1000),
+	KEY(fsqrt_single_cycles, K_UNSIGNED, 0, 1000),
+	KEY(fsqrt_double_cycles, K_UNSIGNED, 0, 1000),
+	KEY(fdiv_full_width, K_BOOL, 0, 0),
 	KEY(split_load_cycles, K_UNSIGNED, 0, 1000),
 	KEY(page_split_load_cycles, K_UNSIGNED, 0, 1000),
 	KEY(split_store_cycles, K_UNSIGNED, 0, 1000),
@@ -922,6 +993,8 @@ static const struct key {
 	KEY(store_drain_cycles, K_UNSIGNED, 0, 1000),
 	KEY(fp_assist_cycles, K_UNSIGNED, 0, 100000),
 	KEY(lsd_no_unroll, K_UOPS, 1, 63),
+	KEY(opcache_line_ops, K_UNSIGNED, 0, 64),
+	KEY(loop_stream_ops, K_UNSIGNED, 0, 1000),
 	KEY(x87_denormal_cycles, K_UNSIGNED, 0, 100000),
 	KEY(x87_nan_cycles, K_UNSIGNED, 0, 100000),
 #undef KEY
@@ -1378,17 +1451,21 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->rename_rmw_imm_only == b->rename_rmw_imm_only &&
 	       a->rename_base_only == b->rename_base_only &&
 	       a->rename_no_word == b->rename_no_word && a->rename_no_movzx == b->rename_no_movzx &&
-	       a->sbb_idiom == b->sbb_idiom && a->cmov_flags_late == b->cmov_flags_late &&
-	       a->fold_no_port == b->fold_no_port && a->fold_lea == b->fold_lea &&
-	       a->fold_bits == b->fold_bits && a->fold_materialize == b->fold_materialize &&
+	       a->sbb_idiom == b->sbb_idiom && a->xchg_renamed == b->xchg_renamed &&
+	       a->merge_zero_upper == b->merge_zero_upper &&
+	       a->cmov_flags_late == b->cmov_flags_late && a->fold_no_port == b->fold_no_port &&
+	       a->fold_lea == b->fold_lea && a->fold_bits == b->fold_bits &&
+	       a->fold_materialize == b->fold_materialize &&
 	       a->logic_flags_late == b->logic_flags_late &&
 	       a->fused_flags_late == b->fused_flags_late && a->fuse_mov_alu == b->fuse_mov_alu &&
 	       a->port_binding == b->port_binding && a->alu_port_subsets == b->alu_port_subsets &&
 	       a->divider_cycles == b->divider_cycles &&
 	       a->vector_load_latency == b->vector_load_latency &&
 	       a->complex_load_latency == b->complex_load_latency &&
-	       a->lea3_latency == b->lea3_latency && a->lea_scale_latency == b->lea_scale_latency &&
-	       a->pair_stores == b->pair_stores && a->pair_store_bytes == b->pair_store_bytes &&
+	       a->lea3_latency == b->lea3_latency &&
+	       a->load_merge_latency == b->load_merge_latency &&
+	       a->lea_scale_latency == b->lea_scale_latency && a->pair_stores == b->pair_stores &&
+	       a->pair_store_bytes == b->pair_store_bytes &&
 	       a->pair_wide_stores == b->pair_wide_stores &&
 	       a->forward_fail_latency == b->forward_fail_latency &&
 	       a->forward_wide_latency == b->forward_wide_latency &&
@@ -1434,6 +1511,9 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->divider_cycles_32 == b->divider_cycles_32 &&
 	       a->fdiv_single_cycles == b->fdiv_single_cycles &&
 	       a->fdiv_double_cycles == b->fdiv_double_cycles &&
+	       a->fsqrt_single_cycles == b->fsqrt_single_cycles &&
+	       a->fsqrt_double_cycles == b->fsqrt_double_cycles &&
+	       a->fdiv_full_width == b->fdiv_full_width &&
 	       a->split_load_cycles == b->split_load_cycles &&
 	       a->page_split_load_cycles == b->page_split_load_cycles &&
 	       a->split_store_cycles == b->split_store_cycles &&
@@ -1443,6 +1523,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->forward_trip == b->forward_trip && a->forward_trip_slow == b->forward_trip_slow &&
 	       a->store_drain_cycles == b->store_drain_cycles &&
 	       a->fp_assist_cycles == b->fp_assist_cycles && a->lsd_no_unroll == b->lsd_no_unroll &&
+	       a->opcache_line_ops == b->opcache_line_ops &&
+	       a->loop_stream_ops == b->loop_stream_ops &&
 	       a->x87_denormal_cycles == b->x87_denormal_cycles &&
 	       a->x87_nan_cycles == b->x87_nan_cycles && a->placement == b->placement &&
 	       a->sample_retire == b->sample_retire && !strcmp(a->latencies, b->latencies) &&

@@ -27,6 +27,9 @@ static int64_t max64(int64_t a, int64_t b)
 	return a > b ? a : b;
 }
 
+/* How far the op cache's delivery runs ahead of allocation, in cycles (opcache_line_ops) */
+#define FE_AHEAD 16
+
 /* The allocation stage: a cursor and the running totals of every closed cycle's slots. */
 struct alloc {
 	unsigned width, rob;
@@ -612,6 +615,37 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 		loop_uops += prog->insn[k].uops;
 	const bool lsd_break = !paths && loop_uops < 64 && (p->lsd_no_unroll >> loop_uops & 1);
 
+	/*
+	 * The op cache (opcache_line_ops), where every instruction's length is known: a loop
+	 * of more than loop_stream_ops ops (a jcc paired with the flag-writer before it one,
+	 * in the jcc's line) gets each 64-byte line from a new cycle, at most opcache_line_ops
+	 * of its ops a cycle; a shorter one over more than a line each line from a new cycle.
+	 * The loop starts a line (the harness aligns it) unless its first line says where it
+	 * starts (at=N), as a line after a taken jump may. Its own clock runs ahead of the
+	 * allocation by FE_AHEAD cycles at most (the op queue's depth, assumed).
+	 */
+	unsigned fe_cap = UINT_MAX, loop_bytes = 0, loop_ops = 0;
+	bool fe_lines = false;
+
+	for (unsigned k = 0; k < n && p->opcache_line_ops && !paths; k++) {
+		if (!prog->insn[k].bytes) {
+			loop_bytes = 0;
+			break;
+		}
+		loop_bytes += prog->insn[k].bytes;
+		loop_ops += !(k + 1 < n && prog->insn[k + 1].fe_fused);
+	}
+	if (loop_bytes && loop_ops > p->loop_stream_ops) {
+		fe_lines = true;
+		fe_cap = p->opcache_line_ops;
+	} else if (loop_bytes + (n && prog->insn[0].line_at ? prog->insn[0].line_at - 1u : 0) >
+		   64) {
+		fe_lines = true;
+	}
+	int64_t fe_t = INT64_MIN / 2; /* the cycle the op cache delivers in */
+	unsigned fe_used = 0, fe_off = 0, fe_line = 0;
+	bool fe_fresh = true; /* the next op opens a cycle: the loop's branch went back */
+
 	for (uint64_t it = 0; it < iters; it++) {
 		const bool counted = it >= warm, reported = it == iters - 1;
 		unsigned shadow = 0, target = 0; /* a taken jump skips to `target`, < shadow */
@@ -629,6 +663,30 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			int64_t s, q, x, c, r;
 			unsigned lat;
 
+			/* the op cache's cycle for it: a new one at the loop's start, a new line,
+			 * or the line's ops for a cycle delivered */
+			if (fe_lines) {
+				/* where it starts: after the one before, or at its `at=` (fetched
+				 * from elsewhere), the loop's first at a line's start */
+				const unsigned start = in->line_at ? in->line_at - 1u
+						       : k	   ? fe_off
+								   : 0;
+				/* its line: where it starts; a paired jcc's, where it ends */
+				const unsigned at = start + (in->fe_fused ? in->bytes - 1 : 0);
+
+				fe_off = start + in->bytes;
+				fe_fresh |= k == 0 || in->line_at;
+				if (!(k + 1 < n && prog->insn[k + 1].fe_fused)) {
+					if (fe_fresh || at / 64 != fe_line || fe_used >= fe_cap) {
+						fe_t = max64(fe_t + 1, al.cur - FE_AHEAD);
+						fe_used = 0;
+						fe_line = at / 64;
+						fe_fresh = false;
+					}
+					fe_used++;
+				}
+				al.fe_ready = max64(al.fe_ready, fe_t);
+			}
 			/* scheduled: in order, W micro-ops a cycle, when the front end offers it,
 			 * one cycle after instruction g - B retired */
 			s = allocate(&al, ring, g, slot, u, in->fe_stall);

@@ -348,3 +348,43 @@ void model_mark_x87_faults(struct ipcc_model_program *prog, const struct ipcc_mo
 	}
 	x87_charge(prog, p, den, NULL, 1); /* no period in ROUNDS iterations */
 }
+
+void model_x87_approximate(const struct ipcc_model_profile *p, const char *text, struct minsn *in,
+			   bool *load, bool *store)
+{
+	static const char *const stores[] = { "fst",	 "fstp",   "fist",   "fistp",  "fisttp",
+					      "fbstp",	 "fnstcw", "fstcw",  "fnstsw", "fstsw",
+					      "fnstenv", "fstenv", "fnsave", "fsave",  NULL };
+	static const char *const compares[] = { "fcomi", "fucomi", "fcomip", "fucomip", NULL };
+	struct x87_op x;
+	char m[16];
+
+	if (x87_effect(text, &x) != 1)
+		return;
+	model_lex_word(model_lex_space(text), m, sizeof(m));
+	uint64_t rd = in->mem ? in->addr_regs : 0, wr = 0;
+
+	if (x.reads || x.arith || x.swap || model_word_in(m, stores))
+		rd |= 1ull << REG_ST;
+	if (!strncmp(m, "fcmov", 5))
+		rd |= FLAG_REGS;
+	if (x.dest >= 0) /* a push too: its value a new one (fld1; faddp 6.00 not seen) */
+		wr |= 1ull << REG_ST;
+	if (model_word_in(m, compares))
+		wr |= FLAG_REGS;
+	in->reads = rd;
+	in->writes = wr;
+	if (in->mem) {
+		const bool st = model_word_in(m, stores);
+
+		in->mem = st ? MEM_STORE : MEM_LOAD;
+		*load = !st;
+		*store = st;
+	}
+	in->ports = 1u << PORT_VEC;
+	for (unsigned i = 0; i < IPCC_MODEL_MAX_COSTS && p->cost[i].mnemonic[0]; i++)
+		if (!strcmp(p->cost[i].mnemonic, m)) {
+			in->latency = p->cost[i].latency;
+			in->uops = p->cost[i].uops ? p->cost[i].uops : 1;
+		}
+}

@@ -342,7 +342,7 @@ static void print_text(const struct sim_opts *o, const struct ipcc_model_program
 		if (n)
 			printf("approximated: %u instruction%s not in the model's table (%s): 1 "
 			       "micro-op, latency 3, reads its operands and the flags, writes its "
-			       "first\n",
+			       "first (x87: the stack as one register, the profile's latency)\n",
 			       n, n == 1 ? "" : "s", names);
 	}
 	if (o->run.trace)
