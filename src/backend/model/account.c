@@ -182,17 +182,25 @@ static int lift_part(csh cs, const struct seg *s, char **text, size_t *plen, siz
 			st->always++;
 		if (direct && last && !cs_insn_group(cs, in, CS_GRP_CALL))
 			st->self_loop = (uint64_t)in->detail->x86.operands[0].imm == s->addr[0];
-		if (direct && last && close)
-			ret = append(text, plen, pcap, "%s .Lloop\n", in->mnemonic);
-		else if (direct && last)
-			ret = append(text, plen, pcap, "%s .Lp%u\n.Lp%u:\n", in->mnemonic, part + 1,
-				     part + 1);
-		else if (direct)
-			ret = append(text, plen, pcap, "%s .Lj%u_%u\n.Lj%u_%u:\n", in->mnemonic,
-				     part, i, part, i);
+		/* its length, and where in its line the part starts (the op cache's lines) */
+		char len[32];
+
+		if (i == 0)
+			snprintf(len, sizeof(len), " ; bytes=%u at=%u", (unsigned)s->len[i],
+				 (unsigned)(s->addr[i] & 63));
 		else
-			ret = append(text, plen, pcap, "%s%s%s\n", in->mnemonic,
-				     in->op_str[0] ? " " : "", in->op_str);
+			snprintf(len, sizeof(len), " ; bytes=%u", (unsigned)s->len[i]);
+		if (direct && last && close)
+			ret = append(text, plen, pcap, "%s .Lloop%s\n", in->mnemonic, len);
+		else if (direct && last)
+			ret = append(text, plen, pcap, "%s .Lp%u%s\n.Lp%u:\n", in->mnemonic,
+				     part + 1, len, part + 1);
+		else if (direct)
+			ret = append(text, plen, pcap, "%s .Lj%u_%u%s\n.Lj%u_%u:\n", in->mnemonic,
+				     part, i, len, part, i);
+		else
+			ret = append(text, plen, pcap, "%s%s%s%s\n", in->mnemonic,
+				     in->op_str[0] ? " " : "", in->op_str, len);
 		cs_free(in, 1);
 	}
 	return ret;
