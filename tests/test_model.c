@@ -996,6 +996,9 @@ TEST(zen5_renames_merges_x87_and_dividers_as_measured)
 		{ ROW, "base = zen5\n", "vdivpd ymm2, ymm1, ymm1\n", 4 },
 		{ ROW, "base = zen5\nfdiv_full_width = false\n", "vdivpd ymm2, ymm1, ymm1\n", 8 },
 		{ ROW, "base = zen5\n", "vsqrtsd xmm2, xmm1, xmm1\n", 7 },
+		/* vminps, vmaxss, minsd, vmaxpd ymm chained 2.00 */
+		{ ROW, "base = zen5\n", "vminps xmm7, xmm7, xmm0\n", 2 },
+		{ ROW, "base = zen5\n", "maxsd xmm7, xmm0\n", 2 },
 		/* mfence 78.9, lfence 15.2 */
 		{ ROW, "base = zen5\n", "mfence\n", 79 },
 		{ ROW, "base = zen5\n", "lfence\n", 15 },

@@ -294,7 +294,11 @@ static const struct ipcc_model_profile builtin[] = {
 		    { "fchs", 1, 1 },	   { "fabs", 1, 1 },	  { "fldz", 1, 1 },
 		    { "fld1", 1, 1 },	   { "fcomi", 1, 1 },	  { "fucomi", 1, 1 },
 		    { "fcomip", 1, 1 },	   { "fucomip", 1, 1 },	  { "fst", 1, 1 },
-		    { "fstp", 1, 1 } },
+		    { "fstp", 1, 1 },
+		    /* chained (stop 59): vminps, vmaxss, minsd, vmaxpd ymm 2.00 */
+		    { "minps", 2, 1 },	   { "minpd", 2, 1 },	  { "minss", 2, 1 },
+		    { "minsd", 2, 1 },	   { "maxps", 2, 1 },	  { "maxpd", 2, 1 },
+		    { "maxss", 2, 1 },	   { "maxsd", 2, 1 } },
 	  .fadd_latency = 2,
 	  .fmul_latency = 3,
 	  .move_elimination = true,
