@@ -53,8 +53,19 @@ def blocks(path):
 
 
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    args = sys.argv[1:]
+    if args and args[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        return
+    try:
+        n = int(args[0]) if args else 2000
+        seed = int(args[1]) if len(args) > 1 else 1
+    except ValueError:
+        print("heldout_blocks: N and SEED are whole numbers (see --help)", file=sys.stderr)
+        sys.exit(2)
+    if len(args) > 2 or n < 1:
+        print("usage: heldout_blocks.py [N] [SEED] (see --help)", file=sys.stderr)
+        sys.exit(2)
     seen, pool = set(), []
     for lib in LIBS:
         path = next((os.path.join(d, lib) for d in DIRS if os.path.exists(os.path.join(d, lib))),
