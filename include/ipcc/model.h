@@ -617,6 +617,25 @@ struct ipcc_model_profile {
 	 */
 	unsigned opcache_line_ops, loop_stream_ops;
 	/*
+	 * AMD's L1 picks a line's way by a tag of its virtual address: a line read through
+	 * several virtual addresses (in ipcc bench --block's harness every page is one physical
+	 * page, so [rsi] and [rsi + 0x1000] are one line) is tagged anew at each, and such loads
+	 * go one at a time. With the harness's addresses known, a load from a line that the loop
+	 * reaches through K virtual pages holds that resource utag_alias_first + (K - 2) *
+	 * utag_alias_step hundredths of a cycle. On Zen 5 (stop 60), cycles a loop: [rsi],
+	 * [rsi + 0x1000] twice 1.41, three times 2.12; [rsi], [rsi + 0x1000], [rsi + 0x2000]
+	 * 1.92, twice 3.73; four pages 3.41, twice 6.82; five 5.19, six 7.69; [rsi],
+	 * [rsi + 0x1040], [rsi + 0x2080] 1.00. 0 when missing: none.
+	 */
+	unsigned utag_alias_first, utag_alias_step;
+	/*
+	 * ... and this many more where the load's address comes from a load's value: a chain
+	 * of such loads (mov rax, [rsi]; mov rbx, [rax + rsi]; mov rcx, [rbx + 0x10]; mov rdx,
+	 * [rcx], two tags) 2.33 cycles a loop on Zen 5, of three 1.60, where four independent
+	 * take 1.50. 0 when missing: none.
+	 */
+	unsigned utag_alias_dep;
+	/*
 	 * With --block, an x87 instruction that reads a double from the harness's memory (a
 	 * subnormal) takes this many cycles more for its conversion, after every older
 	 * instruction retired, and an arithmetic or compare one as much again for its denormal
@@ -677,6 +696,7 @@ struct ipcc_model_error {
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,
  * loads_per_bank, dep_load_ports, dep_load_gap, vec_load_ports, forward_trip, forward_trip_slow,
  * store_drain_cycles, fp_assist_cycles, lsd_no_unroll, opcache_line_ops, loop_stream_ops,
+ * utag_alias_first, utag_alias_step, utag_alias_dep,
  * x87_denormal_cycles, x87_nan_cycles):
  * unsigned decimals (lsd_no_unroll: micro-op counts from 1 to 63 apart by spaces, or none),
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which
@@ -834,6 +854,7 @@ enum ipcc_model_limit {
 	IPCC_LIMIT_DEPLOAD,    /* dep_load_ports: loads of an address a load gave */
 	IPCC_LIMIT_VLOAD,      /* vec_load_ports: loads into vector registers */
 	IPCC_LIMIT_MISPREDICT, /* sum over branches of their rate x the profile's recovery */
+	IPCC_LIMIT_TAGS,       /* loads of a line through several virtual tags (utag_alias_*) */
 	IPCC_LIMITS
 };
 
@@ -845,7 +866,8 @@ struct ipcc_model_bound {
 				      * "address generation", "shift and branch ports",
 				      * "multiply ports", "vector multiply ports", "vector add
 				      * ports", "vector-to-register port", "shuffle port",
-				      * "ports for loaded addresses", "mispredicts" */
+				      * "ports for loaded addresses", "vector load ports",
+				      * "mispredicts", "virtual tags" */
 	unsigned chain[64];	     /* static indices, in program order, of the instructions on
 				      * the loop-carried chain that sets limit[IPCC_LIMIT_CHAIN]
 				      * (the first 64 of a longer one) */

@@ -38,6 +38,7 @@ static const char *const limit_names[IPCC_LIMITS] = {
 	[IPCC_LIMIT_DEPLOAD] = "ports for loaded addresses",
 	[IPCC_LIMIT_VLOAD] = "vector load ports",
 	[IPCC_LIMIT_MISPREDICT] = "mispredicts",
+	[IPCC_LIMIT_TAGS] = "virtual tags",
 };
 
 const char *ipcc_model_limit_name(enum ipcc_model_limit l)
@@ -222,7 +223,7 @@ int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_mo
 				   p->shift_ports,    p->mul_ports,	p->vec_mul_ports,
 				   p->vec_add_ports,  p->vec_out_ports, p->vec_shuffle_ports,
 				   p->dep_load_ports, p->vec_load_ports };
-	double uops = 0, fe = 0, mispredict = 0, use[PORT_CLASSES] = { 0 };
+	double uops = 0, fe = 0, mispredict = 0, tags = 0, use[PORT_CLASSES] = { 0 };
 	bool paired = false;
 	int ret;
 
@@ -249,6 +250,7 @@ int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_mo
 				 ? 2
 				 : 1);
 		mispredict += (double)in->mispredict / MISPREDICT_ALL * p->recovery;
+		tags += in->utag_cost / 100.0;
 	}
 	/* stores reaching the cache: the pairs of two iterations, after one to settle */
 	for (unsigned it = 0; p->pair_stores && it < 3; it++)
@@ -264,6 +266,7 @@ int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_mo
 		out->limit[IPCC_LIMIT_DEPLOAD] =
 		    use[PORT_DEPLOAD] / (p->dep_load_ports - 1.0 / p->dep_load_gap);
 	out->limit[IPCC_LIMIT_MISPREDICT] = mispredict;
+	out->limit[IPCC_LIMIT_TAGS] = tags;
 	if (prog->n) {
 		ret = find_chain(prog, p, out);
 		if (ret)

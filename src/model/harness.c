@@ -795,6 +795,71 @@ static void mark_alias_rates(struct ipcc_model_program *prog, const struct mkey 
 	free(renewed);
 }
 
+/*
+ * The virtual tag an AMD L1 keeps beside a line, from the address's bits 12-31: on Zen 5
+ * two loads of one line through [rsi] and [rsi + rcx] alias (1.48 cycles a loop for two
+ * pairs, 1.00 where they do not) for rcx any one bit from 12 to 31, not from 32 to 46, and
+ * not for bits 12 and 27, 13 and 26, 14 and 25, 15 and 20, 16 and 21, 17 and 22, 18 and
+ * 23, 19 and 24 together (each pair folded into one bit: the hash Lipp et al. found on
+ * Zen and Zen 2, "Take A Way", 2020), while 28 to 31 pair with none.
+ */
+static unsigned utag(uint64_t va)
+{
+	static const unsigned char pair[8][2] = { { 12, 27 }, { 13, 26 }, { 14, 25 }, { 15, 20 },
+						  { 16, 21 }, { 17, 22 }, { 18, 23 }, { 19, 24 } };
+	unsigned t = (unsigned)(va >> 28 & 15) << 8;
+
+	for (unsigned i = 0; i < 8; i++)
+		t |= (unsigned)((va >> pair[i][0] ^ va >> pair[i][1]) & 1) << i;
+	return t;
+}
+
+/*
+ * A line reached through several virtual tags (utag_alias_first): the harness maps every
+ * page to one physical page, so an address's line is its bits 6-11. Each load (a
+ * read-modify-write's too) of a known, unmoving address gets the cost of its line's count
+ * of tags, the stores' among them (a store through a third page
+ * between two loads: mov eax, [rsi]; mov [rsi + 0x1000], ebx; mov ecx, [rsi + 0x2000] 1.47
+ * cycles a loop on Zen 5, where two loads alone take 1.00). Stores are not held (four
+ * through four pages 2.00, the store ports' rate).
+ */
+static void mark_utag_aliases(struct ipcc_model_program *prog, const struct val *seen,
+			      const struct ipcc_model_profile *p)
+{
+	enum { TAGS = 16 };
+	const unsigned n = prog->n;
+	unsigned tags[64][TAGS];
+	unsigned count[64] = { 0 };
+
+	if (!p->utag_alias_first)
+		return;
+	for (unsigned pass = 0; pass < 2; pass++)
+		for (unsigned k = 0; k < n; k++) {
+			struct minsn *in = &prog->insn[k];
+			const struct val a = seen[(size_t)(ITERATIONS - 2) * n + k],
+					 b = seen[(size_t)(ITERATIONS - 1) * n + k];
+
+			if (!in->mem || !a.known || !b.known || a.v != b.v || in->rep_size)
+				continue;
+			const unsigned line = (unsigned)(b.v >> 6 & 63);
+			const unsigned tag = utag(b.v);
+			unsigned i = 0;
+
+			while (i < count[line] && tags[line][i] != tag)
+				i++;
+			if (pass == 0) {
+				if (i == count[line] && i < TAGS)
+					tags[line][count[line]++] = tag;
+			} else if (in->mem & MEM_LOAD && count[line] >= 2) {
+				const unsigned c =
+				    p->utag_alias_first + (count[line] - 2) * p->utag_alias_step +
+				    (model_address_loaded(prog, k) ? p->utag_alias_dep : 0);
+
+				in->utag_cost = (uint16_t)(c < UINT16_MAX ? c : UINT16_MAX);
+			}
+		}
+}
+
 /* The harness's start: registers and the page as src/block/measure.c sets them. */
 static void harness_start(const struct ipcc_model_program *prog, struct state *s)
 {
@@ -867,6 +932,7 @@ void model_harness_values(struct ipcc_model_program *prog, const struct mkey *ke
 		in->key.segment = 0;
 	}
 	tag_forwards(prog, seen);
+	mark_utag_aliases(prog, seen, p);
 	harness_start(prog, s);
 	mark_alias_rates(prog, keys, s, p->alias_forwards);
 	free(seen);

@@ -99,6 +99,7 @@ struct minsn {
 	uint8_t split;	       /* SPLIT_*: the split-access resource it holds (0: none) */
 	uint16_t split_cycles; /* ... this many cycles (the profile's) */
 	uint8_t bank;	       /* 1 + a load's L1 bank (its address's bits 2-5); 0: unknown */
+	uint16_t utag_cost;    /* hundredths of a cycle it holds the virtual-tag resource */
 	bool approx;	       /* not in the table: a conservative class (lenient parsing) */
 	uint8_t rep_size;   /* rep movs, rep stos: the element's bytes (1, 2, 4, 8); 0: not one */
 	bool rep_known;	    /* ... and rcx, from the harness's values (model_harness_values) */
@@ -143,6 +144,9 @@ void model_mark_store_chunks(struct ipcc_model_program *prog, const struct ipcc_
  * the loop). Run on a parsed program.
  */
 void model_mark_dep_loads(struct ipcc_model_program *prog);
+
+/* Whether load k's address comes from a load's value so (model_mark_dep_loads's rule). */
+bool model_address_loaded(const struct ipcc_model_program *prog, unsigned k);
 
 /*
  * The address register of ipcc bench --block's harness (%harness): the registers a block

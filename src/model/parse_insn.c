@@ -1210,22 +1210,31 @@ void model_mark_store_chunks(struct ipcc_model_program *prog, const struct ipcc_
  * loads take d / 3 on the three load ports; an add or imul between two of the loads, or the
  * address loaded in the iteration before, counts alike (1.63, 1.70, 1.57 for four).
  */
-void model_mark_dep_loads(struct ipcc_model_program *prog)
+bool model_address_loaded(const struct ipcc_model_program *prog, unsigned at)
 {
 	uint64_t loaded = 0, start; /* registers whose value comes from a load's */
+	bool found = false;
 
 	do { /* once more while the loop's end carries more such registers to its start */
 		start = loaded;
 		for (unsigned k = 0; k < prog->n; k++) {
-			struct minsn *in = &prog->insn[k];
+			const struct minsn *in = &prog->insn[k];
 			const bool from_load =
 			    in->mem & MEM_LOAD || (!in->zero && (in->reads & loaded));
 
-			if (in->mem & MEM_LOAD && (in->addr_regs & loaded))
-				in->ports |= 1u << PORT_DEPLOAD;
+			if (k == at && in->mem & MEM_LOAD && (in->addr_regs & loaded))
+				found = true;
 			loaded = from_load ? loaded | in->writes : loaded & ~in->writes;
 		}
 	} while (loaded != start);
+	return found;
+}
+
+void model_mark_dep_loads(struct ipcc_model_program *prog)
+{
+	for (unsigned k = 0; k < prog->n; k++)
+		if (model_address_loaded(prog, k))
+			prog->insn[k].ports |= 1u << PORT_DEPLOAD;
 }
 
 /* The bytes [disp, disp + size) of two accesses overlap, modulo a page where `page`. */

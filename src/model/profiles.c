@@ -411,7 +411,10 @@ static const struct ipcc_model_profile builtin[] = {
 	   * lines")
 	   */
 	  .opcache_line_ops = 6,
-	  .loop_stream_ops = 12 },
+	  .loop_stream_ops = 12,
+	  .utag_alias_first = 37,
+	  .utag_alias_step = 23,
+	  .utag_alias_dep = 26 },
 	/*
 	 * Intel Golden Cove / Raptor Cove (Alder Lake P-core, Sapphire and Emerald Rapids):
 	 * 6-wide allocation, 8-wide retire, a 512-entry ROB, 5 integer ALU ports, 3 loads and
@@ -885,6 +888,7 @@ static const struct key {
 	 * fp_assist_cycles: 0, no subnormal assists;
 	 * lsd_no_unroll (micro-op counts, or none): none, every loop delivered without a break;
 	 * opcache_line_ops: 0, no line limit (loop_stream_ops unused);
+	 * utag_alias_first, utag_alias_step: 0, no virtual-tag aliasing; utag_alias_dep: 0, none;
 	 * x87_denormal_cycles: 0, no assist for an x87 read of a subnormal double;
 	 * x87_nan_cycles: 0, none for an x87 computation on a QNaN.
 	 */
@@ -999,6 +1003,9 @@ static const struct key {
 	KEY(lsd_no_unroll, K_UOPS, 1, 63),
 	KEY(opcache_line_ops, K_UNSIGNED, 0, 64),
 	KEY(loop_stream_ops, K_UNSIGNED, 0, 1000),
+	KEY(utag_alias_first, K_UNSIGNED, 0, 100000),
+	KEY(utag_alias_step, K_UNSIGNED, 0, 100000),
+	KEY(utag_alias_dep, K_UNSIGNED, 0, 100000),
 	KEY(x87_denormal_cycles, K_UNSIGNED, 0, 100000),
 	KEY(x87_nan_cycles, K_UNSIGNED, 0, 100000),
 #undef KEY
@@ -1529,6 +1536,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->fp_assist_cycles == b->fp_assist_cycles && a->lsd_no_unroll == b->lsd_no_unroll &&
 	       a->opcache_line_ops == b->opcache_line_ops &&
 	       a->loop_stream_ops == b->loop_stream_ops &&
+	       a->utag_alias_first == b->utag_alias_first &&
+	       a->utag_alias_step == b->utag_alias_step && a->utag_alias_dep == b->utag_alias_dep &&
 	       a->x87_denormal_cycles == b->x87_denormal_cycles &&
 	       a->x87_nan_cycles == b->x87_nan_cycles && a->placement == b->placement &&
 	       a->sample_retire == b->sample_retire && !strcmp(a->latencies, b->latencies) &&

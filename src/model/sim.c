@@ -462,6 +462,52 @@ static void div_hold(struct divider *d, int64_t t, unsigned occ)
 	d->n++;
 }
 
+/*
+ * AMD's virtual-tag aliasing (minsn.utag_cost): what of each cycle's one resource its loads
+ * have taken, in hundredths. A load takes what is left of the first cycle from its ready one
+ * that has any, and its cost runs on into the cycles after, so loads of a fraction of a cycle
+ * share one and a younger load fills what an older one left, as the scheduler issues
+ * whichever is ready. The cycles from `base` on; those before the allocation's are dropped.
+ */
+#define TAG_CYCLES 4096u
+
+static unsigned min_u(unsigned a, unsigned b)
+{
+	return a < b ? a : b;
+}
+
+struct tags {
+	int64_t base;
+	uint8_t used[TAG_CYCLES]; /* cycle base + i at (base + i) % TAG_CYCLES */
+};
+
+/* The cycle a load ready at q that holds `cost` hundredths takes its first share in. */
+static int64_t tags_take(struct tags *t, int64_t q, unsigned cost, int64_t floor)
+{
+	if (floor - t->base >= (int64_t)TAG_CYCLES) { /* cycles no instruction from now can use */
+		memset(t->used, 0, sizeof(t->used));
+		t->base = floor;
+	}
+	while (t->base < floor)
+		t->used[t->base++ % TAG_CYCLES] = 0;
+	if (q < t->base || q - t->base >= TAG_CYCLES)
+		return q; /* too far ahead to follow: free */
+	int64_t c = q;
+
+	while (c - t->base < TAG_CYCLES && t->used[c % TAG_CYCLES] >= 100)
+		c++;
+	const int64_t first = c;
+
+	while (cost && c - t->base < TAG_CYCLES) {
+		const unsigned take = min_u(cost, 100u - t->used[c % TAG_CYCLES]);
+
+		t->used[c % TAG_CYCLES] = (uint8_t)(t->used[c % TAG_CYCLES] + take);
+		cost -= take;
+		c++;
+	}
+	return first;
+}
+
 static void div_free(struct divider *dv)
 {
 	for (unsigned i = 0; dv && i <= DIV_FP; i++) {
@@ -531,8 +577,9 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	double *landed = NULL; /* weight of samples landing on each static instruction */
 	unsigned *land = NULL; /* where a sample lands when instruction k is selected */
 	int64_t ret_cycle = 0, r_prev = 0, r_base = 0, row_base = 0;
-	struct divider *dv = NULL;			  /* each divider's spans (minsn.divides) */
-	int64_t store_r = INT64_MIN / 2;		  /* the latest store's retirement */
+	struct divider *dv = NULL;	 /* each divider's spans (minsn.divides) */
+	struct tags *tags = NULL;	 /* the virtual-tag resource, where a load holds it */
+	int64_t store_r = INT64_MIN / 2; /* the latest store's retirement */
 	int64_t split_free[SPLIT_STORE_PAGE + 1] = { 0 }; /* each split resource (minsn.split) */
 	unsigned ret_used = 0;
 	uint64_t g = 0;
@@ -586,6 +633,9 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 		if (!dv[i].from || !dv[i].to)
 			goto oom;
 	}
+	for (unsigned k = 0; k < n && !tags; k++)
+		if (prog->insn[k].utag_cost && !(tags = calloc(1, sizeof(*tags))))
+			goto oom;
 	if (opts->trace)
 		out->trace = malloc(iters * n * sizeof(*out->trace));
 	if (!out->rows || !landed || !land || (B && !ring) || !dv || (opts->trace && !out->trace))
@@ -728,6 +778,12 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			/* an access that splits a line or a page waits for the one before it */
 			if (in->split)
 				q = max64(q, split_free[in->split]);
+			/*
+			 * a load of a line tagged with another virtual page: one at a time, its
+			 * share of a cycle each (the spans in hundredths of a cycle)
+			 */
+			if (in->utag_cost && tags)
+				q = tags_take(tags, q, in->utag_cost, s);
 			/* immediate folding: of F add/sub reg, imm in a row, one has latency */
 			const bool materialize = df_materializes(df, in);
 
@@ -880,6 +936,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	free(df);
 	free(ring);
 	div_free(dv);
+	free(tags);
 	ports_free(&pt);
 	free(bind);
 
@@ -922,6 +979,7 @@ oom:
 	free(land);
 	free(ring);
 	div_free(dv);
+	free(tags);
 	ports_free(&pt);
 	free(bind);
 	ipcc_model_result_release(out);

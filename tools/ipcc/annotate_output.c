@@ -122,6 +122,7 @@ void annotate_model_json(const struct annotate_opts *o, const struct ipcc_explai
 				[IPCC_LIMIT_DEPLOAD] = "dep_load_ports",
 				[IPCC_LIMIT_VLOAD] = "vec_load_ports",
 				[IPCC_LIMIT_MISPREDICT] = "mispredicts",
+				[IPCC_LIMIT_TAGS] = "virtual_tags",
 			};
 			json_t *lim = json_object(), *chain = json_array();
 
