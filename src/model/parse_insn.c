@@ -929,7 +929,9 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	/*
 	 * lea base + index + displacement: the profile's lea3_latency from the base, one cycle
 	 * from the index (measured on Zen 4: lea rax, [rax + rcx + 8] 2.00 chained, lea rbx,
-	 * [r12 + rbx + 8] 1.00)
+	 * [r12 + rbx + 8] 1.00). A base of rbp or r13 is encoded with a displacement even where
+	 * it is 0, and counts as one (Zen 5: lea r13, [r13 + rax*2] 1.97, lea r13, [r13 + rax]
+	 * 2.00 chained; lea r13, [rax + r13*2] 1.00)
 	 */
 	/*
 	 * a scalar operation of one vector source that keeps the upper part of another register:
@@ -947,7 +949,7 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	}
 	if (known && !in.approx && def.form == F_LEA && p->lea3_latency > in.latency && n == 2 &&
 	    o[1].kind == O_MEM && o[1].key.base >= 0 && o[1].key.index >= 0 &&
-	    (o[1].key.disp != 0 || o[1].key.sym)) {
+	    (o[1].key.disp != 0 || o[1].key.sym || o[1].base == 5 || o[1].base == 13)) {
 		if (o[1].key.base != o[1].key.index && o[1].base >= 0) {
 			in.slow_regs = 1ull << o[1].base;
 			in.slow_extra = p->lea3_latency - in.latency;
