@@ -978,6 +978,16 @@ TEST(zen5_renames_merges_x87_and_dividers_as_measured)
 		/* shr dword ptr [rax + 0x10], 1 1.00, by cl 1.00 (8 before: not renamed) */
 		{ ROW, "base = zen5\n", "shr dword ptr [rax + 0x10], 1\n", 1 },
 		{ ROW, "base = zen5\n", "shr dword ptr [rax + 0x10], cl\n", 1 },
+		/* mov ecx, ecx; add rcx, 1 1.00, three movs and the add 1.00 */
+		{ ROW, "base = zen5\n", "mov ecx, ecx\nadd rcx, 1\n", 1 },
+		{ ROW, "base = zen5\n", "mov ecx, ecx\nmov ecx, ecx\nmov ecx, ecx\nadd rcx, 1\n",
+		  1 },
+		{ ROW, "base = zen5\nself_move_renamed = false\n", "mov ecx, ecx\nadd rcx, 1\n",
+		  2 },
+		/* lea r13, [r13 + rax] 2.00 chained (a displacement of 0 encoded), [rax + r13*2]
+		 * 1.00 */
+		{ ROW, "base = zen5\n", "lea r13, [r13 + rax]\n", 2 },
+		{ ROW, "base = zen5\n", "lea r13, [rax + r13*2]\n", 1 },
 		/* xchg ebx, eax; xchg ecx, eax 1.00 */
 		{ ROW, "base = zen5\n", "xchg ebx, eax\nxchg ecx, eax\n", 1 },
 		{ ROW, "base = zen5\nxchg_renamed = false\n", "xchg ebx, eax\nxchg ecx, eax\n", 4 },

@@ -181,6 +181,13 @@ struct ipcc_model_profile {
 	 */
 	bool xchg_renamed;
 	/*
+	 * mov r32, r32 of a register into itself (zero-extending it) is eliminated too, where
+	 * move_elimination is set (Zen 5: mov ecx, ecx; add rcx, 1 chained 1.00 cycle a loop,
+	 * three such movs and the add 1.00; Emerald Rapids: three in a row 3.00). False when
+	 * missing: a cycle.
+	 */
+	bool self_move_renamed;
+	/*
 	 * A scalar operation of one vector source that keeps the upper part of another (cvtsi2sd,
 	 * cvtss2sd, sqrtsd, roundsd, rcpss and their kin; the destination in SSE's form, the
 	 * first source in AVX's) does not wait for that register where its upper part is zero:
@@ -673,7 +680,7 @@ struct ipcc_model_error {
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
  * memory_renaming, rename_rmw_imm_only, rename_base_only, rename_no_word,
- * rename_no_movzx, sbb_idiom, xchg_renamed, merge_zero_upper, cmov_flags_late, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
+ * rename_no_movzx, sbb_idiom, xchg_renamed, self_move_renamed, merge_zero_upper, cmov_flags_late, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
  * fuse_mov_alu, fused_flags_late, port_binding, alu_port_subsets, divider_cycles, vector_load_latency,
  * complex_load_latency, load_merge_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, alias_forwards,

@@ -118,7 +118,7 @@ static uint8_t ptr_size(const char *text)
  * mov between general registers (32 or 64 bits), the whole-register vector moves between
  * vector registers.
  */
-static bool eliminable(const char *m, int dst, int src)
+static bool eliminable(const char *m, int dst, int src, bool self)
 {
 	static const char *const vec[] = { "movaps",  "movapd",	 "movups",  "movupd",  "movdqa",
 					   "movdqu",  "vmovaps", "vmovapd", "vmovups", "vmovupd",
@@ -126,10 +126,11 @@ static bool eliminable(const char *m, int dst, int src)
 
 	/*
 	 * a register into itself is no move to eliminate: mov eax, eax zero-extends, a cycle
-	 * (three in a row 3.00 cycles a loop on Emerald Rapids)
+	 * (three in a row 3.00 cycles a loop on Emerald Rapids), unless the profile renames it
+	 * (self_move_renamed: Zen 5)
 	 */
 	if (!strcmp(m, "mov"))
-		return dst < REG_VEC0 && src < REG_VEC0 && dst != src;
+		return dst < REG_VEC0 && src < REG_VEC0 && (dst != src || self);
 	for (int i = 0; vec[i]; i++)
 		if (!strcmp(m, vec[i]))
 			return dst >= REG_VEC0 && src >= REG_VEC0;
@@ -324,7 +325,8 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		rd |= REG(0);
 	/* A register move the renamer eliminates (the profile's move_elimination). */
 	if (ps->p->move_elimination && n == 2 && o[0].kind == O_REG && o[1].kind == O_REG &&
-	    !o[0].partial && !o[1].partial && eliminable(m, o[0].reg, o[1].reg)) {
+	    !o[0].partial && !o[1].partial &&
+	    eliminable(m, o[0].reg, o[1].reg, ps->p->self_move_renamed)) {
 		in->eliminated = true;
 		if (o[0].wide && o[1].wide)
 			in->move_from = (uint8_t)(o[1].reg + 1);

@@ -335,6 +335,8 @@ static const struct ipcc_model_profile builtin[] = {
 	  .sbb_idiom = true,
 	  /* xchg rdi, rax chained 1.00 cycle a loop (stop 58) */
 	  .xchg_renamed = true,
+	  /* mov ecx, ecx; add rcx, 1 chained 1.00 cycle a loop, three movs and the add 1.00 */
+	  .self_move_renamed = true,
 	  /* vcvtsi2sd xmm0, xmm0, edx 1.00 cycle a loop; after vunpcklpd xmm0, xmm0, xmm0 5.05 */
 	  .merge_zero_upper = true,
 	  /* cmp r12d, eax; cmovle ebx, eax; mov r12d, ebx 3.00 cycles a loop (from the flags
@@ -850,7 +852,7 @@ static const struct key {
 	 * Optional (0 when missing): the latencies table's own figure; fp_bypass: none;
 	 * partial_rename: false, parts merge; move_elimination, memory_renaming,
 	 * rename_rmw_imm_only, rename_base_only, rename_no_word, rename_no_movzx, sbb_idiom,
-	 * xchg_renamed, merge_zero_upper, fold_no_port,
+	 * xchg_renamed, self_move_renamed, merge_zero_upper, fold_no_port,
 	 * fold_lea: false;
 	 * fold_bits: 0, any size and offset; fold_materialize, logic_flags_late,
 	 * fused_flags_late, fuse_mov_alu: 0; port_binding, alu_port_subsets: false;
@@ -906,6 +908,7 @@ static const struct key {
 	KEY(rename_no_movzx, K_BOOL, 0, 0),
 	KEY(sbb_idiom, K_BOOL, 0, 0),
 	KEY(xchg_renamed, K_BOOL, 0, 0),
+	KEY(self_move_renamed, K_BOOL, 0, 0),
 	KEY(merge_zero_upper, K_BOOL, 0, 0),
 	KEY(cmov_flags_late, K_UNSIGNED, 0, 100),
 	KEY(fold_no_port, K_BOOL, 0, 0),
@@ -1463,6 +1466,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->rename_base_only == b->rename_base_only &&
 	       a->rename_no_word == b->rename_no_word && a->rename_no_movzx == b->rename_no_movzx &&
 	       a->sbb_idiom == b->sbb_idiom && a->xchg_renamed == b->xchg_renamed &&
+	       a->self_move_renamed == b->self_move_renamed &&
 	       a->merge_zero_upper == b->merge_zero_upper &&
 	       a->cmov_flags_late == b->cmov_flags_late && a->fold_no_port == b->fold_no_port &&
 	       a->fold_lea == b->fold_lea && a->fold_bits == b->fold_bits &&
