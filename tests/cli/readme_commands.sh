@@ -67,6 +67,13 @@ if command -v python3 >/dev/null && command -v objdump >/dev/null; then
     python3 "$src/bench/heldout_blocks.py" 20 >"$tmp/h.txt" 2>"$tmp/err" ||
         fail "heldout_blocks.py: $(cat "$tmp/err")"
     [ "$(grep -c '^[0-9a-f]*,lib' "$tmp/h.txt")" = 20 ] || fail "heldout_blocks.py: $(cat "$tmp/h.txt")"
+    # only code that can run: fewer blocks than objdump's linear sweep gives (--linear)
+    reach=$(sed -n 's/.* of \([0-9]*\) blocks$/\1/p' "$tmp/err")
+    python3 "$src/bench/heldout_blocks.py" --linear 20 >"$tmp/h.txt" 2>"$tmp/err" ||
+        fail "heldout_blocks.py --linear: $(cat "$tmp/err")"
+    all=$(sed -n 's/.* of \([0-9]*\) blocks$/\1/p' "$tmp/err")
+    [ -n "$reach" ] && [ -n "$all" ] && [ "$reach" -le "$all" ] ||
+        fail "heldout_blocks.py: $reach reachable blocks of $all"
 fi
 if command -v valgrind >/dev/null && command -v gzip >/dev/null; then
     python3 "$src/bench/model_backend.py" "$build/ipcc" gzip >"$tmp/out" 2>&1 ||
