@@ -714,7 +714,7 @@ static void tag_forwards(struct ipcc_model_program *prog, const struct val *seen
 #define ALIAS_ITERATIONS 1032
 
 static void mark_alias_rates(struct ipcc_model_program *prog, const struct mkey *keys,
-			     struct state *s, bool physical)
+			     struct state *s, bool physical, bool unrenamed)
 {
 	const unsigned n = prog->n;
 	int16_t writer[4096];	/* the store that last wrote each byte of the page; -1: none */
@@ -787,6 +787,9 @@ static void mark_alias_rates(struct ipcc_model_program *prog, const struct mkey 
 		if (fails[k] && (renewed[k] || fails[k] == 1)) {
 			in->alias_rate = (uint32_t)((uint64_t)fails[k] * MISPREDICT_ALL / of);
 			in->fail_back = back[k];
+			/* caught some iterations, not all: held for the store (alias_unrenamed) */
+			if (unrenamed && in->alias_rate < MISPREDICT_ALL)
+				in->renamable = false;
 		}
 	}
 	free(fails);
@@ -934,7 +937,7 @@ void model_harness_values(struct ipcc_model_program *prog, const struct mkey *ke
 	tag_forwards(prog, seen);
 	mark_utag_aliases(prog, seen, p);
 	harness_start(prog, s);
-	mark_alias_rates(prog, keys, s, p->alias_forwards);
+	mark_alias_rates(prog, keys, s, p->alias_forwards, p->alias_unrenamed);
 	free(seen);
 	free(s);
 }
