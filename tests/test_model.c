@@ -1003,6 +1003,12 @@ TEST(zen5_renames_merges_x87_and_dividers_as_measured)
 		  "mov dword ptr [rax + 0x28], r8d\nand ecx, 0x1f\nmov byte ptr [rbx + rcx + "
 		  "0x40], dl\n",
 		  1 },
+		/* a forward that fails, the store's address from the load: 18.3; from a
+		 * constant 14.0 (forward_fail_late) */
+		{ ROW, "base = zen5\n", "mov rax, qword ptr [rdx]\nmov byte ptr [rax], 0\n", 18 },
+		{ ROW, "base = zen5\nforward_fail_late = 0\n",
+		  "mov rax, qword ptr [rdx]\nmov byte ptr [rax], 0\n", 15 },
+		{ ROW, "base = zen5\n", "mov byte ptr [rsi], al\nmov rbx, qword ptr [rsi]\n", 14 },
 		/* xchg ebx, eax; xchg ecx, eax 1.00 */
 		{ ROW, "base = zen5\n", "xchg ebx, eax\nxchg ecx, eax\n", 1 },
 		{ ROW, "base = zen5\nxchg_renamed = false\n", "xchg ebx, eax\nxchg ecx, eax\n", 4 },

@@ -654,6 +654,13 @@ struct ipcc_model_profile {
 	 */
 	bool alias_unrenamed;
 	/*
+	 * A load that its store cannot forward to, ready before that store's address was
+	 * known, takes this many cycles more: it went ahead and was caught late (Zen 5: mov
+	 * rax, [rdx]; mov byte ptr [rax], 0 18.3 cycles a loop, with an add between 19.9, where
+	 * mov byte ptr [rsi], al; mov rbx, [rsi] takes 14.0). 0 when missing: none.
+	 */
+	unsigned forward_fail_late;
+	/*
 	 * With --block, an x87 instruction that reads a double from the harness's memory (a
 	 * subnormal) takes this many cycles more for its conversion, after every older
 	 * instruction retired, and an arithmetic or compare one as much again for its denormal
@@ -714,7 +721,7 @@ struct ipcc_model_error {
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,
  * loads_per_bank, dep_load_ports, dep_load_gap, vec_load_ports, forward_trip, forward_trip_slow,
  * store_drain_cycles, fp_assist_cycles, lsd_no_unroll, opcache_line_ops, loop_stream_ops,
- * utag_alias_first, utag_alias_step, utag_alias_dep, alias_unrenamed,
+ * utag_alias_first, utag_alias_step, utag_alias_dep, alias_unrenamed, forward_fail_late,
  * x87_denormal_cycles, x87_nan_cycles):
  * unsigned decimals (lsd_no_unroll: micro-op counts from 1 to 63 apart by spaces, or none),
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which

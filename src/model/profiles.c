@@ -417,7 +417,8 @@ static const struct ipcc_model_profile builtin[] = {
 	  .utag_alias_first = 37,
 	  .utag_alias_step = 23,
 	  .utag_alias_dep = 26,
-	  .alias_unrenamed = true },
+	  .alias_unrenamed = true,
+	  .forward_fail_late = 3 },
 	/*
 	 * Intel Golden Cove / Raptor Cove (Alder Lake P-core, Sapphire and Emerald Rapids):
 	 * 6-wide allocation, 8-wide retire, a 512-entry ROB, 5 integer ALU ports, 3 loads and
@@ -892,7 +893,7 @@ static const struct key {
 	 * lsd_no_unroll (micro-op counts, or none): none, every loop delivered without a break;
 	 * opcache_line_ops: 0, no line limit (loop_stream_ops unused);
 	 * utag_alias_first, utag_alias_step: 0, no virtual-tag aliasing; utag_alias_dep: 0, none;
-	 * alias_unrenamed: false;
+	 * alias_unrenamed: false; forward_fail_late: 0, none;
 	 * x87_denormal_cycles: 0, no assist for an x87 read of a subnormal double;
 	 * x87_nan_cycles: 0, none for an x87 computation on a QNaN.
 	 */
@@ -1012,6 +1013,7 @@ static const struct key {
 	KEY(utag_alias_step, K_UNSIGNED, 0, 100000),
 	KEY(utag_alias_dep, K_UNSIGNED, 0, 100000),
 	KEY(alias_unrenamed, K_BOOL, 0, 0),
+	KEY(forward_fail_late, K_UNSIGNED, 0, 1000),
 	KEY(x87_denormal_cycles, K_UNSIGNED, 0, 100000),
 	KEY(x87_nan_cycles, K_UNSIGNED, 0, 100000),
 #undef KEY
@@ -1546,6 +1548,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->utag_alias_first == b->utag_alias_first &&
 	       a->utag_alias_step == b->utag_alias_step && a->utag_alias_dep == b->utag_alias_dep &&
 	       a->alias_unrenamed == b->alias_unrenamed &&
+	       a->forward_fail_late == b->forward_fail_late &&
 	       a->x87_denormal_cycles == b->x87_denormal_cycles &&
 	       a->x87_nan_cycles == b->x87_nan_cycles && a->placement == b->placement &&
 	       a->sample_retire == b->sample_retire && !strcmp(a->latencies, b->latencies) &&

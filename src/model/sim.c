@@ -574,6 +574,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	bool paired = false;	  /* the last store reached the cache with the one before it */
 	struct bind *bind = NULL; /* the profile's port_binding */
 	int64_t *ring = NULL;
+	int64_t *aring = NULL; /* with forward_fail_late: each store's address, as ring */
 	double *landed = NULL; /* weight of samples landing on each static instruction */
 	unsigned *land = NULL; /* where a sample lands when instruction k is selected */
 	int64_t ret_cycle = 0, r_prev = 0, r_base = 0, row_base = 0;
@@ -624,6 +625,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	out->rows = calloc(n, sizeof(*out->rows));
 	landed = calloc(n, sizeof(*landed));
 	land = calloc(n, sizeof(*land));
+	aring = B && p->forward_fail_late ? calloc(B, sizeof(*aring)) : NULL;
 	ring = B ? calloc(B, sizeof(*ring)) : NULL;
 	dv = calloc(DIV_FP + 1, sizeof(*dv));
 	for (unsigned i = 0; dv && i <= DIV_FP; i++) {
@@ -638,7 +640,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			goto oom;
 	if (opts->trace)
 		out->trace = malloc(iters * n * sizeof(*out->trace));
-	if (!out->rows || !landed || !land || (B && !ring) || !dv || (opts->trace && !out->trace))
+	if (!out->rows || !landed || !land || (B && !ring) ||
+	    (B && p->forward_fail_late && !aring) || !dv || (opts->trace && !out->trace))
 		goto oom;
 	out->nrows = n;
 	/*
@@ -765,6 +768,16 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			/* a forward's round trip: after the question above, which the load's
 			 * early issue asks (forward_trip) */
 			q = max64(q, trip);
+			/*
+			 * a failing load that was ready before its store's address was known
+			 * went ahead and is caught late (forward_fail_late): mov rax, [rdx]; mov
+			 * byte ptr [rax], 0 18.3 cycles a loop on Zen 5, where mov byte ptr
+			 * [rsi], al; mov rbx, [rsi] takes 14.0
+			 */
+			const bool late = fails && aring && in->fail_back < B &&
+					  g >= in->fail_back &&
+					  aring[(slot + B - in->fail_back) % B] > q;
+
 			if (fails && B && in->fail_back < B && g >= in->fail_back)
 				q = max64(q, ring[(slot + B - in->fail_back) % B]);
 			else if (in->at_retire || (in->assist && p->fp_assist_cycles))
@@ -792,6 +805,16 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			if (fails && !in->forward_fails &&
 			    p->forward_fail_latency > in->load_latency)
 				lat += p->forward_fail_latency - in->load_latency;
+			if (late)
+				lat += p->forward_fail_late;
+			/* a store's address: when its registers are (forward_fail_late) */
+			if (aring && in->mem & MEM_STORE) {
+				int64_t t = s;
+
+				for (uint64_t m = in->addr_regs & 0xffff; m; m &= m - 1)
+					t = max64(t, df->done[__builtin_ctzll(m)]);
+				aring[slot] = t;
+			}
 			/* a subnormal's assist: microcode, once all before it retired (above) */
 			if (in->assist)
 				lat += p->fp_assist_cycles;
@@ -935,6 +958,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	}
 	free(df);
 	free(ring);
+	free(aring);
 	div_free(dv);
 	free(tags);
 	ports_free(&pt);
@@ -978,6 +1002,7 @@ oom:
 	free(landed);
 	free(land);
 	free(ring);
+	free(aring);
 	div_free(dv);
 	free(tags);
 	ports_free(&pt);
