@@ -793,7 +793,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				q = max64(q, split_free[in->split]);
 			/*
 			 * a load of a line tagged with another virtual page: one at a time, its
-			 * share of a cycle each (the spans in hundredths of a cycle)
+			 * share of a cycle each (tags_take)
 			 */
 			if (in->utag_cost && tags)
 				q = tags_take(tags, q, in->utag_cost, s);
