@@ -1094,6 +1094,17 @@ TEST(zen5_loads_of_one_line_through_several_virtual_tags_take_turns)
 		  "mov rax, qword ptr [rsi]\nmov rbx, qword ptr [rsi + 0x1000]\n"
 		  "mov rdx, qword ptr [rsi + 0x2000]\nmov rdi, qword ptr [rsi + 0x3000]\n",
 		  3.32 },
+		/* three plain loads beside three through three tags: 3.07 (utag_alias_plain) */
+		{ ROW, "base = zen5\n",
+		  "mov rax, qword ptr [rsi]\nmov rbx, qword ptr [rsi + 0x1000]\n"
+		  "mov rdx, qword ptr [rsi + 0x2000]\nmov rax, qword ptr [rsi + 0x40]\n"
+		  "mov rbx, qword ptr [rsi + 0x40]\nmov rdx, qword ptr [rsi + 0x40]\n",
+		  2.79 },
+		{ ROW, "base = zen5\nutag_alias_plain = 0\n",
+		  "mov rax, qword ptr [rsi]\nmov rbx, qword ptr [rsi + 0x1000]\n"
+		  "mov rdx, qword ptr [rsi + 0x2000]\nmov rax, qword ptr [rsi + 0x40]\n"
+		  "mov rbx, qword ptr [rsi + 0x40]\nmov rdx, qword ptr [rsi + 0x40]\n",
+		  1.8 },
 		/* other lines of the pages: 1.00 */
 		{ ROW, "base = zen5\n",
 		  "mov rax, qword ptr [rsi]\nmov rbx, qword ptr [rsi + 0x1040]\n"

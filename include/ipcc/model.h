@@ -643,6 +643,12 @@ struct ipcc_model_profile {
 	 */
 	unsigned utag_alias_dep;
 	/*
+	 * ... and in such a loop every other load this many (three plain loads beside three
+	 * through three tags 3.07 cycles a loop where the three alone take 1.92; four beside
+	 * two tags twice 2.49, 1.41 alone). 0 when missing: none.
+	 */
+	unsigned utag_alias_plain;
+	/*
 	 * With --block, a load that in some iterations but not all reads bytes a store wrote
 	 * while that store was in flight (the harness's values show it) is not renamed: AMD's
 	 * memory-dependence predictor, once it caught the load, holds it for the store, and it
@@ -721,7 +727,7 @@ struct ipcc_model_error {
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,
  * loads_per_bank, dep_load_ports, dep_load_gap, vec_load_ports, forward_trip, forward_trip_slow,
  * store_drain_cycles, fp_assist_cycles, lsd_no_unroll, opcache_line_ops, loop_stream_ops,
- * utag_alias_first, utag_alias_step, utag_alias_dep, alias_unrenamed, forward_fail_late,
+ * utag_alias_first, utag_alias_step, utag_alias_dep, utag_alias_plain, alias_unrenamed, forward_fail_late,
  * x87_denormal_cycles, x87_nan_cycles):
  * unsigned decimals (lsd_no_unroll: micro-op counts from 1 to 63 apart by spaces, or none),
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which

@@ -833,6 +833,7 @@ static void mark_utag_aliases(struct ipcc_model_program *prog, const struct val 
 	const unsigned n = prog->n;
 	unsigned tags[64][TAGS];
 	unsigned count[64] = { 0 };
+	bool aliased = false;
 
 	if (!p->utag_alias_first)
 		return;
@@ -859,8 +860,13 @@ static void mark_utag_aliases(struct ipcc_model_program *prog, const struct val 
 				    (model_address_loaded(prog, k) ? p->utag_alias_dep : 0);
 
 				in->utag_cost = (uint16_t)(c < UINT16_MAX ? c : UINT16_MAX);
+				aliased = true;
 			}
 		}
+	/* the loop's other loads take their turn too (utag_alias_plain) */
+	for (unsigned k = 0; aliased && k < n; k++)
+		if (prog->insn[k].mem & MEM_LOAD && !prog->insn[k].utag_cost)
+			prog->insn[k].utag_cost = (uint16_t)p->utag_alias_plain;
 }
 
 /* The harness's start: registers and the page as src/block/measure.c sets them. */
