@@ -271,10 +271,27 @@ TEST(fitted_profile_takes_what_the_kernels_measure)
 	CHECK_EQ(int, ipcc_model_profile("zen3", &base), 0);
 	CHECK_EQ(int, ipcc_fit_profile(&base, &fit, rows), 0);
 	CHECK_STR(fit.name, "zen3-fit");
+	int unmeasured = 0;
+
 	for (int i = 0; i < IPCC_FIT_ROWS; i++) {
 		printf("%-14s %-16s %8.3f %s -> %u  %s\n", rows[i].param, rows[i].kernel,
 		       rows[i].measured, rows[i].unit, rows[i].fitted, rows[i].note);
-		CHECK(!isnan(rows[i].measured));
+		/*
+		 * every kernel measured; a block may not be, with the CPUs busy (a page-split
+		 * store's runs of n and 2n iterations disagreed 40 times under stress-ng), and
+		 * then the row says so and fits nothing
+		 */
+		const bool block =
+		    !strcmp(rows[i].param, "lsd_no_unroll") ||
+		    (rows[i].kernel[0] &&
+		     strspn(rows[i].kernel, "0123456789abcdef") == strlen(rows[i].kernel));
+
+		if (isnan(rows[i].measured)) {
+			CHECK(block);
+			CHECK(!strncmp(rows[i].note, "not measured", 12));
+			CHECK_EQ(int, (int)rows[i].fitted, 0);
+			unmeasured++;
+		}
 		/* the fitted figure is what was measured, as the row's derivation says */
 		if (!strcmp(rows[i].param, "load_latency") ||
 		    !strcmp(rows[i].param, "mul_latency") ||
@@ -288,6 +305,7 @@ TEST(fitted_profile_takes_what_the_kernels_measure)
 		if (!strcmp(rows[i].param, "fold_imm") && rows[i].measured >= 1.5)
 			CHECK(rows[i].fitted >= 2 && rows[i].fitted <= 16);
 	}
+	CHECK(unmeasured <= 3);
 	/* and the profile holds the rows' figures */
 	CHECK_EQ(int, (int)fit.load_latency, (int)rows[0].fitted);
 	CHECK_EQ(int, (int)fit.mul_latency, (int)rows[1].fitted);
