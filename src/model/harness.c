@@ -821,10 +821,10 @@ static unsigned utag(uint64_t va)
  * A line reached through several virtual tags (utag_alias_first): the harness maps every
  * page to one physical page, so an address's line is its bits 6-11. Each load (a
  * read-modify-write's too) of a known, unmoving address gets the cost of its line's count
- * of tags, the stores' among them (a store through a third page
- * between two loads: mov eax, [rsi]; mov [rsi + 0x1000], ebx; mov ecx, [rsi + 0x2000] 1.47
- * cycles a loop on Zen 5, where two loads alone take 1.00). Stores are not held (four
- * through four pages 2.00, the store ports' rate).
+ * of tags, the stores' among them (a store through a third page between two loads: mov eax,
+ * [rsi]; mov [rsi + 0x1000], ebx; mov ecx, [rsi + 0x2000] 1.47 cycles a loop on Zen 5,
+ * where two loads alone take 1.00). Stores are not held (four through four pages 2.00, the
+ * store ports' rate).
  */
 static void mark_utag_aliases(struct ipcc_model_program *prog, const struct val *seen,
 			      const struct ipcc_model_profile *p)
@@ -833,10 +833,11 @@ static void mark_utag_aliases(struct ipcc_model_program *prog, const struct val 
 	const unsigned n = prog->n;
 	unsigned tags[64][TAGS];
 	unsigned count[64] = { 0 };
-	bool aliased = false;
+	bool aliased = false, *dep;
 
-	if (!p->utag_alias_first)
+	if (!p->utag_alias_first || !(dep = malloc(n * sizeof(*dep))))
 		return;
+	model_addresses_loaded(prog, dep);
 	for (unsigned pass = 0; pass < 2; pass++)
 		for (unsigned k = 0; k < n; k++) {
 			struct minsn *in = &prog->insn[k];
@@ -855,9 +856,9 @@ static void mark_utag_aliases(struct ipcc_model_program *prog, const struct val 
 				if (i == count[line] && i < TAGS)
 					tags[line][count[line]++] = tag;
 			} else if (in->mem & MEM_LOAD && count[line] >= 2) {
-				const unsigned c =
-				    p->utag_alias_first + (count[line] - 2) * p->utag_alias_step +
-				    (model_address_loaded(prog, k) ? p->utag_alias_dep : 0);
+				const unsigned c = p->utag_alias_first +
+						   (count[line] - 2) * p->utag_alias_step +
+						   (dep[k] ? p->utag_alias_dep : 0);
 
 				in->utag_cost = (uint16_t)(c < UINT16_MAX ? c : UINT16_MAX);
 				aliased = true;
@@ -867,6 +868,7 @@ static void mark_utag_aliases(struct ipcc_model_program *prog, const struct val 
 	for (unsigned k = 0; aliased && k < n; k++)
 		if (prog->insn[k].mem & MEM_LOAD && !prog->insn[k].utag_cost)
 			prog->insn[k].utag_cost = (uint16_t)p->utag_alias_plain;
+	free(dep);
 }
 
 /* The harness's start: registers and the page as src/block/measure.c sets them. */

@@ -52,6 +52,7 @@ enum { PT_ALU, PT_VEC, PT_NONE, PT_MOVE_ALU, PT_MOVE_VEC };
 #define RDI (1ull << 7)
 #define RSP (1ull << 4)
 #define RBP (1ull << 5)
+#define R13 (1ull << 13)
 
 struct op_def {
 	const char *name;

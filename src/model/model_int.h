@@ -145,8 +145,11 @@ void model_mark_store_chunks(struct ipcc_model_program *prog, const struct ipcc_
  */
 void model_mark_dep_loads(struct ipcc_model_program *prog);
 
-/* Whether load k's address comes from a load's value so (model_mark_dep_loads's rule). */
-bool model_address_loaded(const struct ipcc_model_program *prog, unsigned k);
+/*
+ * out[k]: whether instruction k is a load whose address comes from a load's value so
+ * (model_mark_dep_loads's rule), for every k of the program (one pass around the loop).
+ */
+void model_addresses_loaded(const struct ipcc_model_program *prog, bool *out);
 
 /*
  * The address register of ipcc bench --block's harness (%harness): the registers a block

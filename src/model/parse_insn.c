@@ -951,7 +951,8 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	}
 	if (known && !in.approx && def.form == F_LEA && p->lea3_latency > in.latency && n == 2 &&
 	    o[1].kind == O_MEM && o[1].key.base >= 0 && o[1].key.index >= 0 &&
-	    (o[1].key.disp != 0 || o[1].key.sym || o[1].base == 5 || o[1].base == 13)) {
+	    (o[1].key.disp != 0 || o[1].key.sym ||
+	     (o[1].base >= 0 && 1ull << o[1].base & (RBP | R13)))) {
 		if (o[1].key.base != o[1].key.index && o[1].base >= 0) {
 			in.slow_regs = 1ull << o[1].base;
 			in.slow_extra = p->lea3_latency - in.latency;
@@ -1214,10 +1215,9 @@ void model_mark_store_chunks(struct ipcc_model_program *prog, const struct ipcc_
  * loads take d / 3 on the three load ports; an add or imul between two of the loads, or the
  * address loaded in the iteration before, counts alike (1.63, 1.70, 1.57 for four).
  */
-bool model_address_loaded(const struct ipcc_model_program *prog, unsigned at)
+void model_addresses_loaded(const struct ipcc_model_program *prog, bool *out)
 {
 	uint64_t loaded = 0, start; /* registers whose value comes from a load's */
-	bool found = false;
 
 	do { /* once more while the loop's end carries more such registers to its start */
 		start = loaded;
@@ -1226,19 +1226,23 @@ bool model_address_loaded(const struct ipcc_model_program *prog, unsigned at)
 			const bool from_load =
 			    in->mem & MEM_LOAD || (!in->zero && (in->reads & loaded));
 
-			if (k == at && in->mem & MEM_LOAD && (in->addr_regs & loaded))
-				found = true;
+			out[k] = in->mem & MEM_LOAD && (in->addr_regs & loaded);
 			loaded = from_load ? loaded | in->writes : loaded & ~in->writes;
 		}
 	} while (loaded != start);
-	return found;
 }
 
 void model_mark_dep_loads(struct ipcc_model_program *prog)
 {
+	bool *dep = malloc(prog->n * sizeof(*dep));
+
+	if (!dep)
+		return; /* out of memory: no load taken for one of the dep_load_ports */
+	model_addresses_loaded(prog, dep);
 	for (unsigned k = 0; k < prog->n; k++)
-		if (model_address_loaded(prog, k))
+		if (dep[k])
 			prog->insn[k].ports |= 1u << PORT_DEPLOAD;
+	free(dep);
 }
 
 /* The bytes [disp, disp + size) of two accesses overlap, modulo a page where `page`. */
