@@ -966,11 +966,16 @@ TEST(zen5_sbb_idiom_cmov_flags_vector_loads_and_three_part_lea)
 	return TEST_OK;
 }
 
+#define SIX_LEA3                                                                         \
+	"lea rax, [rsi + rdx + 8]\nlea rbx, [rsi + rdx + 8]\nlea rcx, [rsi + rdx + 8]\n" \
+	"lea r8, [rsi + rdx + 8]\nlea r9, [rsi + rdx + 8]\nlea r10, [rsi + rdx + 8]\n"
+
 /*
  * What Zen 5's blocks showed at stop 59, each measured alone with ipcc bench --block (the
  * figure in each row's comment): memory shifts renamed, xchg renamed, a byte load's merge, x87
  * chains through the stack, scalar merges into a register whose upper part is zero, the FP
- * divider's occupancy, the fences, cmpxchg, and a store walking the page past a load.
+ * divider's occupancy, the fences, cmpxchg, and a store walking the page past a load (and
+ * stops 60-61's: a three-part lea's ALU slots among them).
  */
 TEST(zen5_renames_merges_x87_and_dividers_as_measured)
 {
@@ -988,6 +993,17 @@ TEST(zen5_renames_merges_x87_and_dividers_as_measured)
 		 * 1.00 */
 		{ ROW, "base = zen5\n", "lea r13, [r13 + rax]\n", 2 },
 		{ ROW, "base = zen5\n", "lea r13, [rax + r13*2]\n", 1 },
+		/*
+		 * six independent lea r, [rsi + rdx + 8] 3.34, two beside two adds 1.67: two ALU
+		 * slots each (lea3_alu_slots, what compilers' blocks fit), three the loops
+		 */
+		{ ROW, "base = zen5\n", SIX_LEA3, 2.33 },
+		{ ROW, "base = zen5\nlea3_alu_slots = 3\n", SIX_LEA3, 3.33 },
+		{ ROW, "base = zen5\nlea3_alu_slots = 0\n", SIX_LEA3, 1.33 },
+		{ ROW, "base = zen5\nlea3_alu_slots = 3\n",
+		  "lea rax, [rsi + rdx + 8]\nlea rbx, [rsi + rdx + 8]\nadd rdi, rdx\nadd r14, "
+		  "rdx\n",
+		  1.67 },
 		/* a counter in memory that a byte store meets once in 41 iterations: 7.23, not
 		 * renamed (alias_unrenamed); where the store never meets it 1.01 */
 		{ ROW, "base = zen5\n",

@@ -295,6 +295,11 @@ struct ipcc_model_profile {
 	unsigned load_merge_latency;
 	/* An lea of base + index + displacement, cycles (Zen 4: 2); 0: the table's 1. */
 	unsigned lea3_latency;
+	/*
+	 * The ALU issue slots such an lea (base + index + displacement, or a base of rbp or
+	 * r13) takes in all, its own and idle ones it holds (Zen 5: 3); 0: one.
+	 */
+	unsigned lea3_alu_slots;
 	/* An lea whose index is scaled (by 2, 4 or 8), cycles (Golden Cove: 2); 0: the table's. */
 	unsigned lea_scale_latency;
 	/*
@@ -706,7 +711,7 @@ struct ipcc_model_error {
  * memory_renaming, rename_rmw_imm_only, rename_base_only, rename_no_word,
  * rename_no_movzx, sbb_idiom, xchg_renamed, self_move_renamed, merge_zero_upper, cmov_flags_late, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
  * fuse_mov_alu, fused_flags_late, port_binding, alu_port_subsets, divider_cycles, vector_load_latency,
- * complex_load_latency, load_merge_latency, lea3_latency, lea_scale_latency, pair_stores, pair_store_bytes,
+ * complex_load_latency, load_merge_latency, lea3_latency, lea3_alu_slots, lea_scale_latency, pair_stores, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, alias_forwards,
  * from_gpr_extra, forward_extra, vector_forward_extra, agu_ports, shift_ports,
  * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,

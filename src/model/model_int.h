@@ -90,6 +90,7 @@ struct minsn {
 	bool cond;	       /* setcc, cmovcc: reads the flags as a condition */
 	uint16_t ports;	       /* the execution-port classes it issues to (PORT_* bits) */
 	bool shift_twice;      /* two micro-ops on the shift ports (and two ALU ports) */
+	uint8_t alu_held;      /* ALU issue slots it holds beside its own (lea3_alu_slots) */
 	uint8_t alu_subset;    /* ALU_*: some ALU ports (alu_port_subsets); 0: any */
 	bool vec_twice;	       /* two on vector ports: a conversion's shuffle and multiply */
 	bool zero;	       /* a zero idiom: no inputs, no latency, no port */

@@ -863,6 +863,14 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 					if (bp2 >= 0)
 						bind_issued(bind, bp2, x);
 				}
+				/*
+				 * the ALU issue slots it holds beside its own (lea3_alu_slots):
+				 * the first free from its cycle on, no later result for it
+				 */
+				for (unsigned h = 0; x >= 0 && h < in->alu_held; h++)
+					if (ports_issue(&pt, 1u << PORT_ALU, x, al.cur, -1, 0, -1,
+							-1) < 0)
+						x = -1;
 			}
 			if (x < 0)
 				goto oom;
