@@ -1046,6 +1046,18 @@ TEST(zen5_renames_merges_x87_and_dividers_as_measured)
 		/* vminps, vmaxss, minsd, vmaxpd ymm chained 2.00 */
 		{ ROW, "base = zen5\n", "vminps xmm7, xmm7, xmm0\n", 2 },
 		{ ROW, "base = zen5\n", "maxsd xmm7, xmm0\n", 2 },
+		/*
+		 * aeskeygenassist independent 1.00 a loop, not microcoded (a profile's cost row
+		 * takes the table's sequencer away; Emerald Rapids' 14 stays), eight 4.00, as
+		 * eight aesenc; aesenc chained 4.00
+		 */
+		{ ROW, "base = zen5\n", "aeskeygenassist xmm1, xmm2, 1\n", 1 },
+		{ ROW, "base = goldencove\n", "aeskeygenassist xmm1, xmm2, 1\n", 14 },
+		{ ROW, "base = zen5\n",
+		  "aesenc xmm1, xmm2\naesenc xmm3, xmm2\naesenc xmm4, xmm2\naesenc xmm5, xmm2\n"
+		  "aesenc xmm6, xmm2\naesenc xmm7, xmm2\naesenc xmm8, xmm2\naesenc xmm9, xmm2\n",
+		  4 },
+		{ ROW, "base = zen5\n", "aesenc xmm1, xmm2\n", 4 },
 		/* mfence 78.9, lfence 15.2 */
 		{ ROW, "base = zen5\n", "mfence\n", 79 },
 		{ ROW, "base = zen5\n", "lfence\n", 15 },

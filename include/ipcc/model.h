@@ -71,8 +71,8 @@ struct ipcc_model_insn_cost {
 	unsigned latency, uops;
 };
 
-/* The rows a profile may hold (a built-in holds at most 20). */
-#define IPCC_MODEL_MAX_COSTS 64
+/* The rows a profile may hold (zen5, the most of the built-ins, holds 69). */
+#define IPCC_MODEL_MAX_COSTS 128
 
 struct ipcc_model_profile {
 	char name[32];

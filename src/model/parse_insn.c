@@ -678,7 +678,7 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	char m[32];
 	const char *mat, *start, *ops_at, *end;
 	char label[sizeof(ps->jumps->label)] = ""; /* a jcc's label */
-	bool lock = false, load = false, store = false, known;
+	bool lock = false, load = false, store = false, known, costed = false;
 	int n = 0, ret = 0;
 
 	s = model_lex_space(s);
@@ -743,11 +743,16 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 			in.uops = p->width;
 		if (p->retire && in.uops > p->retire)
 			in.uops = p->retire;
-		/* The core's own costs, from its profile (a later row wins). */
+		/*
+		 * The core's own costs, from its profile (a later row wins): all it costs there,
+		 * so not the table's microcode (aeskeygenassist: 14 cycles of Emerald Rapids'
+		 * sequencer, none on Zen 5)
+		 */
 		for (unsigned i = 0; i < IPCC_MODEL_MAX_COSTS && p->cost[i].mnemonic[0]; i++)
 			if (!strcmp(p->cost[i].mnemonic, m) || !strcmp(p->cost[i].mnemonic, base)) {
 				in.latency = p->cost[i].latency;
 				in.uops = p->cost[i].uops;
+				costed = true;
 			}
 		if (def.form == F_IMUL && p->mul_latency)
 			in.latency = p->mul_latency;
@@ -1042,7 +1047,7 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		in.drains = true;
 	}
 	/* microcoded: the sequencer's cycles, the last of them its own allocation's */
-	if (known && !in.approx && def.fe_cycles)
+	if (known && !in.approx && def.fe_cycles && !costed)
 		in.fe_stall = def.fe_cycles - 1u;
 	if (known && !in.approx && def.form == F_FENCE) {
 		in.at_retire = true;

@@ -295,6 +295,18 @@ static const struct ipcc_model_profile builtin[] = {
 		    { "fld1", 1, 1 },	   { "fcomi", 1, 1 },	  { "fucomi", 1, 1 },
 		    { "fcomip", 1, 1 },	   { "fucomip", 1, 1 },	  { "fst", 1, 1 },
 		    { "fstp", 1, 1 },
+		    /*
+		     * AES and carry-less multiplies (stop 61), cycles a loop: aesenc, aesenclast,
+		     * aesdec, aesdeclast, vaesenc xmm chained 4.00, eight independent 4.00 (two
+		     * units: two micro-ops each on the four vector ports say it); aesimc and
+		     * aeskeygenassist alike (4.00 chained, eight 4.00, one 1.00: not microcoded,
+		     * as on Emerald Rapids); pclmulqdq chained 5.02, two independent chains 4.00,
+		     * four 7.99 (the unit's rate not modelled). Into a pxor 6.00 and 6.99: a cycle
+		     * of bypass, not modelled either
+		     */
+		    { "aesenc", 4, 2 },	   { "aesenclast", 4, 2 }, { "aesdec", 4, 2 },
+		    { "aesdeclast", 4, 2 }, { "aesimc", 4, 2 },	   { "aeskeygenassist", 4, 2 },
+		    { "pclmulqdq", 5, 1 },
 		    /* chained (stop 59): vminps, vmaxss, minsd, vmaxpd ymm 2.00 */
 		    { "minps", 2, 1 },	   { "minpd", 2, 1 },	  { "minss", 2, 1 },
 		    { "minsd", 2, 1 },	   { "maxps", 2, 1 },	  { "maxpd", 2, 1 },
