@@ -712,6 +712,17 @@ static void tag_forwards(struct ipcc_model_program *prog, const struct val *seen
  * modelled with 64); 4,104 changes no figure of 7,874 blocks and takes 3.4 times as long.
  */
 #define ALIAS_ITERATIONS 1032
+/*
+ * A load that reads its bytes from one store in most iterations and from another in some
+ * (a counter in memory that the store of an array it indexes overwrites: mov eax, [rbx +
+ * 0x1c]; mov rdx, [rbx]; lea ecx, [rax + 1]; mov [rbx + 0x1c], ecx; mov [rdx + rax*8], rdi,
+ * the array's store meeting the counter every 4, 8, 16, 32 or 64 iterations) runs 10.0-15.9
+ * cycles a loop on Zen 5, however rarely they meet, down to one in 64; one in 512 or 1,024
+ * 3.5 and 2.8: the predictor holds it, not renamed, for some hundred iterations after each
+ * meeting. Held (alias_unrenamed) where the store it reads changes this often in the 1,024
+ * iterations, a meeting in 128 or more often.
+ */
+#define SWITCHES_HELD 8
 
 static void mark_alias_rates(struct ipcc_model_program *prog, const struct mkey *keys,
 			     struct state *s, bool physical, bool unrenamed)
@@ -721,10 +732,14 @@ static void mark_alias_rates(struct ipcc_model_program *prog, const struct mkey 
 	uint64_t written[4096]; /* ... through this virtual address */
 	uint64_t when[4096];	/* ... as dynamic instruction it * n + k */
 	unsigned *fails = calloc(n, sizeof(*fails)), *back = calloc(n, sizeof(*back));
-	uint64_t *first = calloc(n, sizeof(*first)); /* the write the first failure read */
-	bool *renewed = calloc(n, sizeof(*renewed)); /* a later failure read another */
+	uint64_t *first = calloc(n, sizeof(*first));	   /* the write the first failure read */
+	bool *renewed = calloc(n, sizeof(*renewed));	   /* a later failure read another */
+	int16_t *source = malloc(n * sizeof(*source));	   /* the store its bytes came from */
+	unsigned *switched = calloc(n, sizeof(*switched)); /* ... then another's: how often */
 
-	if (!fails || !back || !first || !renewed || n > INT16_MAX) {
+	if (!fails || !back || !first || !renewed || !source || !switched || n > INT16_MAX) {
+		free(source);
+		free(switched);
 		free(fails);
 		free(back);
 		free(first);
@@ -733,6 +748,7 @@ static void mark_alias_rates(struct ipcc_model_program *prog, const struct mkey 
 	}
 	memset(writer, 0xff, sizeof(writer));
 	memset(when, 0, sizeof(when));
+	memset(source, 0xff, n * sizeof(*source));
 	for (unsigned it = 0; it < ALIAS_ITERATIONS; it++)
 		for (unsigned k = 0; k < n; k++) {
 			const struct minsn *in = &prog->insn[k];
@@ -748,6 +764,12 @@ static void mark_alias_rates(struct ipcc_model_program *prog, const struct mkey 
 			if (in->mem & MEM_LOAD && it >= ITERATIONS && !(in->mem & MEM_STORE)) {
 				const uint64_t first_when = when[a.v & 4095];
 				const int first_writer = writer[a.v & 4095];
+
+				if (first_writer >= 0) {
+					if (source[k] >= 0 && source[k] != first_writer)
+						switched[k]++;
+					source[k] = (int16_t)first_writer;
+				}
 
 				for (unsigned b = 0; b < in->size; b++) {
 					const unsigned off = (unsigned)((a.v + b) & 4095);
@@ -791,7 +813,11 @@ static void mark_alias_rates(struct ipcc_model_program *prog, const struct mkey 
 			if (unrenamed && in->alias_rate < MISPREDICT_ALL)
 				in->renamable = false;
 		}
+		if (unrenamed && switched[k] >= SWITCHES_HELD)
+			in->renamable = false;
 	}
+	free(source);
+	free(switched);
 	free(fails);
 	free(back);
 	free(first);
