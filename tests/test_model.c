@@ -1070,6 +1070,11 @@ TEST(zen5_renames_merges_x87_and_dividers_as_measured)
 		  "aesenc xmm6, xmm2\naesenc xmm7, xmm2\naesenc xmm8, xmm2\naesenc xmm9, xmm2\n",
 		  4 },
 		{ ROW, "base = zen5\n", "aesenc xmm1, xmm2\n", 4 },
+		/* four movd xmm, r32 4.00, one a cycle (vec_in_ports); four movd r32, xmm 1.99 */
+		{ ROW, "base = zen5\n",
+		  "movd xmm0, r9d\nmovd xmm1, ebp\nmovd xmm2, eax\nmovd xmm3, ebx\n", 4 },
+		{ ROW, "base = zen5\nvec_in_ports = 0\n",
+		  "movd xmm0, r9d\nmovd xmm1, ebp\nmovd xmm2, eax\nmovd xmm3, ebx\n", 1 },
 		/* mfence 78.9, lfence 15.2 */
 		{ ROW, "base = zen5\n", "mfence\n", 79 },
 		{ ROW, "base = zen5\n", "lfence\n", 15 },

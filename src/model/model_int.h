@@ -340,6 +340,8 @@ static inline bool model_taken(const struct minsn *in, uint64_t k)
  * load's value (model_mark_dep_loads), where the profile names them (dep_load_ports).
  * PORT_VLOAD: of the load ports, those that take a load into a vector register, where the
  * profile names them (vec_load_ports).
+ * PORT_VIN: of the vector ports, those that take a general register's value into a vector
+ * register, where the profile names them (vec_in_ports).
  */
 enum {
 	PORT_ALU,
@@ -356,6 +358,7 @@ enum {
 	PORT_VSHUF,
 	PORT_DEPLOAD,
 	PORT_VLOAD,
+	PORT_VIN,
 	PORT_CLASSES
 };
 

@@ -888,6 +888,9 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 				in.ports |= 1u << PORT_VSHUF;
 			if ((v == V_SHUF || v == V_ADD) && p->vec_add_ports)
 				in.ports |= 1u << PORT_VADD;
+			/* a general register's value in: where the profile counts such moves */
+			if (from_gpr && p->vec_in_ports)
+				in.ports |= 1u << PORT_VIN;
 			/* a conversion from a register: its second micro-op multiplies */
 			if (v == V_SHUF && p->vec_shuffle_ports && p->vec_mul_ports &&
 			    model_insn_is_conversion(base)) {

@@ -337,6 +337,11 @@ static const struct ipcc_model_profile builtin[] = {
 	  .agu_ports = 4,
 	  /* movsd, movdqu, vmovups ymm: four loads 2.00 cycles a loop, six 3.00 */
 	  .vec_load_ports = 2,
+	  /*
+	   * movd xmm, r32 two 1.98 cycles a loop, four 4.00, movq xmm, r64 four 3.98, vmovq six
+	   * 6.12, cvtsi2sd xmm, r64 two 2.00, four 3.99 (stop 61); movd r32, xmm four 1.99
+	   */
+	  .vec_in_ports = 1,
 	  .alias_forwards = true,
 	  .from_gpr_extra = 4,
 	  .forward_extra = 3,
@@ -911,7 +916,7 @@ static const struct key {
 	 * fsqrt_single_cycles, fsqrt_double_cycles: 0, the divides'; fdiv_full_width: false;
 	 * split_load_cycles, page_split_load_cycles, split_store_cycles,
 	 * page_split_store_cycles: 0, split accesses not modelled; loads_per_bank: 0, no
-	 * limit; dep_load_ports: 0, any load port; dep_load_gap: 0, none; vec_load_ports: 0, any load port;
+	 * limit; dep_load_ports: 0, any load port; dep_load_gap: 0, none; vec_load_ports: 0, any load port; vec_in_ports: 0, any vector port;
 	 * forward_trip: 0, no floor under a forward's round trip; forward_trip_slow: 0, none;
 	 * store_drain_cycles: 0, none;
 	 * fp_assist_cycles: 0, no subnormal assists;
@@ -1028,6 +1033,7 @@ static const struct key {
 	KEY(dep_load_ports, K_UNSIGNED, 0, 64),
 	KEY(dep_load_gap, K_UNSIGNED, 0, 1000),
 	KEY(vec_load_ports, K_UNSIGNED, 0, 64),
+	KEY(vec_in_ports, K_UNSIGNED, 0, 64),
 	KEY(forward_trip, K_UNSIGNED, 0, 1000),
 	KEY(forward_trip_slow, K_UNSIGNED, 0, 1000),
 	KEY(store_drain_cycles, K_UNSIGNED, 0, 1000),
@@ -1566,8 +1572,9 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->split_store_cycles == b->split_store_cycles &&
 	       a->page_split_store_cycles == b->page_split_store_cycles &&
 	       a->loads_per_bank == b->loads_per_bank && a->dep_load_ports == b->dep_load_ports &&
-	       a->vec_load_ports == b->vec_load_ports && a->dep_load_gap == b->dep_load_gap &&
-	       a->forward_trip == b->forward_trip && a->forward_trip_slow == b->forward_trip_slow &&
+	       a->vec_load_ports == b->vec_load_ports && a->vec_in_ports == b->vec_in_ports &&
+	       a->dep_load_gap == b->dep_load_gap && a->forward_trip == b->forward_trip &&
+	       a->forward_trip_slow == b->forward_trip_slow &&
 	       a->store_drain_cycles == b->store_drain_cycles &&
 	       a->fp_assist_cycles == b->fp_assist_cycles && a->lsd_no_unroll == b->lsd_no_unroll &&
 	       a->opcache_line_ops == b->opcache_line_ops &&
