@@ -1075,6 +1075,9 @@ TEST(zen5_renames_merges_x87_and_dividers_as_measured)
 		  "movd xmm0, r9d\nmovd xmm1, ebp\nmovd xmm2, eax\nmovd xmm3, ebx\n", 4 },
 		{ ROW, "base = zen5\nvec_in_ports = 0\n",
 		  "movd xmm0, r9d\nmovd xmm1, ebp\nmovd xmm2, eax\nmovd xmm3, ebx\n", 1 },
+		/* xgetbv 47.97-50.0 one after another, rdtsc 37.5 */
+		{ ROW, "base = zen5\n", "xor ecx, ecx\nxgetbv\n", 48 },
+		{ ROW, "base = zen5\n", "rdtsc\n", 38 },
 		/* mfence 78.9, lfence 15.2 */
 		{ ROW, "base = zen5\n", "mfence\n", 79 },
 		{ ROW, "base = zen5\n", "lfence\n", 15 },

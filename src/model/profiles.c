@@ -307,6 +307,8 @@ static const struct ipcc_model_profile builtin[] = {
 		    { "aesenc", 4, 2 },	   { "aesenclast", 4, 2 }, { "aesdec", 4, 2 },
 		    { "aesdeclast", 4, 2 }, { "aesimc", 4, 2 },	   { "aeskeygenassist", 4, 2 },
 		    { "pclmulqdq", 5, 1 },
+		    /* one after another (stop 61): xgetbv (ecx = 0) 47.97, rdtsc 37.5 */
+		    { "xgetbv", 48, 4 },   { "rdtsc", 38, 4 },
 		    /* chained (stop 59): vminps, vmaxss, minsd, vmaxpd ymm 2.00 */
 		    { "minps", 2, 1 },	   { "minpd", 2, 1 },	  { "minss", 2, 1 },
 		    { "minsd", 2, 1 },	   { "maxps", 2, 1 },	  { "maxpd", 2, 1 },
