@@ -966,6 +966,10 @@ TEST(zen5_sbb_idiom_cmov_flags_vector_loads_and_three_part_lea)
 	return TEST_OK;
 }
 
+#define COUNTER_OVERWRITTEN                                                               \
+	"mov eax, dword ptr [rbx + 0x1c]\nmov rdx, qword ptr [rbx]\nlea ecx, [rax + 1]\n" \
+	"mov dword ptr [rbx + 0x1c], ecx\nmov qword ptr [rdx + rax*8], rdi\n"
+#define FOUR_MOVD_IN "movd xmm0, r9d\nmovd xmm1, ebp\nmovd xmm2, eax\nmovd xmm3, ebx\n"
 #define SIX_LEA3                                                                         \
 	"lea rax, [rsi + rdx + 8]\nlea rbx, [rsi + rdx + 8]\nlea rcx, [rsi + rdx + 8]\n" \
 	"lea r8, [rsi + rdx + 8]\nlea r9, [rsi + rdx + 8]\nlea r10, [rsi + rdx + 8]\n"
@@ -1023,14 +1027,8 @@ TEST(zen5_renames_merges_x87_and_dividers_as_measured)
 		 * a counter in memory whose array's store overwrites it every fourth iteration,
 		 * through the same virtual address: 14.2 (one in 64 10.0), held: 8 modelled
 		 */
-		{ ROW, "base = zen5\n",
-		  "mov eax, dword ptr [rbx + 0x1c]\nmov rdx, qword ptr [rbx]\nlea ecx, [rax + 1]\n"
-		  "mov dword ptr [rbx + 0x1c], ecx\nmov qword ptr [rdx + rax*8], rdi\n",
-		  8 },
-		{ ROW, "base = zen5\nalias_unrenamed = false\n",
-		  "mov eax, dword ptr [rbx + 0x1c]\nmov rdx, qword ptr [rbx]\nlea ecx, [rax + 1]\n"
-		  "mov dword ptr [rbx + 0x1c], ecx\nmov qword ptr [rdx + rax*8], rdi\n",
-		  1 },
+		{ ROW, "base = zen5\n", COUNTER_OVERWRITTEN, 8 },
+		{ ROW, "base = zen5\nalias_unrenamed = false\n", COUNTER_OVERWRITTEN, 1 },
 		/* a forward that fails, the store's address from the load: 18.3; from a
 		 * constant 14.0 (forward_fail_late) */
 		{ ROW, "base = zen5\n", "mov rax, qword ptr [rdx]\nmov byte ptr [rax], 0\n", 18 },
@@ -1071,10 +1069,8 @@ TEST(zen5_renames_merges_x87_and_dividers_as_measured)
 		  4 },
 		{ ROW, "base = zen5\n", "aesenc xmm1, xmm2\n", 4 },
 		/* four movd xmm, r32 4.00, one a cycle (vec_in_ports); four movd r32, xmm 1.99 */
-		{ ROW, "base = zen5\n",
-		  "movd xmm0, r9d\nmovd xmm1, ebp\nmovd xmm2, eax\nmovd xmm3, ebx\n", 4 },
-		{ ROW, "base = zen5\nvec_in_ports = 0\n",
-		  "movd xmm0, r9d\nmovd xmm1, ebp\nmovd xmm2, eax\nmovd xmm3, ebx\n", 1 },
+		{ ROW, "base = zen5\n", FOUR_MOVD_IN, 4 },
+		{ ROW, "base = zen5\nvec_in_ports = 0\n", FOUR_MOVD_IN, 1 },
 		/* xgetbv 47.97-50.0 one after another, rdtsc 37.5 */
 		{ ROW, "base = zen5\n", "xor ecx, ecx\nxgetbv\n", 48 },
 		{ ROW, "base = zen5\n", "rdtsc\n", 38 },
