@@ -661,6 +661,15 @@ struct ipcc_model_profile {
 	 */
 	unsigned utag_alias_plain;
 	/*
+	 * Cycles more for a load whose line the access before it (around the loop) reached
+	 * through another virtual tag, where that access is a load whose value reaches this
+	 * one's address and this one's its (one loop-carried chain): the line is tagged anew (mov rax, [rax]; mov rax, [rax + rcx] chained,
+	 * one line through two tags, 27.98 cycles a loop on Zen 5, where through one tag 8.00
+	 * and to another line 8.93; a load through the other tag beside such a chain, its value
+	 * feeding no address, 12.89, not modelled). 0 when missing: none.
+	 */
+	unsigned utag_retag_latency;
+	/*
 	 * With --block, a load that in some iterations but not all reads bytes a store wrote
 	 * while that store was in flight (the harness's values show it) is not renamed: AMD's
 	 * memory-dependence predictor, once it caught the load, holds it for the store, and it
@@ -742,7 +751,7 @@ struct ipcc_model_error {
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,
  * loads_per_bank, dep_load_ports, dep_load_gap, vec_load_ports, vec_in_ports, forward_trip, forward_trip_slow,
  * store_drain_cycles, fp_assist_cycles, lsd_no_unroll, opcache_line_ops, loop_stream_ops,
- * utag_alias_first, utag_alias_step, utag_alias_dep, utag_alias_plain, alias_unrenamed, forward_fail_late,
+ * utag_alias_first, utag_alias_step, utag_alias_dep, utag_alias_plain, utag_retag_latency, alias_unrenamed, forward_fail_late,
  * x87_denormal_cycles, x87_nan_cycles):
  * unsigned decimals (lsd_no_unroll: micro-op counts from 1 to 63 apart by spaces, or none),
  * booleans `true`/`false`, placement `next` or `oldest`, latencies a built-in's name (which

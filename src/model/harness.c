@@ -852,6 +852,21 @@ static unsigned utag(uint64_t va)
  * where two loads alone take 1.00). Stores are not held (four through four pages 2.00, the
  * store ports' rate).
  */
+/* Whether load j's value reaches instruction k's address, around the loop (j == k: once round). */
+static bool feeds(const struct ipcc_model_program *prog, unsigned j, unsigned k)
+{
+	uint64_t from = prog->insn[j].writes; /* registers that carry j's value */
+
+	for (unsigned d = 1; d <= prog->n; d++) {
+		const struct minsn *in = &prog->insn[(j + d) % prog->n];
+
+		if ((j + d) % prog->n == k)
+			return (in->addr_regs & from) != 0;
+		from = !in->zero && (in->reads & from) ? from | in->writes : from & ~in->writes;
+	}
+	return false;
+}
+
 static void mark_utag_aliases(struct ipcc_model_program *prog, const struct val *seen,
 			      const struct ipcc_model_profile *p)
 {
@@ -860,9 +875,14 @@ static void mark_utag_aliases(struct ipcc_model_program *prog, const struct val 
 	unsigned tags[64][TAGS];
 	unsigned count[64] = { 0 };
 	bool aliased = false, *dep;
+	int *tag_of; /* each access's tag, of a known, unmoving address; -1: none */
 
 	if (!p->utag_alias_first || !(dep = malloc(n * sizeof(*dep))))
 		return;
+	if (!(tag_of = malloc(n * sizeof(*tag_of)))) {
+		free(dep);
+		return;
+	}
 	model_addresses_loaded(prog, dep);
 	for (unsigned pass = 0; pass < 2; pass++)
 		for (unsigned k = 0; k < n; k++) {
@@ -870,11 +890,14 @@ static void mark_utag_aliases(struct ipcc_model_program *prog, const struct val 
 			const struct val a = seen[(size_t)(ITERATIONS - 2) * n + k],
 					 b = seen[(size_t)(ITERATIONS - 1) * n + k];
 
+			tag_of[k] = -1;
 			if (!in->mem || !a.known || !b.known || a.v != b.v || in->rep_size)
 				continue;
 			const unsigned line = (unsigned)(b.v >> 6 & 63);
 			const unsigned tag = utag(b.v);
 			unsigned i = 0;
+
+			tag_of[k] = (int)(tag << 6 | line);
 
 			while (i < count[line] && tags[line][i] != tag)
 				i++;
@@ -890,10 +913,34 @@ static void mark_utag_aliases(struct ipcc_model_program *prog, const struct val 
 				aliased = true;
 			}
 		}
+	/*
+	 * a load whose line the access before it, around the loop, reached through another tag
+	 * waits for the line to be tagged anew (utag_retag_latency)
+	 */
+	for (unsigned k = 0; aliased && p->utag_retag_latency && k < n; k++) {
+		struct minsn *in = &prog->insn[k];
+
+		if (!(in->mem & MEM_LOAD) || tag_of[k] < 0)
+			continue;
+		for (unsigned d = 1; d <= n; d++) {
+			const unsigned j = (k + n - d) % n;
+			const int t = tag_of[j];
+
+			if (t < 0 || (t & 63) != (tag_of[k] & 63))
+				continue;
+			if (t != tag_of[k] && prog->insn[j].mem & MEM_LOAD && feeds(prog, j, k) &&
+			    feeds(prog, k, j)) {
+				in->latency += p->utag_retag_latency;
+				in->load_latency += p->utag_retag_latency;
+			}
+			break;
+		}
+	}
 	/* the loop's other loads take their turn too (utag_alias_plain) */
 	for (unsigned k = 0; aliased && k < n; k++)
 		if (prog->insn[k].mem & MEM_LOAD && !prog->insn[k].utag_cost)
 			prog->insn[k].utag_cost = (uint16_t)p->utag_alias_plain;
+	free(tag_of);
 	free(dep);
 }
 

@@ -449,6 +449,11 @@ static const struct ipcc_model_profile builtin[] = {
 	  .utag_alias_step = 23,
 	  .utag_alias_dep = 26,
 	  .utag_alias_plain = 33,
+	  /*
+	   * a chain of two loads of one line through two tags 27.98 cycles a loop, 27.26 through
+	   * [rax] and [rax + 0x1000], where through one tag 8.00 (stop 61)
+	   */
+	  .utag_retag_latency = 10,
 	  .alias_unrenamed = true,
 	  .forward_fail_late = 3 },
 	/*
@@ -924,7 +929,7 @@ static const struct key {
 	 * fp_assist_cycles: 0, no subnormal assists;
 	 * lsd_no_unroll (micro-op counts, or none): none, every loop delivered without a break;
 	 * opcache_line_ops: 0, no line limit (loop_stream_ops unused);
-	 * utag_alias_first, utag_alias_step: 0, no virtual-tag aliasing; utag_alias_dep, utag_alias_plain: 0, none;
+	 * utag_alias_first, utag_alias_step: 0, no virtual-tag aliasing; utag_alias_dep, utag_alias_plain, utag_retag_latency: 0, none;
 	 * alias_unrenamed: false; forward_fail_late: 0, none;
 	 * x87_denormal_cycles: 0, no assist for an x87 read of a subnormal double;
 	 * x87_nan_cycles: 0, none for an x87 computation on a QNaN.
@@ -1047,6 +1052,7 @@ static const struct key {
 	KEY(utag_alias_step, K_UNSIGNED, 0, 100000),
 	KEY(utag_alias_dep, K_UNSIGNED, 0, 100000),
 	KEY(utag_alias_plain, K_UNSIGNED, 0, 100000),
+	KEY(utag_retag_latency, K_UNSIGNED, 0, 1000),
 	KEY(alias_unrenamed, K_BOOL, 0, 0),
 	KEY(forward_fail_late, K_UNSIGNED, 0, 1000),
 	KEY(x87_denormal_cycles, K_UNSIGNED, 0, 100000),
@@ -1584,6 +1590,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->utag_alias_first == b->utag_alias_first &&
 	       a->utag_alias_step == b->utag_alias_step && a->utag_alias_dep == b->utag_alias_dep &&
 	       a->utag_alias_plain == b->utag_alias_plain &&
+	       a->utag_retag_latency == b->utag_retag_latency &&
 	       a->alias_unrenamed == b->alias_unrenamed &&
 	       a->forward_fail_late == b->forward_fail_late &&
 	       a->x87_denormal_cycles == b->x87_denormal_cycles &&
