@@ -3221,6 +3221,24 @@ TEST(bound_of_independent_adds_is_the_front_end_or_alu_ports)
 	return TEST_OK;
 }
 
+/* zen5: six independent three-part leas, two ALU slots each, and dec, jnz: 14 of 6 a cycle */
+TEST(bound_counts_the_alu_slots_a_three_part_lea_holds)
+{
+	struct ipcc_model_profile p;
+	struct ipcc_model_bound b;
+	double cpi = 0;
+
+	ipcc_model_profile("zen5", &p);
+	CHECK_EQ(int, bound_of("top:\n" SIX_LEA3 "dec rcx\njnz top\n", &p, &b, &cpi), 0);
+	CHECK_EQ(int, b.bound, IPCC_LIMIT_ALU);
+	CHECK_CMP(dbl, fabs(b.limit[IPCC_LIMIT_ALU] - 14.0 / 6), <, 1e-9);
+	CHECK_CMP(dbl, fabs(cpi - 14.0 / 6), <, 0.01);
+	p.lea3_alu_slots = 0;
+	CHECK_EQ(int, bound_of("top:\n" SIX_LEA3 "dec rcx\njnz top\n", &p, &b, &cpi), 0);
+	CHECK_CMP(dbl, fabs(b.limit[IPCC_LIMIT_ALU] - 8.0 / 6), <, 1e-9);
+	return TEST_OK;
+}
+
 TEST(bound_names_a_pointer_chase_load)
 {
 	struct ipcc_model_profile p;

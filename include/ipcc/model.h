@@ -71,7 +71,7 @@ struct ipcc_model_insn_cost {
 	unsigned latency, uops;
 };
 
-/* The rows a profile may hold (zen5, the most of the built-ins, holds 69). */
+/* The rows a profile may hold (zen5, the most of the built-ins, holds 71). */
 #define IPCC_MODEL_MAX_COSTS 128
 
 struct ipcc_model_profile {

@@ -250,6 +250,7 @@ int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_mo
 			    (in->shift_twice && (j == PORT_SHIFT || j == PORT_ALU) && ports[j] >= 2
 				 ? 2
 				 : 1);
+		use[PORT_ALU] += in->alu_held * each; /* the ALU slots it holds (lea3_alu_slots) */
 		mispredict += (double)in->mispredict / MISPREDICT_ALL * p->recovery;
 		tags += in->utag_cost / 100.0;
 	}
