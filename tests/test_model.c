@@ -1004,6 +1004,8 @@ TEST(zen5_renames_merges_x87_and_dividers_as_measured)
 		{ ROW, "base = zen5\n", SIX_LEA3, 2.33 },
 		{ ROW, "base = zen5\nlea3_alu_slots = 3\n", SIX_LEA3, 3.33 },
 		{ ROW, "base = zen5\nlea3_alu_slots = 0\n", SIX_LEA3, 1.33 },
+		/* the slots without the base's latency: a profile may hold one without the other */
+		{ ROW, "base = zen5\nlea3_latency = 0\n", SIX_LEA3, 2.33 },
 		{ ROW, "base = zen5\nlea3_alu_slots = 3\n",
 		  "lea rax, [rsi + rdx + 8]\nlea rbx, [rsi + rdx + 8]\nadd rdi, rdx\nadd r14, "
 		  "rdx\n",

@@ -937,13 +937,6 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 			in.latency += p->load_merge_latency;
 	}
 	/*
-	 * lea base + index + displacement: the profile's lea3_latency from the base, one cycle
-	 * from the index (measured on Zen 4: lea rax, [rax + rcx + 8] 2.00 chained, lea rbx,
-	 * [r12 + rbx + 8] 1.00). A base of rbp or r13 is encoded with a displacement even where
-	 * it is 0, and counts as one (Zen 5: lea r13, [r13 + rax*2] 1.97, lea r13, [r13 + rax]
-	 * 2.00 chained; lea r13, [rax + r13*2] 1.00)
-	 */
-	/*
 	 * a scalar operation of one vector source that keeps the upper part of another register:
 	 * that register (merge_zero_upper)
 	 */
@@ -957,7 +950,15 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		    !(o[k + 1].kind == O_REG && o[k + 1].reg == o[k].reg))
 			in.merge_reg = (uint8_t)(o[k].reg + 1);
 	}
-	if (known && !in.approx && def.form == F_LEA && p->lea3_latency > in.latency && n == 2 &&
+	/*
+	 * lea base + index + displacement: the profile's lea3_latency from the base, one cycle
+	 * from the index (measured on Zen 4: lea rax, [rax + rcx + 8] 2.00 chained, lea rbx,
+	 * [r12 + rbx + 8] 1.00). A base of rbp or r13 is encoded with a displacement even where
+	 * it is 0, and counts as one (Zen 5: lea r13, [r13 + rax*2] 1.97, lea r13, [r13 + rax]
+	 * 2.00 chained; lea r13, [rax + r13*2] 1.00)
+	 */
+	if (known && !in.approx && def.form == F_LEA &&
+	    (p->lea3_latency > in.latency || p->lea3_alu_slots > 1) && n == 2 &&
 	    o[1].kind == O_MEM && o[1].key.base >= 0 && o[1].key.index >= 0 &&
 	    (o[1].key.disp != 0 || o[1].key.sym ||
 	     (o[1].base >= 0 && 1ull << o[1].base & (RBP | R13)))) {
@@ -968,10 +969,12 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		 */
 		if (p->lea3_alu_slots > 1)
 			in.alu_held = (uint8_t)(p->lea3_alu_slots - 1);
-		if (o[1].key.base != o[1].key.index && o[1].base >= 0) {
+		bool slow = p->lea3_latency > in.latency; /* else its slots alone */
+
+		if (slow && o[1].key.base != o[1].key.index && o[1].base >= 0) {
 			in.slow_regs = 1ull << o[1].base;
 			in.slow_extra = p->lea3_latency - in.latency;
-		} else { /* [rax + rax*1 + 8]: the base is the index too */
+		} else if (slow) { /* [rax + rax*1 + 8]: the base is the index too */
 			in.latency = p->lea3_latency;
 		}
 	}
