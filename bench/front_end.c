@@ -18,7 +18,9 @@
  * line's two halves (a branch that goes both ways costs the front end less there: the model
  * backend's branch_mixed_apart); N `jmp`s to the next, 2, 8 or 32 bytes apart
  * (N + 1 taken branches an iteration with the loop's); a chain of four calls and returns
- * packed (as the call.direct kernel) or a line apart.
+ * packed (as the call.direct kernel) or a line apart; a call and its return alone, two deep,
+ * four of one leaf in a row, and one whose callee does four adds (what a call and its
+ * return take as a pair: the profile's call_ret_cycles).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -59,11 +61,19 @@ LOOP(calls_packed, ".p2align 6\n1: call 11f\ndec %rdi\njnz 1b\nret\n11: call 12f
 LOOP(calls_spread, ".p2align 6\n1: call 21f\ndec %rdi\njnz 1b\nret\n.p2align 6\n21: call 22f\n"
 		   "ret\n.p2align 6\n22: call 23f\nret\n.p2align 6\n23: call 24f\nret\n"
 		   ".p2align 6\n24: ret")
+/* a call and its return; two deep; four calls of one leaf; a callee of four adds */
+LOOP(call1, ".p2align 6\n1: call 31f\ndec %rdi\njnz 1b\nret\n.p2align 6\n31: ret")
+LOOP(call2, ".p2align 6\n1: call 41f\ndec %rdi\njnz 1b\nret\n.p2align 6\n41: call 42f\nret\n"
+	    ".p2align 6\n42: ret")
+LOOP(call_leaf4, ".p2align 6\n1: call 51f\ncall 51f\ncall 51f\ncall 51f\ndec %rdi\njnz 1b\n"
+		 "ret\n.p2align 6\n51: ret")
+LOOP(call_work, ".p2align 6\n1: call 61f\ndec %rdi\njnz 1b\nret\n.p2align 6\n61: add %rsi, "
+		"%rax\nadd %rsi, %rax\nadd %rsi, %rax\nadd %rsi, %rax\nret")
 
 void fe_ref(long), fe_never(long), fe_always(long), fe_alternate(long), fe_period4(long),
     fe_period8(long), fe_alternate_apart(long), fe_period4_apart(long), fe_jmp5_2(long),
     fe_jmp6_2(long), fe_jmp8_2(long), fe_jmp8_8(long), fe_jmp8_32(long), fe_calls_packed(long),
-    fe_calls_spread(long);
+    fe_calls_spread(long), fe_call1(long), fe_call2(long), fe_call_leaf4(long), fe_call_work(long);
 
 static const struct {
 	const char *name, *what;
@@ -84,6 +94,10 @@ static const struct {
 	{ "jmp8.32", "eight jmps 32 bytes apart", fe_jmp8_32 },
 	{ "calls.packed", "four calls and returns 6 bytes apart", fe_calls_packed },
 	{ "calls.spread", "the same, each function a line apart", fe_calls_spread },
+	{ "call.1", "a call and its return", fe_call1 },
+	{ "call.2", "a call two deep and the returns", fe_call2 },
+	{ "call.leaf4", "four calls of one leaf in a row", fe_call_leaf4 },
+	{ "call.work", "a call of four chained adds", fe_call_work },
 };
 #define NLOOPS (sizeof(loops) / sizeof(loops[0]))
 

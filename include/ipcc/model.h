@@ -457,6 +457,15 @@ struct ipcc_model_profile {
 	 */
 	unsigned indirect_call_cycles;
 	/*
+	 * Cycles a call and its return take as a pair at the soonest, direct or indirect: the
+	 * front end follows one call or return every call_ret_cycles / 2 (Zen 5: a chain of
+	 * four direct calls and their returns 16.0 cycles, a call and its return 3.99, with or
+	 * without work in the callee). The model backend gives a loop of segments, or a
+	 * segment alone, at least its calls' and returns' cycles, beside its taken branches'
+	 * (the larger of the two); 0 when missing: no limit beyond theirs.
+	 */
+	unsigned call_ret_cycles;
+	/*
 	 * The branch-target buffer: the targets of btb_entries taken branches (8-way, LRU),
 	 * which the front end has at once; a taken branch whose target it misses costs
 	 * btb_miss_cycles more (front-end stall). Used by the model backend; 0 when missing:
@@ -740,6 +749,7 @@ struct ipcc_model_error {
  * itlb_miss_cycles, itlb_walk_cycles, pointer_prefetch, fault_cycles,
  * syscall_cycles, syscall_bytes_per_cycle, l2_bytes_per_cycle,
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
+ * call_ret_cycles,
  * btb_entries, btb_miss_cycles, btb2_entries, btb2_miss_cycles, fe_line_branches,
  * fe_line_cycles, fe_half_branches,
  * fe_half_cycles, branch_mixed_cycles, branch_rare_cycles, branch_mixed_apart,

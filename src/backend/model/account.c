@@ -96,14 +96,15 @@ static int hexval(int c)
 struct steady {
 	double cycles; /* per pass */
 	double total, filled, issued, retired;
-	unsigned branches;  /* jumps, calls and returns among its instructions */
-	unsigned always;    /* of them, those always taken (jmp, call, ret) */
-	bool self_loop;	    /* its last instruction jumps to its first: a loop of one segment */
-	unsigned nt_bytes;  /* bytes its non-temporal stores (movnt*) write a pass */
-	unsigned ind_calls; /* calls through a register or memory */
-	double resolve;	    /* cycles from its last instruction's allocation to its completion,
+	unsigned branches;   /* jumps, calls and returns among its instructions */
+	unsigned always;     /* of them, those always taken (jmp, call, ret) */
+	bool self_loop;	     /* its last instruction jumps to its first: a loop of one segment */
+	unsigned nt_bytes;   /* bytes its non-temporal stores (movnt*) write a pass */
+	unsigned ind_calls;  /* calls through a register or memory */
+	unsigned calls_rets; /* calls, direct or not, and returns */
+	double resolve;	     /* cycles from its last instruction's allocation to its completion,
 			    * in one pass from a start with every input ready */
-	unsigned rep_size;  /* a rep movs/stos alone: its element's bytes; 0: not one */
+	unsigned rep_size;   /* a rep movs/stos alone: its element's bytes; 0: not one */
 	unsigned approximated;
 	bool unmodelled;
 	bool floor_in; /* cycles hold the fetch floor already: its loop's (trace_run()) */
@@ -149,7 +150,7 @@ static int lift_part(csh cs, const struct seg *s, char **text, size_t *plen, siz
 	size_t off = 0;
 	int ret = 0;
 
-	st->branches = st->always = st->nt_bytes = st->ind_calls = 0;
+	st->branches = st->always = st->nt_bytes = st->ind_calls = st->calls_rets = 0;
 	st->self_loop = false;
 	if (part == 0)
 		ret = append(text, plen, pcap, ".Lloop:\n");
@@ -170,6 +171,8 @@ static int lift_part(csh cs, const struct seg *s, char **text, size_t *plen, siz
 			st->branches++;
 		if (cs_insn_group(cs, in, CS_GRP_CALL) && !direct)
 			st->ind_calls++;
+		if (cs_insn_group(cs, in, CS_GRP_CALL) || cs_insn_group(cs, in, CS_GRP_RET))
+			st->calls_rets++;
 		/* A non-temporal store: the bytes it writes (movnti, movntps, vmovntdq, ...; not
 		 * movntdqa, a load). */
 		if ((!strncmp(in->mnemonic, "movnt", 5) || !strncmp(in->mnemonic, "vmovnt", 6)) &&
@@ -359,7 +362,9 @@ static void model_segment(csh cs, const struct seg *s, const struct ipcc_model_p
  * 16.5 cycles an iteration where it measures 14.9. Where the next branch on its fall-through
  * path ends in the other 32-byte half of its line (st->apart, tseg_apart()), the profile's
  * branch_mixed_apart percent of that is saved. An indirect call comes
- * indirect_call_cycles after the one before, at the soonest.
+ * indirect_call_cycles after the one before, at the soonest. Calls and returns have a
+ * floor of their own, call_floor(): a segment alone takes the larger of the two, a loop of
+ * segments the larger of their sums (trace_run()).
  */
 static double fetch_floor(const struct ipcc_model_profile *p, const struct seg_counts *s,
 			  const struct steady *st)
@@ -390,6 +395,13 @@ static double fetch_floor(const struct ipcc_model_profile *p, const struct seg_c
 	double ind = (double)s->execs * st->ind_calls * p->indirect_call_cycles;
 
 	return ind > floor ? ind : floor;
+}
+
+/* A call or a return every call_ret_cycles / 2 at the soonest, over the executions s counts. */
+static double call_floor(const struct ipcc_model_profile *p, const struct seg_counts *s,
+			 const struct steady *st)
+{
+	return (double)s->execs * st->calls_rets * p->call_ret_cycles / 2;
 }
 
 static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct seg_counts *s,
@@ -486,7 +498,14 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	 * The fetch floor: a segment alone takes at least its own (front-end stall); one that
 	 * takes a share of its loop's cycles has the loop's in them (trace_run()).
 	 */
-	double floor = st->floor_in ? 0 : fetch_floor(p, s, st);
+	double floor = 0;
+
+	if (!st->floor_in) {
+		double calls = call_floor(p, s, st);
+
+		floor = fetch_floor(p, s, st);
+		floor = calls > floor ? calls : floor;
+	}
 
 	if (floor > core) {
 		fe_extra = floor - core;
@@ -987,6 +1006,7 @@ static void trace_run(csh cs, const struct ipcc_model_profile *p, const struct t
 	struct steady scratch;
 	unsigned insns = 0;
 	int ret = text ? 0 : -1;
+	double calls[TRACE_MAX], fetch = 0, call = 0;
 
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < len && !ret; i++) {
@@ -996,7 +1016,13 @@ static void trace_run(csh cs, const struct ipcc_model_profile *p, const struct t
 		scratch.apart = tr->t[ids[i] - 1].apart;
 		insns += s->ninsns;
 		out->floor[i] = fetch_floor(p, &s->c, &scratch);
+		calls[i] = call_floor(p, &s->c, &scratch);
+		fetch += out->floor[i];
+		call += calls[i];
 	}
+	/* The loop's floor: its calls' and returns' where those bind, spread as they lie. */
+	for (unsigned i = 0; i < len && !ret && call > fetch; i++)
+		out->floor[i] = calls[i];
 	struct ipcc_model_program *prog = NULL;
 	struct ipcc_model_error err;
 	struct ipcc_model_result res = { 0 };
