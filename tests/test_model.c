@@ -970,6 +970,9 @@ TEST(zen5_sbb_idiom_cmov_flags_vector_loads_and_three_part_lea)
 	"mov eax, dword ptr [rbx + 0x1c]\nmov rdx, qword ptr [rbx]\nlea ecx, [rax + 1]\n" \
 	"mov dword ptr [rbx + 0x1c], ecx\nmov qword ptr [rdx + rax*8], rdi\n"
 #define FOUR_MOVD_IN "movd xmm0, r9d\nmovd xmm1, ebp\nmovd xmm2, eax\nmovd xmm3, ebx\n"
+#define SEVEN_MOVES                                                                           \
+	"mov r8d, 0x82\nmov rdi, rbp\nmov r9, rcx\nmov edx, 1\nmov esi, 0x21\nmov r14, rax\n" \
+	"mov r10d, 7\n"
 #define SIX_LEA3                                                                         \
 	"lea rax, [rsi + rdx + 8]\nlea rbx, [rsi + rdx + 8]\nlea rcx, [rsi + rdx + 8]\n" \
 	"lea r8, [rsi + rdx + 8]\nlea r9, [rsi + rdx + 8]\nlea r10, [rsi + rdx + 8]\n"
@@ -1005,6 +1008,13 @@ TEST(zen5_renames_merges_x87_and_dividers_as_measured)
 		{ ROW, "base = zen5\nlea3_alu_slots = 3\n", SIX_LEA3, 3.33 },
 		{ ROW, "base = zen5\nlea3_alu_slots = 0\n", SIX_LEA3, 1.33 },
 		/* the slots without the base's latency: a profile may hold one without the other */
+		{ ROW, "base = zen5\nlea3_latency = 0\n", SIX_LEA3, 2.33 },
+		/*
+		 * seven moves and immediates with the loop's dec, jnz 1.000: the pair one slot of
+		 * the eight (alu_jcc_one_slot); as two, nine slots 1.125
+		 */
+		{ ROW, "base = zen5\n", SEVEN_MOVES, 1 },
+		{ ROW, "base = zen5\nalu_jcc_one_slot = false\n", SEVEN_MOVES, 1.125 },
 		{ ROW, "base = zen5\nlea3_latency = 0\n", SIX_LEA3, 2.33 },
 		{ ROW, "base = zen5\nlea3_alu_slots = 3\n",
 		  "lea rax, [rsi + rdx + 8]\nlea rbx, [rsi + rdx + 8]\nadd rdi, rdx\nadd r14, "
@@ -3196,8 +3206,12 @@ TEST(bound_of_independent_adds_is_the_front_end_or_alu_ports)
 
 		ipcc_model_profile(ipcc_model_profiles[k], &p);
 		CHECK_EQ(int, bound_of(text, &p, &b, &cpi), 0);
-		/* 16 adds and dec: one micro-op and one ALU port each; jnz too unless fused */
-		uops = alu = 17 + (p.fuse_alu_jcc ? 0 : 1);
+		/*
+		 * 16 adds and dec: one micro-op and one ALU port each; jnz too unless fused (its
+		 * ALU op without a slot where the pair is one, alu_jcc_one_slot)
+		 */
+		alu = 17 + (p.fuse_alu_jcc ? 0 : 1);
+		uops = 17 + (p.fuse_alu_jcc || p.alu_jcc_one_slot ? 0 : 1);
 		/*
 		 * where folding is at rename, one of F folded add reg, 1 takes a port; none in
 		 * the bound where lea folds too (a chain can start again each iteration)

@@ -83,6 +83,13 @@ struct ipcc_model_profile {
 	unsigned recovery;     /* cycles the front end needs to refill after a mispredict */
 	bool fuse_alu_jcc;     /* add/sub/and/inc/dec + jcc macro-fuse (Intel) */
 	bool fuse_cmp_jcc;     /* cmp/test + jcc macro-fuse */
+	/*
+	 * An add/sub/and/inc/dec + jcc pair that fuse_alu_jcc leaves apart takes one slot of
+	 * the width and of retirement, its jcc still a micro-op on an ALU port (Zen 5: seven
+	 * register moves and immediates with the loop's dec, jnz 1.00 cycles a loop; five
+	 * leas with it 1.00, six 1.18: the pair one slot, and one ALU op of six)
+	 */
+	bool alu_jcc_one_slot;
 	/* Execution ports: at most this many micro-ops of each class issue per cycle. */
 	unsigned alu_ports;    /* integer ALU and branch micro-ops */
 	unsigned load_ports;   /* loads (a load-op instruction has one) */

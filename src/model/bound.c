@@ -234,7 +234,7 @@ int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_mo
 	for (unsigned k = 0; k < prog->n; k++) {
 		const struct minsn *in = &prog->insn[k];
 
-		uops += in->uops;
+		uops += in->slot_free ? 0 : in->uops; /* a width slot, a retire slot */
 		fe += in->fe_stall;
 		/*
 		 * of F folded adds in a row, one takes a port; where lea folds too, a chain

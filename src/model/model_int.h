@@ -73,6 +73,7 @@ struct minsn {
 	uint8_t bytes;	       /* its length in bytes (`bytes=N`, from machine code); 0: unknown */
 	uint8_t line_at;       /* 1 + its offset in its 64-byte line (`at=N`); 0: after the last */
 	bool fe_fused;	       /* a jcc the decoders pair with the flag-writer before it */
+	bool slot_free;	       /* a jcc that takes no slot of its own (alu_jcc_one_slot) */
 	uint8_t merge_reg;     /* 1 + the vector register a scalar op keeps the upper part of */
 	bool at_retire;	       /* executes at retirement (lock, fences, ; at_retire) */
 	bool drains;	       /* and after the stores before it reach the cache (lock, mfence) */

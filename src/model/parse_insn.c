@@ -1070,6 +1070,7 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		pr = model_insn_row(pm);
 		/* one op to the front end wherever the decoders pair them (opcache_line_ops) */
 		in.fe_fused = pr && (pr->alu_fusable || pr->cmp_fusable) && !strstr(prev, "[");
+		in.slot_free = p->alu_jcc_one_slot && pr && pr->alu_fusable && !strstr(prev, "[");
 		if (pr &&
 		    ((p->fuse_alu_jcc && pr->alu_fusable) ||
 		     (p->fuse_cmp_jcc && pr->cmp_fusable)) &&

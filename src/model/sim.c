@@ -714,6 +714,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 		for (unsigned k = 0; k < n; k++, g++, slot = slot + 1 == B ? 0 : slot + 1) {
 			const struct minsn *in = &prog->insn[k];
 			const unsigned u = in->uops;
+			const unsigned slots = in->slot_free ? 0 : u; /* of width and retire */
 			int64_t s, q, x, c, r;
 			unsigned lat;
 
@@ -743,7 +744,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			}
 			/* scheduled: in order, W micro-ops a cycle, when the front end offers it,
 			 * one cycle after instruction g - B retired */
-			s = allocate(&al, ring, g, slot, u, in->fe_stall);
+			s = allocate(&al, ring, g, slot, slots, in->fe_stall);
 			if (it == warm && warm > 0 && k == 0)
 				from = snap(&al);
 
@@ -881,7 +882,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				split_free[in->split] = x + in->split_cycles;
 			c = x + lat;
 			df_complete(df, in, s, grp, c, g + 1);
-			grp_used += u; /* u <= W: the group moves on by one at most */
+			grp_used += slots; /* slots <= W: the group moves on by one at most */
 			if (grp_used >= W) {
 				grp_used -= W;
 				grp++;
@@ -889,13 +890,13 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 
 			/* retired: in order, R micro-ops a cycle */
 			r = max64(c, r_prev);
-			if (r == ret_cycle && ret_used + u > R)
+			if (r == ret_cycle && ret_used + slots > R)
 				r = ret_cycle + 1;
 			if (r > ret_cycle) {
 				ret_cycle = r;
 				ret_used = 0;
 			}
-			ret_used += u;
+			ret_used += slots;
 			if (B)
 				ring[slot] = r;
 			if (in->mem & MEM_STORE && !in->drains) /* a lock's own store is done */

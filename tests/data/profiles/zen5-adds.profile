@@ -5,3 +5,6 @@ name = zen5-adds
 # kernels (total distance 3.327 against the built-in zen5's 1.349): a fit, not a model.
 placement = oldest
 sample_retire = 2
+# Fitted while zen5 counted the loop's dec, jnz as two slots; alu_jcc_one_slot (stop 62)
+# moves the samples of this fit to distance 0.51 (the built-in's own move: skid_fit_zen5).
+alu_jcc_one_slot = false
