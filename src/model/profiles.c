@@ -255,7 +255,7 @@ static const struct ipcc_model_profile builtin[] = {
 	   * mov esi, 0x21; mov r14, rax; mov r10d, 7 with the loop's dec, jnz 1.000 cycles a
 	   * loop (nine slots: 1.124). The jcc keeps its ALU op: independent chains of one cycle
 	   * issue worse than six a cycle, and the pair as two ALU ops stands for that
-	   * (docs/internals/model.md, "Zen 5 on blocks, a fifth time")
+	   * (docs/internals/model.md, "Zen 5 on blocks, a fifth time" and "a sixth time")
 	   */
 	  .alu_jcc_one_slot = true,
 	  .alu_ports = 6,
