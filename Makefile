@@ -48,6 +48,7 @@ bench: deps all
 	./$(BUILD)/bench/skid_layout
 	./$(BUILD)/bench/fast_strings
 	./$(BUILD)/bench/front_end
+	./$(BUILD)/bench/lone_miss
 	./$(BUILD)/ipcc bench --blocks tests/data/bhive/sample.txt --model --format json \
 		> $(BUILD)/blocks.json
 	./$(BUILD)/ipcc bench --blocks tests/data/bhive/sample.txt --passes 1 --limit 40 --model

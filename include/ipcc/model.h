@@ -408,6 +408,15 @@ struct ipcc_model_profile {
 	 */
 	unsigned llc_share_mib, llc_foreign;
 	/*
+	 * L2's index: the line number's l2_fold_bits bits just above the set index XORed into
+	 * its lowest bits (after the page frame, which the model backend scatters). Lines at
+	 * one offset in their pages then reach 2^l2_fold_bits times the sets that a page's
+	 * colour gives them (Zen 5: 512 page-start lines all hit L2, 1,024 miss by half,
+	 * where a plain index holds 256 at most). Used by the model backend; 0 when missing:
+	 * a plain index.
+	 */
+	unsigned l2_fold_bits;
+	/*
 	 * The data TLBs of 4 KiB pages: dtlb_entries in the first level (modelled 6-way, or 8-
 	 * or 4-way), stlb_entries in the second (16-way); a load that misses the first and
 	 * hits the second costs stlb_latency cycles more, one that misses both walk_latency
@@ -751,7 +760,7 @@ struct ipcc_model_error {
  * from_gpr_extra, forward_extra, vector_forward_extra, agu_ports, shift_ports,
  * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,
  * indexed_store_alu,
- * mul_high_latency, l2_latency, llc_latency, llc_share_mib, llc_foreign,
+ * mul_high_latency, l2_latency, llc_latency, llc_share_mib, llc_foreign, l2_fold_bits,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, itlb_entries,
  * itlb_miss_cycles, itlb_walk_cycles, pointer_prefetch, fault_cycles,
  * syscall_cycles, syscall_bytes_per_cycle, l2_bytes_per_cycle,

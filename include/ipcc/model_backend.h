@@ -45,6 +45,8 @@ struct ipcc_mb_caches {
 	unsigned fe_line, fe_half;
 	/* The profile's llc_share_mib, in bytes; 0: the whole LLC (--ipcc-llc-share). */
 	uint64_t llc_share;
+	/* The profile's l2_fold_bits: L2's index folds that many bits more (--ipcc-l2's 4th). */
+	unsigned l2_fold;
 	/*
 	 * The profile's llc_foreign (--ipcc-llc-foreign), and the clock the tool counts those
 	 * lines on (--ipcc-llc-clock): an instruction's cycles in thousandths, a stalling
@@ -66,7 +68,8 @@ int ipcc_mb_caches(struct ipcc_mb_caches *c);
  * entries are no multiple of 16); none where p has no dtlb_entries. And its branch-target
  * buffer: 8-way, its entries rounded down to a multiple of 8; none where it has none (and its
  * second level, btb2_entries, alike). And its
- * limits on taken branches a line (fe_line_branches, fe_half_branches), and its LLC share.
+ * limits on taken branches a line (fe_line_branches, fe_half_branches), its LLC share and
+ * L2's index fold.
  */
 void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p);
 

@@ -55,6 +55,10 @@ fi
 "$build/bench/front_end" 0.01 >"$tmp/out" 2>&1 || fail "bench/front_end: $(cat "$tmp/out")"
 [ "$(grep -c '^\(jz\|jmp[0-9]\|calls\)\.' "$tmp/out")" = 14 ] || grep -q 'x86-64 only' "$tmp/out" ||
     fail "bench/front_end: $(cat "$tmp/out")"
+# bench/lone_miss, small and within the LLC: a row for each of its three chains.
+"$build/bench/lone_miss" 0.02 4 >"$tmp/out" 2>&1 || fail "bench/lone_miss: $(cat "$tmp/out")"
+[ "$(grep -c '^ *\(0\|8\|48\) ' "$tmp/out")" = 3 ] || grep -q 'x86-64 only' "$tmp/out" ||
+    fail "bench/lone_miss: $(cat "$tmp/out")"
 # bench/blocks: ipcc's model beside llvm-mca's on a few measured blocks (llvm-19 may be
 # missing: it says so and exits 0); heldout_blocks.py cuts blocks from Debian's libraries.
 head -n 8 "$src/tests/data/bhive/sample.txt" >"$tmp/b.txt"

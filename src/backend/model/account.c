@@ -64,6 +64,8 @@ struct seg_counts {
 	    fe_full;	      /* taken branches past a line's limits (vg_tool.c fe_refresh()) */
 	uint64_t itlb, iwalk; /* instruction TLB misses; of them, walks */
 	uint64_t faults, syscalls, bytes; /* the kernel's part its runs caused */
+	/* of the stalls, those whose address no earlier miss gave (vg_tool.c miss_stalls()) */
+	uint64_t lone_l2, lone_llc, lone_mem, lone_stlb, lone_walk;
 };
 
 /* One segment of one process, as the tool wrote it. */
@@ -109,6 +111,7 @@ struct steady {
 	bool unmodelled;
 	bool floor_in; /* cycles hold the fetch floor already: its loop's (trace_run()) */
 	bool apart;    /* the next branch after it falls through is in its line's other half */
+	bool load_fed; /* a load's address computed from a loaded value (chased_loads()) */
 };
 
 static int append(char **t, size_t *len, size_t *cap, const char *fmt, ...)
@@ -209,6 +212,98 @@ static int lift_part(csh cs, const struct seg *s, char **text, size_t *plen, siz
 	return ret;
 }
 
+/* The general register that reg is part of (rax 0 ... r15 15), or -1 for any other. */
+static int gpr_family(csh cs, unsigned reg)
+{
+	static const char *const names[16][4] = {
+		{ "rax", "eax", "ax", "al" },	   { "rcx", "ecx", "cx", "cl" },
+		{ "rdx", "edx", "dx", "dl" },	   { "rbx", "ebx", "bx", "bl" },
+		{ "rsp", "esp", "sp", "spl" },	   { "rbp", "ebp", "bp", "bpl" },
+		{ "rsi", "esi", "si", "sil" },	   { "rdi", "edi", "di", "dil" },
+		{ "r8", "r8d", "r8w", "r8b" },	   { "r9", "r9d", "r9w", "r9b" },
+		{ "r10", "r10d", "r10w", "r10b" }, { "r11", "r11d", "r11w", "r11b" },
+		{ "r12", "r12d", "r12w", "r12b" }, { "r13", "r13d", "r13w", "r13b" },
+		{ "r14", "r14d", "r14w", "r14b" }, { "r15", "r15d", "r15w", "r15b" },
+	};
+	const char *n = cs_reg_name(cs, reg);
+
+	if (!n)
+		return -1;
+	if (!strcmp(n, "ah") || !strcmp(n, "ch") || !strcmp(n, "dh") || !strcmp(n, "bh"))
+		return n[0] == 'a' ? 0 : n[0] == 'c' ? 1 : n[0] == 'd' ? 2 : 3;
+	for (int r = 0; r < 16; r++)
+		for (int k = 0; k < 4; k++)
+			if (!strcmp(n, names[r][k]))
+				return r;
+	return -1;
+}
+
+/*
+ * Whether one of the segment's loads, run as a loop, takes its address from a loaded value:
+ * through the general registers, from a load before it or one of the pass before (a chase).
+ * Where none does, a load's miss keeps nothing after it waiting but its own users, and the
+ * core goes on past it while its reorder buffer has room (charge()).
+ */
+static bool chased_loads(csh cs, const struct seg *s)
+{
+	unsigned fed = 0; /* registers that hold a value computed from a load */
+
+	for (int pass = 0; pass < 2; pass++) {
+		size_t off = 0;
+
+		for (unsigned i = 0; i < s->ninsns; off += s->len[i], i++) {
+			cs_insn *in = NULL;
+
+			if (cs_disasm(cs, s->bytes + off, s->len[i], s->addr[i], 1, &in) != 1)
+				continue;
+			const cs_x86 *x = &in->detail->x86;
+			bool lea = in->id == X86_INS_LEA, loads = false, from = false;
+
+			for (unsigned k = 0; k < x->op_count; k++) {
+				const cs_x86_op *o = &x->operands[k];
+				int b, ix;
+
+				if (o->type != X86_OP_MEM || lea)
+					continue;
+				b = o->mem.base ? gpr_family(cs, o->mem.base) : -1;
+				ix = o->mem.index ? gpr_family(cs, o->mem.index) : -1;
+				if ((o->access & CS_AC_READ) &&
+				    ((b >= 0 && fed >> b & 1) || (ix >= 0 && fed >> ix & 1))) {
+					cs_free(in, 1);
+					return true;
+				}
+				loads |= (o->access & CS_AC_READ) != 0;
+			}
+			cs_regs rd, wr;
+			uint8_t nrd = 0, nwr = 0;
+
+			if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr)) {
+				cs_free(in, 1);
+				continue;
+			}
+			for (unsigned k = 0; k < nrd && !from; k++) {
+				int r = gpr_family(cs, rd[k]);
+
+				from = r >= 0 && fed >> r & 1;
+			}
+			/* xor or sub of a register with itself: zero, whatever it held */
+			if ((in->id == X86_INS_XOR || in->id == X86_INS_SUB) && x->op_count == 2 &&
+			    x->operands[0].type == X86_OP_REG &&
+			    x->operands[1].type == X86_OP_REG &&
+			    x->operands[0].reg == x->operands[1].reg)
+				from = false;
+			for (unsigned k = 0; k < nwr; k++) {
+				int r = gpr_family(cs, wr[k]);
+
+				if (r >= 0)
+					fed = loads || from ? fed | 1u << r : fed & ~(1u << r);
+			}
+			cs_free(in, 1);
+		}
+	}
+	return false;
+}
+
 /* The model's text for a segment alone, as a loop (lift_part). */
 static int lift(csh cs, const struct seg *s, char **text, struct steady *st)
 {
@@ -219,6 +314,7 @@ static int lift(csh cs, const struct seg *s, char **text, struct steady *st)
 	if (!*text)
 		return err_set(IPCC_ENOMEM, "lifting a segment: out of memory");
 	ret = lift_part(cs, s, text, &len, &cap, st, 0, true);
+	st->load_fed = chased_loads(cs, s);
 	if (ret) {
 		free(*text);
 		*text = NULL;
@@ -441,12 +537,26 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	double core = e * st->cycles, fe_extra = 0;
 	double st_total = e * st->total, st_filled = e * st->filled, st_issued = e * st->issued,
 	       st_retired = e * st->retired;
-	/* Only the misses that stall: a store's, or one overlapped by an earlier, costs none. */
-	double dl2 = (double)s->stall_l2 * l2, dl3 = (double)s->stall_llc * l3,
-	       dmem = (double)s->stall_mem * mem;
+	/*
+	 * Only the misses that stall: a store's, or one overlapped by an earlier, costs none.
+	 * A lone one (its address from no earlier miss) in a segment none of whose loads chases
+	 * (chased_loads()) keeps nothing waiting but its own users: the core goes on past it
+	 * until its reorder buffer fills behind it, rob / IPC cycles at the segment's pace, and
+	 * the miss costs what is left of its latency after them (the first-order model of
+	 * Karkhanis and Smith, ISCA 2004). One that waited for another, or a chase's, costs
+	 * its whole latency.
+	 */
+	double slack = !st->load_fed && seg->ninsns && st->cycles > 0
+			   ? (double)p->rob * st->cycles / seg->ninsns
+			   : 0;
+#define COST(all, lone, lat) \
+	((double)(all) * (lat) - (double)(lone) * ((double)(lat) < slack ? (double)(lat) : slack))
+	double dl2 = COST(s->stall_l2, s->lone_l2, l2), dl3 = COST(s->stall_llc, s->lone_llc, l3),
+	       dmem = COST(s->stall_mem, s->lone_mem, mem);
 	/* A stalling load's translation, on top of where its line is served. */
-	double dtlb =
-	    (double)s->stall_stlb * p->stlb_latency + (double)s->stall_walk * p->walk_latency;
+	double dtlb = COST(s->stall_stlb, s->lone_stlb, p->stlb_latency) +
+		      COST(s->stall_walk, s->lone_walk, p->walk_latency);
+#undef COST
 	/*
 	 * A rep movs or stos alone: the fast-string microcode's cost per run (the profile's
 	 * measured figures, by the runs' mean length), not its iterations one by one; the lines
@@ -677,7 +787,9 @@ static int read_counts(const char *p, struct seg_counts *c)
 			  &c->rep_iters,  &c->rep_runs,	  &c->dtlb,	 &c->walk,
 			  &c->stall_stlb, &c->stall_walk, &c->wb,	 &c->btb,
 			  &c->fe_slow,	  &c->fe_full,	  &c->btb2,	 &c->itlb,
-			  &c->iwalk,	  &c->faults,	  &c->syscalls,	 &c->bytes };
+			  &c->iwalk,	  &c->faults,	  &c->syscalls,	 &c->bytes,
+			  &c->lone_l2,	  &c->lone_llc,	  &c->lone_mem,	 &c->lone_stlb,
+			  &c->lone_walk };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		char *end;
@@ -1765,7 +1877,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	while (!ret && (n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(line, "ipcc-vg 12\n"))
+			if (strcmp(line, "ipcc-vg 13\n"))
 				ret = err_set(IPCC_EINVAL, "%s: not a file of ipcc's Valgrind tool",
 					      path);
 			header = true;

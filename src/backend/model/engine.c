@@ -280,6 +280,7 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 	c->dtlb = c->stlb = c->itlb = c->btb = c->btb2 = (struct ipcc_mb_cache){ 0, 0, 0 };
 	c->fe_line = c->fe_half = 0;
 	c->llc_share = (uint64_t)p->llc_share_mib << 20;
+	c->l2_fold = p->l2_fold_bits;
 	/*
 	 * The tool's clock for the other tenants' lines: a quarter of a cycle an instruction
 	 * (the pipeline's part of xz's modelled cycles is 0.23 an instruction), a stalling
@@ -335,6 +336,9 @@ int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c,
 	GEOMETRY(1, "l1d", c->l1d);
 	GEOMETRY(2, "l1i", c->l1i);
 	GEOMETRY(3, "l2", c->l2);
+	if (c->l2_fold) /* the fourth field: L2's index fold */
+		snprintf(opt[3] + strlen(opt[3]), sizeof(opt[3]) - strlen(opt[3]), ",%u",
+			 c->l2_fold);
 	GEOMETRY(4, "ll", c->llc);
 	snprintf(opt[5], sizeof(opt[5]), "--ipcc-window=%u", window);
 	size_t nopt = 6;

@@ -135,7 +135,8 @@ static void opt_usage(void)
 	 "    --ipcc-defs=FILE           where to write each segment as it first runs [none]\n"
 	 "    --ipcc-l1d=SIZE,ASSOC,LINE  L1 data cache [49152,12,64]\n"
 	 "    --ipcc-l1i=SIZE,ASSOC,LINE  L1 instruction cache [32768,8,64]\n"
-	 "    --ipcc-l2=SIZE,ASSOC,LINE   L2 cache [1048576,16,64]\n"
+	 "    --ipcc-l2=SIZE,ASSOC,LINE[,FOLD]  L2 cache [1048576,16,64]; FOLD: bits\n"
+	 "                               above its index XORed into its lowest bits\n"
 	 "    --ipcc-ll=SIZE,ASSOC,LINE   last-level cache [33554432,16,64]\n"
 	 "    --ipcc-dtlb=SIZE,ASSOC,4096 first-level data TLB, SIZE = entries x 4096 [none]\n"
 	 "    --ipcc-stlb=SIZE,ASSOC,4096 second-level TLB [none]\n"
@@ -173,17 +174,21 @@ static void opt_debug_usage(void)
 typedef struct {
 	ULong size;
 	UInt assoc, line, shift, sets;
-	Addr mask; /* sets - 1 where sets is a power of two (no division); else 0 */
-	Addr *tag; /* sets x assoc line numbers, most recently used first */
+	Addr mask;     /* sets - 1 where sets is a power of two (no division); else 0 */
+	UInt set_bits; /* log2(sets) where mask */
+	Addr fold;     /* the bits above the index folded into it (L2 alone; 0: none) */
+	Addr *tag;     /* sets x assoc line numbers, most recently used first */
 } Cache;
 
 /* The first of line's set's tags. */
 static inline Addr *cache_set(const Cache *c, Addr line)
 {
-	return c->tag + (SizeT)(c->mask ? line & c->mask : line % c->sets) * c->assoc;
+	return c->tag + (SizeT)(c->mask ? (line ^ ((line >> c->set_bits) & c->fold)) & c->mask
+					: line % c->sets) *
+			    c->assoc;
 }
 
-static void cache_geometry(Cache *c, const HChar *name, const HChar *spec)
+static void cache_geometry(Cache *c, const HChar *name, const HChar *spec, Bool fold_ok)
 {
 	const HChar *p = spec;
 	HChar *end;
@@ -193,11 +198,21 @@ static void cache_geometry(Cache *c, const HChar *name, const HChar *spec)
 		c->assoc = (UInt)VG_(strtoll10)(end + 1, &end);
 	if (*end == ',')
 		c->line = (UInt)VG_(strtoll10)(end + 1, &end);
+	c->fold = 0;
+	if (*end == ',' && fold_ok) { /* L2's fourth field: the bits its index folds */
+		Long bits = VG_(strtoll10)(end + 1, &end);
+
+		if (bits < 0 || bits > 6)
+			VG_(fmsg_bad_option)(name, "its fold is 0 to 6 bits, got '%s'\n", spec);
+		c->fold = ((Addr)1 << bits) - 1;
+	}
 	if (*end || c->size == 0 || c->assoc == 0 || c->line < 8 || (c->line & (c->line - 1)) ||
 	    c->size % ((ULong)c->assoc * c->line))
 		VG_(fmsg_bad_option)(name, "expected SIZE,ASSOC,LINE, got '%s'\n", spec);
 	c->sets = (UInt)(c->size / ((ULong)c->assoc * c->line));
 	c->mask = (c->sets & (c->sets - 1)) == 0 && c->sets > 1 ? c->sets - 1 : 0;
+	for (c->set_bits = 0; c->mask && (1u << c->set_bits) < c->sets; c->set_bits++)
+		;
 	for (c->shift = 0; (1u << c->shift) < c->line; c->shift++)
 		;
 	c->tag = NULL;
@@ -498,6 +513,8 @@ typedef struct {
 	ULong btb;			      /* taken branches the branch-target buffer missed */
 	ULong btb2;			      /* ... and its second level too (btb_ref()) */
 	ULong stall_stlb, stall_walk;	      /* ... of loads that stall */
+	/* Of the stalls, those whose address no earlier miss gave (miss_stalls()'s dep) */
+	ULong lone_l2, lone_llc, lone_mem, lone_stlb, lone_walk;
 	ULong itlb, iwalk; /* instruction fetches' first-level TLB misses; of them, walks */
 	ULong rep_iters;   /* a rep movs/stos segment: its iterations (execs counts its starts) */
 	ULong rep_runs;	   /* ... and the runs of it that started at the end of another segment */
@@ -574,6 +591,10 @@ typedef struct {
 	/* The open miss epoch (see miss_stalls()). */
 	ULong epoch_end;  /* it closes when insns reaches this */
 	UInt epoch_level; /* where its first miss was served (0: a TLB miss alone) */
+	/* The epoch's last lone stall (miss_stalls()): where it counted, its line's level
+	 * and its page's (0: none) */
+	Counts *lone_at;
+	UInt lone_level, lone_tlb;
 	/* Dependences between misses (see Prov): */
 	UShort miss_regs;	 /* registers holding a value computed from a miss of this epoch */
 	UShort pending;		 /* ... that this superblock's misses reach by its end */
@@ -1743,16 +1764,30 @@ static void miss_stalls(UInt level, UInt tlb, Bool store, Bool dep)
 	if (!line)
 		level = 0;
 	ll_clock += ll_per_stall[level];
+	/*
+	 * A lone stall (its address from no miss of the epoch) keeps nothing but its users
+	 * waiting (account.c charges it less), unless a later miss of the epoch is addressed
+	 * from what came in: then it was on the way to that one, and is lone no more.
+	 */
+	if (dep && open && t->lone_at) {
+		Counts *c = t->lone_at;
+
+		c->lone_l2 -= t->lone_level == 1, c->lone_llc -= t->lone_level == 2;
+		c->lone_mem -= t->lone_level == 3;
+		c->lone_stlb -= t->lone_tlb == 1, c->lone_walk -= t->lone_tlb == 2;
+	}
+	t->lone_at = dep ? NULL : t->cnt;
+	t->lone_level = level, t->lone_tlb = page ? tlb : 0;
 	if (level == 1)
-		t->cnt->stall_l2++;
+		t->cnt->stall_l2++, t->cnt->lone_l2 += !dep;
 	else if (level == 2)
-		t->cnt->stall_llc++;
+		t->cnt->stall_llc++, t->cnt->lone_llc += !dep;
 	else if (level == 3)
-		t->cnt->stall_mem++;
+		t->cnt->stall_mem++, t->cnt->lone_mem += !dep;
 	if (page && tlb == 1)
-		t->cnt->stall_stlb++;
+		t->cnt->stall_stlb++, t->cnt->lone_stlb += !dep;
 	else if (page && tlb == 2)
-		t->cnt->stall_walk++;
+		t->cnt->stall_walk++, t->cnt->lone_walk += !dep;
 	if (!open || dep) {
 		/*
 		 * The misses before have been served (a dependent miss waited for them, and
@@ -2552,15 +2587,15 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 static void post_clo_init(void)
 {
 	vclock_init();
-	cache_geometry(&geom_l1d, "--ipcc-l1d", clo_l1d);
-	cache_geometry(&geom_l1i, "--ipcc-l1i", clo_l1i);
-	cache_geometry(&geom_l2, "--ipcc-l2", clo_l2);
-	cache_geometry(&geom_ll, "--ipcc-ll", clo_ll);
+	cache_geometry(&geom_l1d, "--ipcc-l1d", clo_l1d, False);
+	cache_geometry(&geom_l1i, "--ipcc-l1i", clo_l1i, False);
+	cache_geometry(&geom_l2, "--ipcc-l2", clo_l2, True);
+	cache_geometry(&geom_ll, "--ipcc-ll", clo_ll, False);
 	if (clo_btb) {
-		cache_geometry(&geom_btb, "--ipcc-btb", clo_btb);
+		cache_geometry(&geom_btb, "--ipcc-btb", clo_btb, False);
 		btb_on = True;
 		if (clo_btb2) {
-			cache_geometry(&geom_btb2, "--ipcc-btb2", clo_btb2);
+			cache_geometry(&geom_btb2, "--ipcc-btb2", clo_btb2, False);
 			btb2_on = True;
 		}
 	}
@@ -2597,13 +2632,13 @@ static void post_clo_init(void)
 		if (!clo_dtlb || !clo_stlb)
 			VG_(fmsg_bad_option)
 		("--ipcc-dtlb", "--ipcc-dtlb and --ipcc-stlb go together\n");
-		cache_geometry(&geom_dtlb, "--ipcc-dtlb", clo_dtlb);
-		cache_geometry(&geom_stlb, "--ipcc-stlb", clo_stlb);
+		cache_geometry(&geom_dtlb, "--ipcc-dtlb", clo_dtlb, False);
+		cache_geometry(&geom_stlb, "--ipcc-stlb", clo_stlb, False);
 		if (geom_dtlb.line != 4096 || geom_stlb.line != 4096)
 			VG_(fmsg_bad_option)("--ipcc-dtlb", "a TLB's line is a 4096-byte page\n");
 		tlb_on = True;
 		if (clo_itlb) {
-			cache_geometry(&geom_itlb, "--ipcc-itlb", clo_itlb);
+			cache_geometry(&geom_itlb, "--ipcc-itlb", clo_itlb, False);
 			if (geom_itlb.line != 4096)
 				VG_(fmsg_bad_option)
 			("--ipcc-itlb", "a TLB's line is a 4096-byte page\n");
@@ -2658,6 +2693,8 @@ static void counts_add(Counts *t, const Counts *c)
 	t->itlb += c->itlb, t->iwalk += c->iwalk;
 	t->rep_iters += c->rep_iters, t->rep_runs += c->rep_runs;
 	t->faults += c->faults, t->syscalls += c->syscalls, t->bytes += c->bytes;
+	t->lone_l2 += c->lone_l2, t->lone_llc += c->lone_llc, t->lone_mem += c->lone_mem;
+	t->lone_stlb += c->lone_stlb, t->lone_walk += c->lone_walk;
 }
 
 /* A segment's events (not its executions), in the file's order. */
@@ -2666,11 +2703,13 @@ static void counts_write(VgFile *f, const Counts *c)
 	VG_(fprintf)
 	(f,
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
+	 "%llu %llu %llu",
 	 c->l1d, c->l2, c->ll, c->l1i, c->l2i, c->lli, c->cond, c->taken, c->cond_miss, c->ind,
 	 c->ind_miss, c->ret, c->ret_miss, c->stall_l2, c->stall_llc, c->stall_mem, c->rep_iters,
 	 c->rep_runs, c->dtlb, c->walk, c->stall_stlb, c->stall_walk, c->wb, c->btb, c->fe_slow,
-	 c->fe_full, c->btb2, c->itlb, c->iwalk, c->faults, c->syscalls, c->bytes);
+	 c->fe_full, c->btb2, c->itlb, c->iwalk, c->faults, c->syscalls, c->bytes, c->lone_l2,
+	 c->lone_llc, c->lone_mem, c->lone_stlb, c->lone_walk);
 }
 
 static void fini(Int exitcode)
@@ -2688,7 +2727,7 @@ static void fini(Int exitcode)
 		VG_(umsg)("ipcc: cannot write '%s'\n", path);
 		return;
 	}
-	VG_(fprintf)(f, "ipcc-vg 12\n");
+	VG_(fprintf)(f, "ipcc-vg 13\n");
 	VG_(fprintf)
 	(f, "pid %d\nppid %d\nexit %d\nthreads %u\n", VG_(getpid)(), VG_(getppid)(), exitcode,
 	 nthreads);
