@@ -989,6 +989,13 @@ TEST(zen5_renames_merges_x87_and_dividers_as_measured)
 	static const struct harness_row cases[] = {
 		/* shr dword ptr [rax + 0x10], 1 1.00, by cl 1.00 (8 before: not renamed) */
 		{ ROW, "base = zen5\n", "shr dword ptr [rax + 0x10], 1\n", 1 },
+		/*
+		 * a global (the model backend writes [rip + disp] as its address): add [rip +
+		 * var], rsi chained 1.07, as add [rsi], rdx; not renamed without rename_absolute
+		 */
+		{ ROW, "base = zen5\n", "add qword ptr [0x404070], rbp\n", 1 },
+		{ ROW, "base = zen5\nrename_absolute = false\n", "add qword ptr [0x404070], rbp\n",
+		  8 },
 		{ ROW, "base = zen5\n", "shr dword ptr [rax + 0x10], cl\n", 1 },
 		/* mov ecx, ecx; add rcx, 1 1.00, three movs and the add 1.00 */
 		{ ROW, "base = zen5\n", "mov ecx, ecx\nadd rcx, 1\n", 1 },

@@ -164,6 +164,13 @@ struct ipcc_model_profile {
 	 */
 	bool rename_base_only;
 	/*
+	 * Where memory is renamed: absolute addresses too, a displacement alone (the model
+	 * backend gives a rip-relative operand its address so: Zen 5, add [rip + var], rsi
+	 * chained through memory 1.07 cycles a loop, as add [rsi], rdx). false when missing: an
+	 * address needs a base or an index to be renamed.
+	 */
+	bool rename_absolute;
+	/*
 	 * Where memory is renamed: not 16-bit accesses, nor sign-extending loads (there: mov
 	 * r14w, [m]; add r14w, 1; mov [m], r14w 8.07 cycles, movzx r14d, word ptr [m] 4.96,
 	 * add word ptr [m], 1 7.33, movsxd 6.10; the same in bytes or dwords 1.00-1.99).
@@ -752,7 +759,7 @@ struct ipcc_model_error {
  * recovery, fuse_alu_jcc, fuse_cmp_jcc, alu_ports, load_ports, store_ports, vector_ports,
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
- * memory_renaming, rename_rmw_imm_only, rename_base_only, rename_no_word,
+ * memory_renaming, rename_rmw_imm_only, rename_base_only, rename_absolute, rename_no_word,
  * rename_no_movzx, sbb_idiom, xchg_renamed, self_move_renamed, merge_zero_upper, cmov_flags_late, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
  * fuse_mov_alu, fused_flags_late, port_binding, alu_port_subsets, divider_cycles, vector_load_latency,
  * complex_load_latency, load_merge_latency, lea3_latency, lea3_alu_slots, lea_scale_latency, pair_stores, pair_store_bytes,

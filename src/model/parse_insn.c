@@ -338,15 +338,18 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		in->eliminated = true;
 	/*
 	 * A memory operand the profile's memory_renaming may rename: [base + index*s + disp]
-	 * with a base or an index or both (no rip, label or segment) moving general registers
+	 * with a base or an index or both (no rip, label or segment), or an absolute address
+	 * where the profile says (rename_absolute; the model backend writes a rip-relative
+	 * operand as its address), moving general registers
 	 * or an immediate, of any size (measured on Zen 5: byte, word, dword and qword
 	 * read-modify-writes alike; add dword ptr [rbx*4 + 0x100], 1 1.00 cycle a loop, as
 	 * with [rbx + 0x100]). A mov into a whole register then takes no cycle; into a part,
 	 * it still merges.
 	 */
-	if (in->mem && (in->key.base >= 0 || in->key.index >= 0) && !in->key.sym &&
-	    !in->key.segment && !has_word(mat, "xmmword") && !has_word(mat, "ymmword") &&
-	    !has_word(mat, "zmmword")) {
+	if (in->mem &&
+	    (in->key.base >= 0 || in->key.index >= 0 || (ps->p->rename_absolute && in->key.disp)) &&
+	    !in->key.sym && !in->key.segment && !has_word(mat, "xmmword") &&
+	    !has_word(mat, "ymmword") && !has_word(mat, "zmmword")) {
 		bool gpr_only = true;
 
 		for (int i = 0; i < n; i++)

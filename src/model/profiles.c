@@ -357,6 +357,12 @@ static const struct ipcc_model_profile builtin[] = {
 	  .forward_extra = 3,
 	  .vector_forward_extra = 2,
 	  .rename_no_movzx = true,
+	  /*
+	   * a global through rip (stop 63): add [rip + var], rsi chained through memory 1.07
+	   * cycles a loop, add [rsi], rdx 1.07; bench/branch_patterns' loop (add or xor
+	   * [rip + sum] an iteration) 3.06-3.48 natively, 8.95 modelled before
+	   */
+	  .rename_absolute = true,
 	  /* sbb ecx, ecx on the carry alone (the loop above 1.07); lea rax, [rax + rdi + 2] and
 	   * [rax + rdi*8 - 8] 2.00 chained, [rax + rdi], [rax + rdi*8], [rax + 8] 1.00 */
 	  .sbb_idiom = true,
@@ -924,7 +930,7 @@ static const struct key {
 	/*
 	 * Optional (0 when missing): the latencies table's own figure; fp_bypass: none;
 	 * partial_rename: false, parts merge; move_elimination, memory_renaming,
-	 * rename_rmw_imm_only, rename_base_only, rename_no_word, rename_no_movzx, sbb_idiom,
+	 * rename_rmw_imm_only, rename_base_only, rename_absolute, rename_no_word, rename_no_movzx, sbb_idiom,
 	 * xchg_renamed, self_move_renamed, merge_zero_upper, fold_no_port,
 	 * fold_lea: false;
 	 * fold_bits: 0, any size and offset; fold_materialize, logic_flags_late,
@@ -978,6 +984,7 @@ static const struct key {
 	KEY(memory_renaming, K_BOOL, 0, 0),
 	KEY(rename_rmw_imm_only, K_BOOL, 0, 0),
 	KEY(rename_base_only, K_BOOL, 0, 0),
+	KEY(rename_absolute, K_BOOL, 0, 0),
 	KEY(rename_no_word, K_BOOL, 0, 0),
 	KEY(rename_no_movzx, K_BOOL, 0, 0),
 	KEY(sbb_idiom, K_BOOL, 0, 0),
@@ -1547,9 +1554,9 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->memory_renaming == b->memory_renaming &&
 	       a->rename_rmw_imm_only == b->rename_rmw_imm_only &&
 	       a->rename_base_only == b->rename_base_only &&
-	       a->rename_no_word == b->rename_no_word && a->rename_no_movzx == b->rename_no_movzx &&
-	       a->sbb_idiom == b->sbb_idiom && a->xchg_renamed == b->xchg_renamed &&
-	       a->self_move_renamed == b->self_move_renamed &&
+	       a->rename_absolute == b->rename_absolute && a->rename_no_word == b->rename_no_word &&
+	       a->rename_no_movzx == b->rename_no_movzx && a->sbb_idiom == b->sbb_idiom &&
+	       a->xchg_renamed == b->xchg_renamed && a->self_move_renamed == b->self_move_renamed &&
 	       a->merge_zero_upper == b->merge_zero_upper &&
 	       a->cmov_flags_late == b->cmov_flags_late && a->fold_no_port == b->fold_no_port &&
 	       a->fold_lea == b->fold_lea && a->fold_bits == b->fold_bits &&

@@ -142,8 +142,31 @@ static int append(char **t, size_t *len, size_t *cap, const char *fmt, ...)
 }
 
 /*
+ * in's operands, with a rip-relative address written as the address it is ([rip + 0x2d43]
+ * at 0x40132d, 7 bytes: [0x404077]), so that two instructions reading or writing one global
+ * name one address, and a profile that renames absolute addresses renames it
+ * (rename_absolute). Into buf; in->op_str where it has none.
+ */
+static const char *absolute_ops(const cs_insn *in, char *buf, size_t n)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const char *at = strstr(in->op_str, "[rip"), *end = at ? strchr(at, ']') : NULL;
+
+	for (unsigned k = 0; at && end && k < x->op_count; k++)
+		if (x->operands[k].type == X86_OP_MEM && x->operands[k].mem.base == X86_REG_RIP &&
+		    x->operands[k].mem.index == X86_REG_INVALID) {
+			uint64_t addr = in->address + in->size + (uint64_t)x->operands[k].mem.disp;
+			int w = snprintf(buf, n, "%.*s[0x%" PRIx64 "]%s", (int)(at - in->op_str),
+					 in->op_str, addr, end + 1);
+
+			return w > 0 && (size_t)w < n ? buf : in->op_str;
+		}
+	return in->op_str;
+}
+
+/*
  * The model's text for a segment, appended to *text (len, cap): each instruction as Capstone
- * prints it, a direct jump or call's target replaced by a label (the last one's by the
+ * prints it (a rip-relative address as its address: absolute_ops()), a direct jump or call's target replaced by a label (the last one's by the
  * loop's start, so that the pass repeats as the program repeats it; in a trace, `part` of
  * one that is not the last (`close` false), by the next part's start).
  */
@@ -189,7 +212,7 @@ static int lift_part(csh cs, const struct seg *s, char **text, size_t *plen, siz
 		if (direct && last && !cs_insn_group(cs, in, CS_GRP_CALL))
 			st->self_loop = (uint64_t)in->detail->x86.operands[0].imm == s->addr[0];
 		/* its length, and where in its line the part starts (the op cache's lines) */
-		char len[32];
+		char len[32], ops[192];
 
 		if (i == 0)
 			snprintf(len, sizeof(len), " ; bytes=%u at=%u", (unsigned)s->len[i],
@@ -206,7 +229,8 @@ static int lift_part(csh cs, const struct seg *s, char **text, size_t *plen, siz
 				     part, i, len, part, i);
 		else
 			ret = append(text, plen, pcap, "%s%s%s%s\n", in->mnemonic,
-				     in->op_str[0] ? " " : "", in->op_str, len);
+				     in->op_str[0] ? " " : "", absolute_ops(in, ops, sizeof(ops)),
+				     len);
 		cs_free(in, 1);
 	}
 	return ret;
