@@ -158,6 +158,7 @@ int main(int argc, char **argv)
 		printf("%4d %8.2f %8.2f %8.2f %8.2f %10.0f %10.0f %10.0f %10.0f\n", loops[i].k,
 		       base[i], lone[i], dbase[i], dep[i], lc, dc, dc - lc, 448 / ipc);
 	}
+	free(buf);
 	return sink == 1; /* keeps the loops' results alive */
 }
 #else
