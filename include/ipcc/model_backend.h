@@ -117,6 +117,7 @@ struct ipcc_mb_counts {
 	uint64_t l1d_misses, l2_misses, llc_misses; /* data: each level's misses */
 	uint64_t stalling_misses; /* of the loads' misses, those that stall (the epoch model) */
 	uint64_t l1i_misses, l2i_misses, llci_misses;
+	uint64_t l1i_restarts; /* L1i misses served by L2 where a mispredict restarted the fetch */
 	uint64_t dtlb_misses, page_walks; /* data: first-level TLB misses; of them, walks */
 	uint64_t itlb_misses, itlb_walks; /* instruction fetches' TLB misses; of them, walks */
 	uint64_t btb_misses;		  /* taken branches the branch-target buffer missed */

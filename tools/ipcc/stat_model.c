@@ -197,8 +197,10 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 		pct((double)c->l1d_misses, (double)(c->loads + c->stores)), c->stalling_misses);
 	fprintf(out, "  %-24s %18" PRIu64 "\n", "L2 misses (data)", c->l2_misses);
 	fprintf(out, "  %-24s %18" PRIu64 "\n", "LLC misses (data)", c->llc_misses);
-	fprintf(out, "  %-24s %18" PRIu64 "  (%" PRIu64 " missed L2 too)\n", "L1i misses",
-		c->l1i_misses, c->l2i_misses);
+	fprintf(out,
+		"  %-24s %18" PRIu64 "  (%" PRIu64 " missed L2 too; %" PRIu64
+		" from L2 where a mispredict restarted the fetch)\n",
+		"L1i misses", c->l1i_misses, c->l2i_misses, c->l1i_restarts);
 	if (k->dtlb.size)
 		fprintf(out, "  %-24s %18" PRIu64 "  %" PRIu64 " page walks\n", "DTLB misses",
 			c->dtlb_misses, c->page_walks);
@@ -314,6 +316,7 @@ static json_t *counts_json(const struct ipcc_mb_counts *c)
 
 	json_object_set_new(o, "itlb_misses", json_integer((json_int_t)c->itlb_misses));
 	json_object_set_new(o, "itlb_walks", json_integer((json_int_t)c->itlb_walks));
+	json_object_set_new(o, "l1i_restarts", json_integer((json_int_t)c->l1i_restarts));
 	return o;
 }
 

@@ -516,6 +516,7 @@ typedef struct {
 	/* Of the stalls, those whose address no earlier miss gave (miss_stalls()'s dep) */
 	ULong lone_l2, lone_llc, lone_mem, lone_stlb, lone_walk;
 	ULong itlb, iwalk; /* instruction fetches' first-level TLB misses; of them, walks */
+	ULong l2i_restart; /* fetches that restarted after a mispredict and missed L1i for L2 */
 	ULong rep_iters;   /* a rep movs/stos segment: its iterations (execs counts its starts) */
 	ULong rep_runs;	   /* ... and the runs of it that started at the end of another segment */
 	/*
@@ -618,6 +619,7 @@ typedef struct {
 	Addr stream[STREAMS];	   /* the next line each recent miss stream expects, going up */
 	Addr stream_down[STREAMS]; /* and going down, from the same miss */
 	Addr ifetch_next;	   /* the line the instruction prefetcher brought in last */
+	Bool restart; /* a branch was mispredicted: the next fetch restarts the front end */
 	UInt stream_next;
 } Thread;
 
@@ -1184,7 +1186,8 @@ static Seg *seg_find(const Addr *addr, const UChar *len, UInt n, const UChar *by
 
 /* ---- what the instrumented code calls ---------------------------------------------------- */
 
-ALWAYS_INLINE void fetch_line(Addr line)
+/* An instruction fetch of one line: 0 it hit L1i, 1 L2, 2 further. */
+ALWAYS_INLINE UInt fetch_line(Addr line)
 {
 	Bool hit = cache_ref(&cur->l1i, line);
 
@@ -1214,7 +1217,7 @@ ALWAYS_INLINE void fetch_line(Addr line)
 		cur->ifetch_next = line + 1;
 	}
 	if (hit)
-		return;
+		return 0;
 	cur->cnt->l1i++;
 	/*
 	 * A code page's first touch maps it from the page cache: a program's code, read from
@@ -1231,10 +1234,11 @@ ALWAYS_INLINE void fetch_line(Addr line)
 	Addr f = frame_line(line);
 
 	if (cache_ref(&cur->l2, f))
-		return;
+		return 1;
 	cur->cnt->l2i++;
 	if (!llc_hit(f))
 		cur->cnt->lli++;
+	return 2;
 }
 
 /*
@@ -1552,6 +1556,16 @@ static VG_REGPARM(1) void on_enter(Seg *s)
 			fe_refresh(s);
 		cur->cnt->fe_slow += s->fe_slow;
 		cur->cnt->fe_full += s->fe_full;
+	}
+	/*
+	 * After a mispredict the front end restarts at the right path's first line, and no
+	 * prefetch along the predicted path hid its fetch: one that L2 serves is counted
+	 * apart (account.c charges it; one from further is charged as every fetch from there).
+	 */
+	if (cur->restart) {
+		cur->restart = False;
+		if (fetch_line(s->line_first) == 1)
+			cur->cnt->l2i_restart++;
 	}
 	if (s->contiguous) {
 		for (Addr l = s->line_first; l <= s->line_last; l++)
@@ -1980,6 +1994,7 @@ static void mispredicted(void)
 {
 	Thread *t = cur;
 
+	t->restart = True;
 	if (t->epoch_level < 2)
 		t->epoch_end = t->insns;
 	else if (t->epoch_end > t->insns + SHADOW)
@@ -2695,6 +2710,7 @@ static void counts_add(Counts *t, const Counts *c)
 	t->faults += c->faults, t->syscalls += c->syscalls, t->bytes += c->bytes;
 	t->lone_l2 += c->lone_l2, t->lone_llc += c->lone_llc, t->lone_mem += c->lone_mem;
 	t->lone_stlb += c->lone_stlb, t->lone_walk += c->lone_walk;
+	t->l2i_restart += c->l2i_restart;
 }
 
 /* A segment's events (not its executions), in the file's order. */
@@ -2704,12 +2720,12 @@ static void counts_write(VgFile *f, const Counts *c)
 	(f,
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-	 "%llu %llu %llu",
+	 "%llu %llu %llu %llu",
 	 c->l1d, c->l2, c->ll, c->l1i, c->l2i, c->lli, c->cond, c->taken, c->cond_miss, c->ind,
 	 c->ind_miss, c->ret, c->ret_miss, c->stall_l2, c->stall_llc, c->stall_mem, c->rep_iters,
 	 c->rep_runs, c->dtlb, c->walk, c->stall_stlb, c->stall_walk, c->wb, c->btb, c->fe_slow,
 	 c->fe_full, c->btb2, c->itlb, c->iwalk, c->faults, c->syscalls, c->bytes, c->lone_l2,
-	 c->lone_llc, c->lone_mem, c->lone_stlb, c->lone_walk);
+	 c->lone_llc, c->lone_mem, c->lone_stlb, c->lone_walk, c->l2i_restart);
 }
 
 static void fini(Int exitcode)
@@ -2727,7 +2743,7 @@ static void fini(Int exitcode)
 		VG_(umsg)("ipcc: cannot write '%s'\n", path);
 		return;
 	}
-	VG_(fprintf)(f, "ipcc-vg 13\n");
+	VG_(fprintf)(f, "ipcc-vg 14\n");
 	VG_(fprintf)
 	(f, "pid %d\nppid %d\nexit %d\nthreads %u\n", VG_(getpid)(), VG_(getppid)(), exitcode,
 	 nthreads);
