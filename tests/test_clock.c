@@ -183,6 +183,7 @@ TEST(cross_core_never_backwards)
 static void pair(uint64_t *ns, uint64_t *raw, uint64_t *width)
 {
 	*width = UINT64_MAX;
+	*ns = *raw = 0;
 	for (int i = 0; i < 20; i++) {
 		uint64_t a = ipcc_now_ns(), r = raw_ns(), b = ipcc_now_ns();
 

@@ -67,6 +67,8 @@ void clock_arch_signature(char *buf, size_t len);
  */
 int clock_cache_read(struct ipcc_freq *out);
 void clock_cache_write(const struct ipcc_freq *f);
+/* Whether this process runs under Valgrind (false where ipcc was built without valgrind.h). */
+bool clock_under_valgrind(void);
 int clock_cache_parse(const char *line, const char *key, struct ipcc_freq *out);
 
 /* The kernel's view of the tick counter (x86: /proc/cpuinfo flags). */

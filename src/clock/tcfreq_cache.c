@@ -73,6 +73,11 @@ int clock_cache_read(struct ipcc_freq *out)
 	return ret;
 }
 
+bool clock_under_valgrind(void)
+{
+	return RUNNING_UNDER_VALGRIND;
+}
+
 /*
  * Not from under Valgrind, whose CPU (its CPUID, its clock's pace) is not this machine's: its
  * figure would replace the machine's own for every other program this boot.
@@ -81,7 +86,7 @@ void clock_cache_write(const struct ipcc_freq *f)
 {
 	char key[256], line[512];
 
-	if (RUNNING_UNDER_VALGRIND || cache_key(key, sizeof(key)))
+	if (clock_under_valgrind() || cache_key(key, sizeof(key)))
 		return;
 	snprintf(line, sizeof(line), CACHE_MAGIC " %s hz=%.3f ppm=%.3f\n", key, f->hz, f->ppm);
 	boot_cache_replace("tcfreq", line);

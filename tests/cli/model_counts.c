@@ -34,8 +34,8 @@
  * `model_counts N clock` asks for two sleeps at an address the kernel cannot read (EFAULT),
  * reads CLOCK_MONOTONIC until N microseconds of it have passed, sleeps 10 ms (nanosleep),
  * then to a deadline 10 ms on (clock_nanosleep, TIMER_ABSTIME), and prints how many reads
- * the wait took, the sleeps' time on the clock in microseconds and the CPU time it read
- * (CLOCK_PROCESS_CPUTIME_ID) (clocks()).
+ * the wait took, the sleeps' time on the clock in microseconds, the CPU time it read
+ * (CLOCK_PROCESS_CPUTIME_ID) and how far into its second the monotonic clock was (clocks()).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -258,9 +258,10 @@ static int clocks(long n)
 		to.tv_nsec -= 1000000000;
 	}
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &to, NULL);
-	printf("%ld reads, slept %ld us, cpu %ld us\n", reads,
-	       (clock_ns(CLOCK_MONOTONIC) - before) / 1000,
-	       clock_ns(CLOCK_PROCESS_CPUTIME_ID) / 1000);
+	long now = clock_ns(CLOCK_MONOTONIC);
+
+	printf("%ld reads, slept %ld us, cpu %ld us, %ld ns into a second\n", reads,
+	       (now - before) / 1000, clock_ns(CLOCK_PROCESS_CPUTIME_ID) / 1000, now % 1000000000);
 	return 0;
 }
 

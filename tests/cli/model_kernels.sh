@@ -24,6 +24,16 @@ bench_once() {
         jq -r '.kernels[0].points[0].cycles_best // "-"'
 }
 "$drv" --list >"$tmp/list" || fail "model_kernels --list"
+# Deterministic: the driver links libipcc, whose constructor once calibrated TCFREQ under
+# Valgrind too, rdtsc against the virtual clocks, so that two runs counted 184,203 and
+# 184,245 instructions (clock.c clock_autoinit()); each kernel's figure is a difference of
+# two runs.
+for i in 1 2; do
+    "$ipcc" stat --backend model --format json -o "$tmp/det$i.json" -- "$drv" call.direct 200 \
+        2>"$tmp/err" >/dev/null || fail "call.direct: $(cat "$tmp/err")"
+done
+[ "$(jq -c .counters "$tmp/det1.json")" = "$(jq -c .counters "$tmp/det2.json")" ] ||
+    fail "two runs of call.direct differ: $(jq -c .counters.instructions "$tmp/det1.json" "$tmp/det2.json")"
 bad=0
 printf '%-22s %8s %7s %7s %7s %9s %10s %10s\n' kernel insns loads stores branch mispred \
     model_cyc bench_cyc

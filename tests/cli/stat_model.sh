@@ -123,7 +123,8 @@ grep -q 'mispredicts page faults$' "$tmp/k.text" || fail "text: no page faults c
 # The clocks run on virtual time (vg_tool.c vclock_post()): a program that waits on
 # CLOCK_MONOTONIC for 20 ms, then sleeps 10 ms and to a deadline 10 ms on (model_counts.c's
 # clocks()), makes the same reads and counts in two runs, twice the reads for twice the wait
-# (a nanosecond an instruction), and sleeps 20 ms on its clock, whatever the real time was.
+# (a nanosecond an instruction), and sleeps 20 ms on its clock, whatever the real time was;
+# the clock starts on a whole second, so that it reads the same nanoseconds into it each run.
 for i in 1 2; do
     "$ipcc" stat --backend model --format json -o "$tmp/c$i.json" -- "$prog" 20000 clock \
         >"$tmp/c$i.out" 2>"$tmp/err" || fail "clock $i: $(cat "$tmp/err")"

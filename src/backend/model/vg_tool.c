@@ -816,10 +816,14 @@ static void pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
  * CLOCK_THREAD_CPUTIME_ID), plus the time it waited: a sleep's asked time (to an absolute
  * deadline, the time left to it), and the real time of a wait for something outside it (poll,
  * select, epoll, futex, wait4, waitid), which only a program that waits on others differs by.
- * The wall and monotonic clocks start from the real ones at the tool's start; the CPU-time
+ * The wall and monotonic clocks start from the real ones at the tool's start, rounded down
+ * to a whole second, so that the nanoseconds a program reads are the same each run too
+ * (model_counts' deadline 10 ms on carries into the next second for one start in a
+ * hundred, a 10 ms window of each second, and counts 5 instructions more: 20,134,720
+ * against 20,134,715, and once a CPU time of 20,130 us where it reads 20,129); the CPU-time
  * clocks from 0. time() and rdtsc stay the machine's.
  */
-static Long vclock_mono, vclock_real; /* the real clocks at the start, ns */
+static Long vclock_mono, vclock_real; /* the real clocks at the start, whole seconds, ns */
 static ULong vclock_waited;	      /* ns the process waited, by the rules above */
 
 static Long real_ns(vki_clockid_t clock)
@@ -841,8 +845,8 @@ static ULong vclock_now(void)
 
 static void vclock_init(void)
 {
-	vclock_mono = real_ns(VKI_CLOCK_MONOTONIC);
-	vclock_real = real_ns(VKI_CLOCK_REALTIME);
+	vclock_mono = real_ns(VKI_CLOCK_MONOTONIC) / 1000000000LL * 1000000000LL;
+	vclock_real = real_ns(VKI_CLOCK_REALTIME) / 1000000000LL * 1000000000LL;
 }
 
 static Long ts_ns(const struct vki_timespec *ts)
