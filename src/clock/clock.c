@@ -293,10 +293,11 @@ extern const int ipcc_clock_manual_init __attribute__((weak));
 /*
  * At load: TCFREQ from the boot cache or a calibration, so that the first reading is quick.
  * Not under Valgrind (the model backend's, IPCC_REGION_BACKEND=model, or any other tool):
- * there the boot cache is not read, and a calibration would take Valgrind's time and run
- * rdtsc against the virtual clocks until they agree, a count of instructions that differs
- * from run to run (the model backend counted 184,203 to 184,245 for one program that
- * never reads a clock). A program that reads one calibrates then.
+ * no cached line is for Valgrind's CPU (the key is the CPUID signature), and a calibration
+ * would take Valgrind's time and run rdtsc against the virtual clocks until they agree, a
+ * count of instructions that differs from run to run (the model backend counted 184,203
+ * to 184,245 for one program that never reads a clock). A program that reads one
+ * calibrates then.
  */
 __attribute__((constructor)) static void clock_autoinit(void)
 {
