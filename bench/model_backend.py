@@ -8,8 +8,8 @@ Per program:
 - measured: user-mode cycles (ipcc stat, time backend, at the core frequency ipcc measures
   around each run) in three rounds spaced by the tools' runs, each of three native runs
   pinned to each CPU in turn: the median run's elapsed cycles on the quieter CPU in the
-  fastest round, times the share of user time in all
-  runs together (the kernel samples the split at its tick: one run's errs by tens of
+  fastest round, times the share of user time in all runs together (the kernel samples
+  the split at its tick: one run's errs by tens of
   percent on a program of 50 ms), and the rounds' spread; also elapsed x core frequency,
   which counts the kernel's time too (page faults, system calls);
 - ipcc: the model backend's cycles (ipcc stat --backend model), user mode's against the
@@ -251,11 +251,12 @@ def main():
             cl_wall = callgrind_wall(args)
             rounds.append(native_round(ipcc, args))
             # Within a round, the median run's elapsed cycles on the quieter CPU
-            # (round_figure()); the fastest round's is the figure. The kernel samples user time at its tick, so a short program's split
-            # between user and system time errs both ways from run to run (python3's user
-            # time went from 32 to 56 ms between runs of one round; perl's median run gave
-            # 148 Mcycles of user time in one round where its elapsed was 180): the split is
-            # taken over all nine runs' ticks together, and applied to that figure.
+            # (round_figure()); the fastest round's is the figure. The kernel samples user
+            # time at its tick, so a short program's split between user and system time errs
+            # both ways from run to run (python3's user time went from 32 to 56 ms between
+            # runs of one round; perl's median run gave 148 Mcycles of user time in one round
+            # where its elapsed was 180): the split is taken over every run's ticks together,
+            # and applied to that figure.
             native = [n for r in rounds for n in r]
             best = [round_figure(r) for r in rounds]
             measured_elapsed = min(best)
