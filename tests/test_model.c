@@ -2167,6 +2167,8 @@ TEST(profile_file_errors_say_which_line)
 		{ "base = zen3\nplacement = middle\n", 2, "next or oldest" },
 		{ "base = zen3\nlatencies = k6\n", 2, "latencies wants a built-in" },
 		{ "base = zen3\nname = two words\n", 2, "name wants" },
+		{ "base = zen5\ntage_entries = 3000\n", 2, "tage_entries wants a power of two" },
+		{ "base = zen5\ntage_entries = 32768\n", 2, "from 0 to 16384" },
 		{ "name = x\nwidth = 4\n", 2, "missing key 'retire'" },
 		{ "", 1, "missing key 'name'" },
 	};

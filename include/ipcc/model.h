@@ -511,6 +511,13 @@ struct ipcc_model_profile {
 	 */
 	unsigned fe_line_branches, fe_line_cycles, fe_half_branches, fe_half_cycles;
 	/*
+	 * The conditional branch predictor's size (the model backend's TAGE, predictor.h):
+	 * tage_entries in each of its six tagged tables, tage_base_entries two-bit counters in
+	 * its base; powers of two, at most 16,384 and 65,536. Used by the model backend; 0
+	 * when missing: 1,024 and 16,384 (both or neither).
+	 */
+	unsigned tage_entries, tage_base_entries;
+	/*
 	 * A conditional branch that goes both ways, predicted (no mispredict): the front end
 	 * takes branch_mixed_cycles more each time it runs, but at most branch_rare_cycles each
 	 * time it goes its rarer way (a branch nearly always one way costs that only where it
@@ -774,7 +781,7 @@ struct ipcc_model_error {
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
  * call_ret_cycles,
  * btb_entries, btb_miss_cycles, btb2_entries, btb2_miss_cycles, fe_line_branches,
- * fe_line_cycles, fe_half_branches,
+ * fe_line_cycles, fe_half_branches, tage_entries, tage_base_entries,
  * fe_half_cycles, branch_mixed_cycles, branch_rare_cycles, branch_mixed_apart,
  * rep_short_cycles, rep_cycles,
  * rep_bytes_per_cycle,

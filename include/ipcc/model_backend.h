@@ -43,6 +43,8 @@ struct ipcc_mb_caches {
 	struct ipcc_mb_cache btb, btb2;
 	/* The profile's fe_line_branches and fe_half_branches; 0: no limit (--ipcc-fe). */
 	unsigned fe_line, fe_half;
+	/* The profile's tage_entries and tage_base_entries; 0: the tool's (--ipcc-tage). */
+	unsigned tage, tage_base;
 	/* The profile's llc_share_mib, in bytes; 0: the whole LLC (--ipcc-llc-share). */
 	uint64_t llc_share;
 	/* The profile's l2_fold_bits: L2's index folds that many bits more (--ipcc-l2's 4th). */

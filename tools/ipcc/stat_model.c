@@ -19,7 +19,9 @@
  * micro-ops to ports where the profile does not model it (ports_left_out), and the
  * branch-target buffer's second level, or all of it where the profile names none
  * (btb_left_out), and the front end's limits on branches where it has neither
- * (branches_left_out), and the LLC's other tenants, as a share or not at all (share_left_out).
+ * (branches_left_out), and the LLC's other tenants, as a share or not at all (share_left_out),
+ * and the core's own branch predictors, with the sizes of the ones that stand for them
+ * (predictor_said()).
  */
 static const char left_out[] =
     "the kernel's work but for a fixed cost a page fault, a system call and a byte it "
@@ -69,6 +71,19 @@ static const char *const share_left_out[3] = {
 	"the program's others, or after longer on a clock of a quarter cycle an instruction, "
 	"each stalling miss's latency and each mispredict's cost, is the likelier in memory)"
 };
+
+/* The predictors' part of what is left out: the sizes the profile gave the tool's TAGE. */
+static const char *predictor_said(char *buf, size_t size, const struct stat_result *r)
+{
+	const struct ipcc_mb_caches *c = &r->model_caches;
+
+	snprintf(buf, size,
+		 "; the core's own branch predictors (a TAGE of six tagged tables of %u entries "
+		 "and a base of %u counters stands for the conditional one, an ITTAGE of four "
+		 "tables of 512 targets for the indirect one)",
+		 c->tage ? c->tage : 1024, c->tage ? c->tage_base : 16384);
+	return buf;
+}
 
 /* Which of share_left_out says what the profile leaves out of the LLC. */
 static unsigned share_said(const struct stat_result *r)
@@ -248,10 +263,13 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 			"  %" PRIu64 " segments the model could not parse: one instruction "
 			"a slot\n",
 			m->unmodelled);
-	fprintf(out, "  left out: %s%s%s%s%s%s\n", left_out,
+	char said[256];
+
+	fprintf(out, "  left out: %s%s%s%s%s%s%s\n", left_out,
 		btb_left_out[k->btb2.size ? 2 : k->btb.size != 0],
 		m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out,
-		share_left_out[share_said(r)], k->pointer_prefetch ? pointer_left_out : "");
+		share_left_out[share_said(r)], k->pointer_prefetch ? pointer_left_out : "",
+		predictor_said(said, sizeof(said), r));
 	if (r->model_regions)
 		text_regions(out, r);
 	if (!r->per_function)
@@ -368,12 +386,14 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 	json_object_set_new(model, "counts", counts_json(&m->total));
 	json_object_set_new(model, "kernel", kernel_json(&m->kernel, m->kernel_costed));
 	char lo[sizeof(left_out) + sizeof(ports_left_out) + sizeof(branches_left_out) +
-		sizeof(pointer_left_out) + 512];
+		sizeof(pointer_left_out) + 768],
+	    said[256];
 
-	snprintf(lo, sizeof(lo), "%s%s%s%s%s%s", left_out,
+	snprintf(lo, sizeof(lo), "%s%s%s%s%s%s%s", left_out,
 		 btb_left_out[m->caches.btb2.size ? 2 : m->caches.btb.size != 0],
 		 m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out,
-		 share_left_out[share_said(r)], m->caches.pointer_prefetch ? pointer_left_out : "");
+		 share_left_out[share_said(r)], m->caches.pointer_prefetch ? pointer_left_out : "",
+		 predictor_said(said, sizeof(said), r));
 	json_object_set_new(model, "left_out", json_string(lo));
 	for (size_t i = 0; r->per_function && i < m->nfn; i++)
 		json_array_append_new(

@@ -279,6 +279,8 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 
 	c->dtlb = c->stlb = c->itlb = c->btb = c->btb2 = (struct ipcc_mb_cache){ 0, 0, 0 };
 	c->fe_line = c->fe_half = 0;
+	c->tage = p->tage_entries && p->tage_base_entries ? p->tage_entries : 0;
+	c->tage_base = c->tage ? p->tage_base_entries : 0;
 	c->llc_share = (uint64_t)p->llc_share_mib << 20;
 	c->l2_fold = p->l2_fold_bits;
 	/*
@@ -320,7 +322,7 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c, unsigned window,
 		 const char *outdir, char *const *cmd, char ***argv)
 {
-	enum { NOPT = 17 };
+	enum { NOPT = 18 }; /* --ipcc-out to --ipcc-defs below, each at most once */
 	char opt[NOPT][640];
 	size_t ncmd = 0, bytes = 0, n = 0;
 	const char *fixed[] = { e->valgrind, "--tool=ipcc", "-q", "--trace-children=yes",
@@ -360,6 +362,8 @@ int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c,
 	}
 	if (c->fe_line)
 		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-fe=%u,%u", c->fe_line, c->fe_half);
+	if (c->tage)
+		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-tage=%u,%u", c->tage, c->tage_base);
 	if (c->llc_share)
 		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-llc-share=%" PRIu64, c->llc_share);
 	if (c->llc_share && c->llc_foreign) {

@@ -34,12 +34,14 @@
 
 #include <stdint.h>
 
-#define TAGE_TABLES   6
-#define TAGE_LOG      10 /* entries per tagged table: 1024 */
-#define TAGE_BASE_LOG 14 /* the bimodal base: 16384 two-bit counters */
-#define TAGE_TAG_BITS 11
-#define TAGE_HIST     256	 /* history bits kept (a multiple of 64, at least the longest) */
-#define TAGE_RESET    (1u << 18) /* branches between halvings of the useful counters */
+#define TAGE_TABLES	  6
+#define TAGE_LOG	  10 /* entries per tagged table by default: 1024 */
+#define TAGE_BASE_LOG	  14 /* the bimodal base by default: 16384 two-bit counters */
+#define TAGE_LOG_MAX	  14 /* the most a profile may give (tage_entries) */
+#define TAGE_BASE_LOG_MAX 16
+#define TAGE_TAG_BITS	  11
+#define TAGE_HIST	  256 /* history bits kept (a multiple of 64, at least the longest) */
+#define TAGE_RESET	  (1u << 18) /* branches between halvings of the useful counters */
 
 #define ITTAGE_TABLES	4
 #define ITTAGE_LOG	9 /* entries per tagged table: 512 */
@@ -69,22 +71,30 @@ typedef struct {
 	uint64_t hist[TAGE_HIST / 64]; /* the newest bit in hist[0]'s bit 0 */
 	uint32_t path;		       /* the last branch addresses' low bits, newest in bit 0 */
 	/* bits 0-1: a two-bit counter; bit 2: seen taken, bit 3: seen not taken, ever */
-	uint8_t base[1u << TAGE_BASE_LOG];
-	TageEntry tab[TAGE_TABLES][1u << TAGE_LOG];
+	uint8_t log, base_log; /* the tables' sizes in use: 1 << log entries, 1 << base_log */
+	uint8_t base[1u << TAGE_BASE_LOG_MAX];
+	TageEntry tab[TAGE_TABLES][1u << TAGE_LOG_MAX];
 	int8_t use_alt; /* -8..7: trust a newly allocated entry's alternative */
 	uint32_t rng, ticks;
 	uint64_t ibase[1u << ITTAGE_BASE_LOG];
 	IttageEntry itab[ITTAGE_TABLES][1u << ITTAGE_LOG];
 } Predictor;
 
-/* Everything zero but the counters' weak starting points. */
-static inline void predictor_init(Predictor *p)
+/*
+ * Everything zero but the counters' weak starting points, with tagged tables of 1 << log
+ * entries and a base of 1 << base_log (0: TAGE_LOG, TAGE_BASE_LOG; at most the _MAX).
+ */
+static inline void predictor_init(Predictor *p, unsigned log, unsigned base_log)
 {
 	uint8_t *b = (uint8_t *)p;
 
 	for (uint64_t i = 0; i < sizeof *p; i++)
 		b[i] = 0;
-	for (unsigned i = 0; i < (1u << TAGE_BASE_LOG); i++)
+	p->log = (uint8_t)(!log ? TAGE_LOG : log > TAGE_LOG_MAX ? TAGE_LOG_MAX : log);
+	p->base_log = (uint8_t)(!base_log		       ? TAGE_BASE_LOG
+				: base_log > TAGE_BASE_LOG_MAX ? TAGE_BASE_LOG_MAX
+							       : base_log);
+	for (unsigned i = 0; i < (1u << p->base_log); i++)
 		p->base[i] = 2;
 	p->rng = 0x2545f491u;
 }
@@ -182,7 +192,7 @@ static inline void predictor_tick(Predictor *p)
 	if (++p->ticks % TAGE_RESET)
 		return;
 	for (unsigned i = 0; i < TAGE_TABLES; i++)
-		for (unsigned j = 0; j < (1u << TAGE_LOG); j++)
+		for (unsigned j = 0; j < (1u << p->log); j++)
 			p->tab[i][j].u >>= 1;
 	for (unsigned k = 0; k < ITTAGE_TABLES; k++)
 		for (unsigned j = 0; j < (1u << ITTAGE_LOG); j++)
@@ -195,7 +205,7 @@ static inline void predictor_tick(Predictor *p)
  */
 static inline int predict_cond(Predictor *p, uint64_t pc, int taken)
 {
-	uint32_t h = pc_hash(pc), idx[TAGE_TABLES], b = h & ((1u << TAGE_BASE_LOG) - 1);
+	uint32_t h = pc_hash(pc), idx[TAGE_TABLES], b = h & ((1u << p->base_log) - 1);
 	uint16_t tag[TAGE_TABLES];
 	int prov = -1, alt = -1;
 
@@ -215,7 +225,7 @@ static inline int predict_cond(Predictor *p, uint64_t pc, int taken)
 	for (unsigned i = 0; i < TAGE_TABLES; i++) {
 		uint64_t key = tage_key(p, i, h);
 
-		idx[i] = tage_index(key, TAGE_LOG);
+		idx[i] = tage_index(key, p->log);
 		tag[i] = tage_tag(key, TAGE_TAG_BITS);
 	}
 	/* Every table's match at once (the loads overlap), then the two longest. */

@@ -92,6 +92,7 @@ static const HChar *clo_itlb = NULL; /* none, or no data TLBs: no instruction TL
 static const HChar *clo_btb = NULL;  /* none: no branch-target buffer is modelled */
 static const HChar *clo_btb2 = NULL; /* none: the buffer has one level (btb_ref()) */
 static const HChar *clo_fe = NULL;   /* none: no limit on taken branches a line (fe_mark()) */
+static const HChar *clo_tage = NULL; /* none: predictor.h's default sizes */
 static Bool clo_prefetch = True;
 static Bool clo_l1_prefetch = True;   /* with clo_prefetch: the L1 prefetcher too */
 static Bool clo_ptr_prefetch = False; /* the pointer prefetcher: ptr_prefetch() */
@@ -115,6 +116,7 @@ static Bool opt_process(const HChar *arg)
 	} else if VG_STR_CLO (arg, "--ipcc-btb", clo_btb) {
 	} else if VG_STR_CLO (arg, "--ipcc-btb2", clo_btb2) {
 	} else if VG_STR_CLO (arg, "--ipcc-fe", clo_fe) {
+	} else if VG_STR_CLO (arg, "--ipcc-tage", clo_tage) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-prefetch", clo_prefetch) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-l1-prefetch", clo_l1_prefetch) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-pointer-prefetch", clo_ptr_prefetch) {
@@ -147,6 +149,8 @@ static void opt_usage(void)
 	 "                               evicts [none]\n"
 	 "    --ipcc-fe=LINE,HALF        taken branches a 64-byte line holds at full speed, and\n"
 	 "                               a 32-byte half at all [none: no limit]\n"
+	 "    --ipcc-tage=ENTRIES,BASE   the conditional predictor's tagged tables' entries\n"
+	 "                               each and its base's counters [1024,16384]\n"
 	 "    --ipcc-prefetch=yes|no     model the L2 stream prefetcher [yes]\n"
 	 "    --ipcc-l1-prefetch=yes|no  and the L1 next-line prefetcher [yes]\n"
 	 "    --ipcc-pointer-prefetch=yes|no  a pointer prefetcher: an array of pointers\n"
@@ -627,6 +631,7 @@ static Cache geom_l1d, geom_l1i, geom_l2, geom_ll, geom_dtlb, geom_stlb, geom_bt
 static Bool btb_on, btb2_on;
 static Bool fe_on;
 static UInt fe_line_max, fe_half_max; /* --ipcc-fe */
+static UInt tage_log, tage_base_log;  /* --ipcc-tage; 0: the defaults */
 static Bool tlb_on, itlb_on;
 static Cache geom_itlb;
 static Cache ll; /* shared by every thread */
@@ -1030,7 +1035,7 @@ static void thread_start(ThreadId tid, ULong blocks)
 			cache_alloc(&t->btb, &geom_btb);
 		if (btb2_on)
 			cache_alloc(&t->btb2, &geom_btb2);
-		predictor_init(&t->bp);
+		predictor_init(&t->bp, tage_log, tage_base_log);
 		threads[tid] = t;
 		nthreads++;
 	}
@@ -2630,6 +2635,22 @@ static void post_clo_init(void)
 		    fe_half_max > 32)
 			VG_(fmsg_bad_option)("--ipcc-fe", "LINE 1-64, HALF 1-32\n");
 		fe_on = True;
+	}
+	if (clo_tage) {
+		HChar *end;
+		ULong n = (ULong)VG_(strtoll10)(clo_tage, &end), base = 0;
+
+		if (*end == ',')
+			base = (ULong)VG_(strtoll10)(end + 1, &end);
+		while (tage_log < 31 && (1ull << tage_log) < n)
+			tage_log++;
+		while (tage_base_log < 31 && (1ull << tage_base_log) < base)
+			tage_base_log++;
+		if (*end || (1ull << tage_log) != n || (1ull << tage_base_log) != base ||
+		    tage_log < 4 || tage_log > TAGE_LOG_MAX || tage_base_log < 4 ||
+		    tage_base_log > TAGE_BASE_LOG_MAX)
+			VG_(fmsg_bad_option)
+		("--ipcc-tage", "ENTRIES,BASE: powers of two, 16-16384 and 16-65536\n");
 	}
 	if (geom_l1d.line != geom_l2.line || geom_l2.line != geom_ll.line ||
 	    geom_l1i.line != geom_l2.line)
