@@ -518,6 +518,12 @@ struct ipcc_model_profile {
 	 */
 	unsigned tage_entries, tage_base_entries;
 	/*
+	 * Front-end cycles a line fetched from L2 costs where L1i missed it on the predicted
+	 * path (not after a mispredict: l2_latency there): what the decoupled front end does
+	 * not hide. Used by the model backend; 0 when missing: hidden.
+	 */
+	unsigned l1i_l2_cycles;
+	/*
 	 * A conditional branch that goes both ways, predicted (no mispredict): the front end
 	 * takes branch_mixed_cycles more each time it runs, but at most branch_rare_cycles each
 	 * time it goes its rarer way (a branch nearly always one way costs that only where it
@@ -781,7 +787,7 @@ struct ipcc_model_error {
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
  * call_ret_cycles,
  * btb_entries, btb_miss_cycles, btb2_entries, btb2_miss_cycles, fe_line_branches,
- * fe_line_cycles, fe_half_branches, tage_entries, tage_base_entries,
+ * fe_line_cycles, fe_half_branches, tage_entries, tage_base_entries, l1i_l2_cycles,
  * fe_half_cycles, branch_mixed_cycles, branch_rare_cycles, branch_mixed_apart,
  * rep_short_cycles, rep_cycles,
  * rep_bytes_per_cycle,

@@ -40,7 +40,9 @@
 #   where it meets itself, so each op's chain is not carried into its next pass (16.0
 #   cycles an iteration alone, 3.95 so, 7.2 natively);
 # - 4,096 branches in a row on patterns of period 4 (branch_patterns many): held by zen5's
-#   tagged tables of 8,192 entries, missed by goldencove's 1,024.
+#   tagged tables of 8,192 entries, missed by goldencove's 1,024;
+# - a chain of jmps a line apart that misses L1i at every jump (model_traces scatter): each
+#   line from L2 costs zen5's front end 2 cycles.
 set -u
 ipcc=$1
 prog=$2
@@ -157,6 +159,17 @@ if [ "$(uname -m)" = x86_64 ]; then
     jq -e '.model.left_out | contains("six tagged tables of 1024 entries")' \
         "$tmp/many90.json" >/dev/null || fail "goldencove's predictor sizes: not said"
 fi
+# A line from L2 on the predicted path costs the front end l1i_l2_cycles (zen5: 2): a chain
+# of 2,048 jmps a line apart, each to the one 67 lines on (model_traces scatter), misses L1i
+# at every jump, 3 cycles a jump (3.05-3.20 natively on Zen 5, stop 65); 1 without the charge.
+s=$(traces scatter 20 zen5 .counters.cycles 40960)
+m=$(jq -n --slurpfile a "$tmp/scatter20.json" --slurpfile b "$tmp/scatter40.json" \
+    '($b[0].model.counts.l1i_misses - $a[0].model.counts.l1i_misses) / 40960')
+within "$m" 0.95 1.05 || fail "scatter, zen5: $m L1i misses a jump, not one"
+within "$s" 2.7 3.3 || fail "scatter, zen5: $s cycles a jump, not 3"
+printf 'base = zen5\nl1i_l2_cycles = 0\n' >"$tmp/nol1i.profile"
+s=$(traces scatter 20 "$tmp/nol1i.profile" .counters.cycles 40960)
+within "$s" 0.9 1.2 || fail "scatter, lines from L2 hidden: $s cycles a jump, not 1"
 # A mispredict restarts the fetch at a line that nothing fetched ahead (vg_tool.c
 # on_enter()): where L1i lacks it, the refill waits for L2, l2_latency - load_latency (10)
 # more under zen5. Random calls to 1,024 functions 128 bytes apart miss L1i three times in
