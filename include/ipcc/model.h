@@ -513,8 +513,8 @@ struct ipcc_model_profile {
 	/*
 	 * The conditional branch predictor's size (the model backend's TAGE, predictor.h):
 	 * tage_entries in each of its six tagged tables, tage_base_entries two-bit counters in
-	 * its base; powers of two, at most 16,384 and 65,536. Used by the model backend; 0
-	 * when missing: 1,024 and 16,384 (both or neither).
+	 * its base; powers of two from 16, at most 16,384 and 65,536. Used by the model
+	 * backend; each 0 when missing: 1,024 and 16,384.
 	 */
 	unsigned tage_entries, tage_base_entries;
 	/*

@@ -987,7 +987,7 @@ static const struct key {
 	 * btb_entries: 0, no branch-target buffer modelled (btb_miss_cycles unused);
 	 * btb2_entries: 0, one level (btb2_miss_cycles unused);
 	 * fe_line_branches, fe_half_branches: 0, no limit (both or neither); tage_entries,
-	 * tage_base_entries: 0, the tool's 1,024 and 16,384; l1i_l2_cycles: 0, hidden; branch_mixed_cycles,
+	 * tage_base_entries: 0, the tool's 1,024 and 16,384 (each); l1i_l2_cycles: 0, hidden; branch_mixed_cycles,
 	 * branch_rare_cycles: 0, no cost for a branch that goes both ways; branch_mixed_apart:
 	 * 0, none of it saved by layout; rep_short_cycles,
 	 * rep_cycles, rep_bytes_per_cycle: 0, rep movs/stos through the pipeline model;
@@ -1195,11 +1195,14 @@ static int set_key(const struct key *k, const char *v, struct ipcc_model_profile
 		if (!isdigit((unsigned char)*v) || *end || errno || n < k->min || n > k->max)
 			return bad(err, line, "%s wants a whole number from %u to %u, not '%s'",
 				   k->name, k->min, k->max, v);
-		if ((k->offset == offsetof(struct ipcc_model_profile, pair_store_bytes) ||
-		     k->offset == offsetof(struct ipcc_model_profile, tage_entries) ||
-		     k->offset == offsetof(struct ipcc_model_profile, tage_base_entries)) &&
+		if (k->offset == offsetof(struct ipcc_model_profile, pair_store_bytes) &&
 		    (n & (n - 1)))
-			return bad(err, line, "%s wants a power of two, not '%s'", k->name, v);
+			return bad(err, line, "pair_store_bytes wants a power of two, not '%s'", v);
+		if ((k->offset == offsetof(struct ipcc_model_profile, tage_entries) ||
+		     k->offset == offsetof(struct ipcc_model_profile, tage_base_entries)) &&
+		    n && ((n & (n - 1)) || n < 16))
+			return bad(err, line, "%s wants 0 or a power of two from 16, not '%s'",
+				   k->name, v);
 		*(unsigned *)(void *)field = (unsigned)n;
 		return 0;
 	}

@@ -279,8 +279,11 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 
 	c->dtlb = c->stlb = c->itlb = c->btb = c->btb2 = (struct ipcc_mb_cache){ 0, 0, 0 };
 	c->fe_line = c->fe_half = 0;
-	c->tage = p->tage_entries && p->tage_base_entries ? p->tage_entries : 0;
-	c->tage_base = c->tage ? p->tage_base_entries : 0;
+	c->tage = c->tage_base = 0;
+	if (p->tage_entries || p->tage_base_entries) { /* either given: the other the tool's */
+		c->tage = p->tage_entries ? p->tage_entries : 1024;
+		c->tage_base = p->tage_base_entries ? p->tage_base_entries : 16384;
+	}
 	c->llc_share = (uint64_t)p->llc_share_mib << 20;
 	c->l2_fold = p->l2_fold_bits;
 	/*
