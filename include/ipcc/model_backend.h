@@ -43,7 +43,7 @@ struct ipcc_mb_caches {
 	struct ipcc_mb_cache btb, btb2;
 	/* The profile's fe_line_branches and fe_half_branches; 0: no limit (--ipcc-fe). */
 	unsigned fe_line, fe_half;
-	/* The profile's tage_entries and tage_base_entries; 0: the tool's (--ipcc-tage). */
+	/* The profile's tage_entries and tage_base_entries, or the tool's defaults (--ipcc-tage). */
 	unsigned tage, tage_base;
 	/* The profile's llc_share_mib, in bytes; 0: the whole LLC (--ipcc-llc-share). */
 	uint64_t llc_share;

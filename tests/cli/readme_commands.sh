@@ -93,6 +93,9 @@ if command -v valgrind >/dev/null && ! nm "$build/bench/branch_patterns" 2>/dev/
     python3 "$src/bench/branch_patterns.py" "$build/ipcc" "$build/bench/branch_patterns" 20000 20000 \
         >"$tmp/out" 2>&1 || fail "branch_patterns.py: $(cat "$tmp/out")"
     [ "$(grep -c '^\(cond\|indirect\) ' "$tmp/out")" = 12 ] || fail "branch_patterns.py: $(cat "$tmp/out")"
+    # and on x86-64 a row for each of its ten sets of many branches
+    [ "$(uname -m)" != x86_64 ] || [ "$(grep -c '^ *[0-9][0-9]* *[48] ' "$tmp/out")" = 10 ] ||
+        fail "branch_patterns.py, many: $(cat "$tmp/out")"
 fi
 # bench/merge_sort.py, small: a row for each of its five cases, each with a native and a
 # modelled figure (left out where Valgrind cannot run the sanitizer build's program).

@@ -81,7 +81,7 @@ static const char *predictor_said(char *buf, size_t size, const struct stat_resu
 		 "; the core's own branch predictors (a TAGE of six tagged tables of %u entries "
 		 "and a base of %u counters stands for the conditional one, an ITTAGE of four "
 		 "tables of 512 targets for the indirect one)",
-		 c->tage ? c->tage : 1024, c->tage ? c->tage_base : 16384);
+		 c->tage, c->tage_base);
 	return buf;
 }
 

@@ -15,6 +15,7 @@
 #include "ipcc/clock.h"
 #include "ipcc/error.h"
 #include "ipcc/model_backend.h"
+#include "predictor.h" /* TAGE_LOG, TAGE_BASE_LOG: the tool's default sizes */
 
 /* Zen 5's, the machine ipcc was first modelled on: taken only where sysfs says nothing. */
 static const struct ipcc_mb_caches fallback = {
@@ -279,11 +280,9 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 
 	c->dtlb = c->stlb = c->itlb = c->btb = c->btb2 = (struct ipcc_mb_cache){ 0, 0, 0 };
 	c->fe_line = c->fe_half = 0;
-	c->tage = c->tage_base = 0;
-	if (p->tage_entries || p->tage_base_entries) { /* either given: the other the tool's */
-		c->tage = p->tage_entries ? p->tage_entries : 1024;
-		c->tage_base = p->tage_base_entries ? p->tage_base_entries : 16384;
-	}
+	/* The predictor's sizes: the profile's, or predictor.h's defaults where it gives none. */
+	c->tage = p->tage_entries ? p->tage_entries : 1u << TAGE_LOG;
+	c->tage_base = p->tage_base_entries ? p->tage_base_entries : 1u << TAGE_BASE_LOG;
 	c->llc_share = (uint64_t)p->llc_share_mib << 20;
 	c->l2_fold = p->l2_fold_bits;
 	/*
@@ -365,8 +364,7 @@ int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c,
 	}
 	if (c->fe_line)
 		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-fe=%u,%u", c->fe_line, c->fe_half);
-	if (c->tage)
-		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-tage=%u,%u", c->tage, c->tage_base);
+	snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-tage=%u,%u", c->tage, c->tage_base);
 	if (c->llc_share)
 		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-llc-share=%" PRIu64, c->llc_share);
 	if (c->llc_share && c->llc_foreign) {
