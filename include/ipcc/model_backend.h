@@ -57,6 +57,11 @@ struct ipcc_mb_caches {
 	unsigned llc_foreign, clock[5];
 	/* The profile's pointer_prefetch (--ipcc-pointer-prefetch=yes). */
 	bool pointer_prefetch;
+	/*
+	 * Whether this kernel maps its zero page where an anonymous page is read first, so that
+	 * the write after faults again (ipcc_mb_zero_page(); --ipcc-zero-page=no where not).
+	 */
+	bool zero_page;
 	/* The levels taken from the typical ones: bit 0 L1d, 1 L1i, 2 L2, 3 the LLC. */
 	unsigned guessed;
 	char source[96]; /* "sysfs (cpu0)", or where each level came from */
@@ -74,6 +79,14 @@ int ipcc_mb_caches(struct ipcc_mb_caches *c);
  * L2's index fold.
  */
 void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p);
+
+/*
+ * Whether the running kernel maps its zero page for an anonymous page read before it is
+ * written: measured, by the faults a write to pages just read takes (getrusage). Most
+ * kernels do; some guests' do not (a PVM guest booted with pvm_no_zero_page), and there a
+ * page read first faults once, not twice. True where it cannot tell.
+ */
+bool ipcc_mb_zero_page(void);
 
 /*
  * The core frequency the model backend turns cycles into time and constant-rate ticks with:

@@ -23,11 +23,16 @@
  * and the core's own branch predictors, with the sizes of the ones that stand for them
  * (predictor_said()).
  */
+static const char *const kernel_left_out[2] = {
+	"the kernel's work but for a fixed cost a page fault, a system call and a byte it reads "
+	"or writes (a page's first touch faults, a file's pages read 64 KiB at a time, and an "
+	"anonymous page read before it is written faults once: this kernel maps no zero page)",
+	"the kernel's work but for a fixed cost a page fault, a system call and a byte it reads "
+	"or writes (a page's first touch faults, a file's pages read 64 KiB at a time, and a "
+	"page read before it is written faults again at the write)"
+};
 static const char left_out[] =
-    "the kernel's work but for a fixed cost a page fault, a system call and a byte it "
-    "reads or writes (a page's first touch faults, a file's pages read 64 KiB at a time, "
-    "and a page read before it is written faults again at the write); other "
-    "processes and other "
+    "; other processes and other "
     "threads' contention for caches and memory bandwidth (each thread has its own L1 and "
     "L2, and all share one LLC); an SMT sibling; the hardware "
     "prefetchers but a stream one into L2 and the spatial one (a line's 128-byte pair); the "
@@ -192,7 +197,7 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 			k->btb.size / k->btb.line);
 	if (k->btb2.size)
 		fprintf(out, " and %" PRIu64 " more", k->btb2.size / k->btb2.line);
-	if (k->pointer_prefetch)
+	if (r->model_caches.pointer_prefetch)
 		fprintf(out, "; a pointer prefetcher");
 	fprintf(out, "\n\n");
 	fprintf(out, "  %-24s %18" PRIu64 "  exact\n", "loads", c->loads);
@@ -265,10 +270,11 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 			m->unmodelled);
 	char said[256];
 
-	fprintf(out, "  left out: %s%s%s%s%s%s%s\n", left_out,
-		btb_left_out[k->btb2.size ? 2 : k->btb.size != 0],
+	fprintf(out, "  left out: %s%s%s%s%s%s%s%s\n", kernel_left_out[r->model_caches.zero_page],
+		left_out, btb_left_out[k->btb2.size ? 2 : k->btb.size != 0],
 		m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out,
-		share_left_out[share_said(r)], k->pointer_prefetch ? pointer_left_out : "",
+		share_left_out[share_said(r)],
+		r->model_caches.pointer_prefetch ? pointer_left_out : "",
 		predictor_said(said, sizeof(said), r));
 	if (r->model_regions)
 		text_regions(out, r);
@@ -365,7 +371,7 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 				      "l1i", cache_json(&m->caches.l1i), "l2",
 				      cache_json(&m->caches.l2), "llc", cache_json(&m->caches.llc),
 				      "source", r->model_caches.source, "pointer_prefetch",
-				      m->caches.pointer_prefetch));
+				      r->model_caches.pointer_prefetch));
 	json_object_set_new(
 	    model, "tlbs",
 	    m->caches.dtlb.size
@@ -385,14 +391,16 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 						: json_null());
 	json_object_set_new(model, "counts", counts_json(&m->total));
 	json_object_set_new(model, "kernel", kernel_json(&m->kernel, m->kernel_costed));
+	json_object_set_new(model, "zero_page", json_boolean(r->model_caches.zero_page));
 	char lo[sizeof(left_out) + sizeof(ports_left_out) + sizeof(branches_left_out) +
-		sizeof(pointer_left_out) + 768],
+		sizeof(pointer_left_out) + 1024],
 	    said[256];
 
-	snprintf(lo, sizeof(lo), "%s%s%s%s%s%s%s", left_out,
-		 btb_left_out[m->caches.btb2.size ? 2 : m->caches.btb.size != 0],
+	snprintf(lo, sizeof(lo), "%s%s%s%s%s%s%s%s", kernel_left_out[r->model_caches.zero_page],
+		 left_out, btb_left_out[m->caches.btb2.size ? 2 : m->caches.btb.size != 0],
 		 m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out,
-		 share_left_out[share_said(r)], m->caches.pointer_prefetch ? pointer_left_out : "",
+		 share_left_out[share_said(r)],
+		 r->model_caches.pointer_prefetch ? pointer_left_out : "",
 		 predictor_said(said, sizeof(said), r));
 	json_object_set_new(model, "left_out", json_string(lo));
 	for (size_t i = 0; r->per_function && i < m->nfn; i++)

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "boot_cache_int.h"
@@ -23,6 +25,7 @@ static const struct ipcc_mb_caches fallback = {
 	.l1i = { 32 * 1024, 8, 64 },
 	.l2 = { 1024 * 1024, 16, 64 },
 	.llc = { 32 * 1024 * 1024, 16, 64 },
+	.zero_page = true,
 };
 
 static int read_line(const char *path, char *buf, size_t len)
@@ -321,10 +324,33 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 						  p->itlb_entries % 8 ? p->itlb_entries : 8, page };
 }
 
+bool ipcc_mb_zero_page(void)
+{
+	/* Eight pages, so that a fault of ipcc's own between the two counts cannot decide it. */
+	enum { PAGES = 8 };
+	long page = sysconf(_SC_PAGESIZE);
+	size_t size = (size_t)(page > 0 ? page : 4096) * PAGES;
+	volatile char *p =
+	    mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct rusage before, after;
+	char sum = 0;
+
+	if (p == MAP_FAILED)
+		return true;
+	for (size_t o = 0; o < size; o += size / PAGES)
+		sum += p[o];
+	getrusage(RUSAGE_THREAD, &before);
+	for (size_t o = 0; o < size; o += size / PAGES)
+		p[o] = (char)(sum + 1);
+	getrusage(RUSAGE_THREAD, &after);
+	munmap((void *)p, size);
+	return after.ru_minflt - before.ru_minflt >= PAGES / 2;
+}
+
 int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c, unsigned window,
 		 const char *outdir, char *const *cmd, char ***argv)
 {
-	enum { NOPT = 18 }; /* --ipcc-out to --ipcc-defs below, each at most once */
+	enum { NOPT = 19 }; /* --ipcc-out to --ipcc-defs below, each at most once */
 	char opt[NOPT][640];
 	size_t ncmd = 0, bytes = 0, n = 0;
 	const char *fixed[] = { e->valgrind, "--tool=ipcc", "-q", "--trace-children=yes",
@@ -375,6 +401,8 @@ int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c,
 #undef GEOMETRY
 	if (c->pointer_prefetch)
 		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-pointer-prefetch=yes");
+	if (!c->zero_page)
+		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-zero-page=no");
 	snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-defs=%s/ipcc-defs.%%p", outdir);
 	for (size_t i = 0; i < nfixed; i++)
 		bytes += strlen(fixed[i]) + 1;

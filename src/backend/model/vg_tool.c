@@ -96,10 +96,11 @@ static const HChar *clo_tage = NULL; /* none: predictor.h's default sizes */
 static Bool clo_prefetch = True;
 static Bool clo_l1_prefetch = True;   /* with clo_prefetch: the L1 prefetcher too */
 static Bool clo_ptr_prefetch = False; /* the pointer prefetcher: ptr_prefetch() */
-static Bool clo_frames = True;	 /* L2 and the LLC indexed by a page's frame, not its address */
-static Long clo_window = 512;	 /* the out-of-order window, in instructions; 0: no overlap */
-static Long clo_llc_share = 0;	 /* llc_hit(): bytes; 0, the whole LLC is the program's */
-static Long clo_llc_foreign = 0; /* llc_hit(): other tenants' lines a million cycles */
+static Bool clo_frames = True;	  /* L2 and the LLC indexed by a page's frame, not its address */
+static Bool clo_zero_page = True; /* a page read first maps the zero page (page_fault()) */
+static Long clo_window = 512;	  /* the out-of-order window, in instructions; 0: no overlap */
+static Long clo_llc_share = 0;	  /* llc_hit(): bytes; 0, the whole LLC is the program's */
+static Long clo_llc_foreign = 0;  /* llc_hit(): other tenants' lines a million cycles */
 static const HChar *clo_llc_clock = NULL; /* the clock they come on (ll_clock_init()) */
 
 static Bool opt_process(const HChar *arg)
@@ -121,6 +122,7 @@ static Bool opt_process(const HChar *arg)
 	} else if VG_BOOL_CLO (arg, "--ipcc-l1-prefetch", clo_l1_prefetch) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-pointer-prefetch", clo_ptr_prefetch) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-frames", clo_frames) {
+	} else if VG_BOOL_CLO (arg, "--ipcc-zero-page", clo_zero_page) {
 	} else if VG_BINT_CLO (arg, "--ipcc-window", clo_window, 0, 1 << 20) {
 	} else if VG_BINT_CLO (arg, "--ipcc-llc-share", clo_llc_share, 0, 1ll << 50) {
 	} else if VG_BINT_CLO (arg, "--ipcc-llc-foreign", clo_llc_foreign, 0, 1ll << 30) {
@@ -157,6 +159,9 @@ static void opt_usage(void)
 	 "                               read in order has its targets fetched into L2 [no]\n"
 	 "    --ipcc-frames=yes|no       index L2 and the LLC by a page frame of its own for\n"
 	 "                               each page, as the kernel's scattered frames [yes]\n"
+	 "    --ipcc-zero-page=yes|no    an anonymous page read before it is written maps\n"
+	 "                               the kernel's zero page, and the write faults again;\n"
+	 "                               no: the read's fault gives the page its own [yes]\n"
 	 "    --ipcc-window=N            out-of-order window in instructions, 0: none [512]\n"
 	 "    --ipcc-llc-share=BYTES     the LLC a program keeps on a shared host: a line\n"
 	 "                               reused after D bytes of lines brought forward is\n"
@@ -412,30 +417,37 @@ static void page_forget(Addr page)
  * earlier fault mapped: the kernel maps the pages around a file's fault that its page cache
  * holds (fault_around_bytes, 64 KiB by default), where an anonymous page, or a private
  * file's page written, faults on its own. A page read first is mapped read-only (an
- * anonymous one to the zero page, a file's to its page cache), and its first write faults
- * again (copy on write): its key carries RO until then, and so do its lines in L1d
- * (ROPAGE), which a store that hits them finds (page_written()).
+ * anonymous one to the zero page, where the kernel has one: --ipcc-zero-page; a file's to
+ * its page cache), and its first write faults again (copy on write): its key carries RO
+ * until then, and so do its lines in L1d (ROPAGE), which a store that hits them finds
+ * (page_written()).
  */
 static ULong k_faults, k_syscalls, k_bytes;
 static void fault_counted(void);
 
 /*
  * A page's first touch (its key just added): a fault, or none where fault-around mapped it.
- * A data page read is mapped read-only (ro).
+ * A data page read (ro) is mapped read-only: a file's always, an anonymous one where the
+ * kernel maps its zero page (--ipcc-zero-page; a kernel that does not gives the read a page
+ * of its own, and the write after it does not fault). True where it was.
  */
-static void page_fault(Addr page, Bool write, Bool ro)
+static Bool page_fault(Addr page, Bool write, Bool ro)
 {
+	Bool file = False;
+
+	if (!write) {
+		NSegment const *seg = VG_(am_find_nsegment)(page << 12);
+
+		file = seg && seg->kind == SkFileC;
+	}
+	ro = ro && (file || clo_zero_page);
 	if (ro) {
 		*page_slot(page) |= RO;
 		pages_ro++;
 	}
-	if (!write) {
-		NSegment const *seg = VG_(am_find_nsegment)(page << 12);
-
-		if (seg && seg->kind == SkFileC && !page_first_touch((page >> 4) | WINDOW))
-			return;
-	}
-	fault_counted();
+	if (!file || page_first_touch((page >> 4) | WINDOW))
+		fault_counted();
+	return ro;
 }
 
 /* A write to a page touched before: where it was mapped read-only, the copy's fault. */
@@ -1704,8 +1716,7 @@ ALWAYS_INLINE UInt data_line(Addr line, Bool store)
 	} else {
 		*e = first / per_page;
 		pages_used++;
-		page_fault(first / per_page, store, !store);
-		if (!store)
+		if (page_fault(first / per_page, store, !store))
 			cur->l1d_last[0] |= ROPAGE;
 		for (Addr l = first; l < first + per_page; l++) {
 			Addr f = frame_line(l);
