@@ -10,8 +10,11 @@ Per program:
   pinned to each CPU in turn: the median run's elapsed cycles on the quieter CPU in the
   fastest round, times the share of user time in all runs together (the kernel samples
   the split at its tick: one run's errs by tens of
-  percent on a program of 50 ms), and the rounds' spread; also elapsed x core frequency,
-  which counts the kernel's time too (page faults, system calls);
+  percent on a program of 50 ms; and a guest's tick may land in user mode where the time
+  was the kernel's: on a PVM guest 44% of a loop of page faults was counted as user time,
+  docs/internals/model-backend.md, stop 66), and the rounds' spread; also elapsed x core
+  frequency, which counts the kernel's time too (page faults, system calls), and is the
+  issue's measure;
 - ipcc: the model backend's cycles (ipcc stat --backend model), user mode's against the
   user-mode figure, and with its kernel cycles (the run's page faults and system calls at
   the profile's costs) against elapsed x core frequency, and their errors;
