@@ -59,6 +59,7 @@ bench: deps all
 	./$(BUILD)/bench/blocks $(BUILD)/heldout.json llvm-mca-19 native
 	./bench/stat_overhead.sh ./$(BUILD)/ipcc
 	python3 bench/model_backend.py ./$(BUILD)/ipcc
+	python3 bench/model_steady.py ./$(BUILD)/ipcc
 	python3 bench/branch_patterns.py ./$(BUILD)/ipcc ./$(BUILD)/bench/branch_patterns
 	python3 bench/merge_sort.py ./$(BUILD)/ipcc ./$(BUILD)/bench/merge_sort
 	python3 bench/llc_time.py ./$(BUILD)/bench/llc_time

@@ -86,6 +86,15 @@ if command -v valgrind >/dev/null && command -v gzip >/dev/null; then
     python3 "$src/bench/model_backend.py" --held-out "$build/ipcc" sort >"$tmp/out" 2>&1 ||
         fail "model_backend.py --held-out: $(cat "$tmp/out")"
     grep -q "^sort .*deterministic" "$tmp/out" || fail "model_backend.py --held-out: $(cat "$tmp/out")"
+    # bench/model_steady.py on gzip: its premise holds (three files in one process take the
+    # faults one takes, natively and modelled) and both sides give a repetition's cycles.
+    python3 "$src/bench/model_steady.py" --json "$tmp/steady.json" "$build/ipcc" gzip \
+        >"$tmp/out" 2>&1 || fail "model_steady.py: $(cat "$tmp/out")"
+    grep -q "^gzip  *a repetition: native  *[0-9.]* Mcycles, model  *[0-9.]* (" "$tmp/out" &&
+        jq -e '.[0] | (.native_faults[1] - .native_faults[0] | fabs) <= 5 and
+            .model_once.faults == .model_thrice.faults and .native_per_rep > 0 and
+            .model_per_rep > 0' "$tmp/steady.json" >/dev/null ||
+        fail "model_steady.py: $(cat "$tmp/out")"
 fi
 # bench/branch_patterns.py, small: a row for each of its twelve patterns (Valgrind cannot run
 # the sanitizer build's program: there it is left out).
