@@ -202,36 +202,55 @@ def callgrind_wall(args):
     return time.monotonic() - t0
 
 
-def main():
+def setup():
+    """A run's signals passed on to the command running (on_signal()), and the interpreters'
+    hash seeds fixed: they seed at random, and their runs must be deterministic, natively
+    and under the model alike."""
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    # The interpreters seed their hashes at random: fixed seeds, so that their runs are
-    # deterministic, natively and under the model alike.
     os.environ["PYTHONHASHSEED"] = "0"
     os.environ["PERL_HASH_SEED"] = "0"
     os.environ["PERL_PERTURB_KEYS"] = "0"
+
+
+def take(argv, opt):
+    """OPT VALUE taken out of argv: the value, or None where argv has no OPT."""
+    if opt not in argv:
+        return None
+    i = argv.index(opt)
+    value = argv[i + 1]
+    del argv[i:i + 2]
+    return value
+
+
+def positional(argv, doc):
+    """IPCC and the set of program names asked for (empty: all); None, with doc printed, where
+    argv names no IPCC."""
+    if not argv:
+        print(doc)
+        return None
+    return argv[0], set(argv[1:])
+
+
+def main():
+    setup()
     argv = sys.argv[1:]
     if argv and argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0
-    jpath = None
-    if "--json" in argv:
-        i = argv.index("--json")
-        jpath = argv[i + 1]
-        del argv[i:i + 2]
+    jpath = take(argv, "--json")
     heldout = "--held-out" in argv
     if heldout:
         argv.remove("--held-out")
     model = ["--backend", "model"]
     for opt in ("--llc", "--profile"):
-        if opt in argv:
-            i = argv.index(opt)
-            model += [opt, argv[i + 1]]
-            del argv[i:i + 2]
-    if not argv:
-        print(__doc__)
+        value = take(argv, opt)
+        if value is not None:
+            model += [opt, value]
+    asked = positional(argv, __doc__)
+    if asked is None:
         return 2
-    ipcc, names = argv[0], set(argv[1:])
+    ipcc, names = asked
     rows = []
     with tempfile.TemporaryDirectory() as d:
         make_inputs(d)

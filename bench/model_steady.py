@@ -4,10 +4,10 @@ steady state against the machine's, with no start, no page fault and no tick in 
 
 Each program does its work once, and three times in one process (perl and python3 loop over
 bench/model_backend.py's scripts, the compressors take one file and then three copies of
-it, gcc compiles 120 functions and then 360). After the first time the work takes no new
-page faults (but gcc's, whose heap grows with the functions: its kernel cycles are counted
-on both sides), so the difference between the two, divided by two, is the steady state's
-cycles: natively, the fewest elapsed cycles of each form (ipcc stat, time backend, pinned to
+it, gcc compiles 120 functions and then 360). After the first time most of them take no
+new page faults (bzip2's, python3's and gcc's grow: their kernel cycles are counted on both
+sides, and both sides' faults are printed), so the difference between the two, divided by
+two, is the steady state's cycles: natively, the fewest elapsed cycles of each form (ipcc stat, time backend, pinned to
 each CPU in turn, in two rounds); modelled, ipcc stat --backend model's cycles and kernel
 cycles. bench/model_backend.py compares whole runs, where the start, the faults and the
 split between user and system time come in; this is the user-mode model's own error, and
@@ -19,12 +19,11 @@ writes every figure.
 import json
 import os
 import shutil
-import signal
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import model_backend as mb  # noqa: E402  (its inputs, its runs, its signal handling)
+import model_backend as mb  # noqa: E402  (its inputs, its runs, its setup and options)
 
 PARTS = ("pipeline", "l2_hits", "llc_hits", "memory", "tlb", "icache", "btb", "mispredicts")
 
@@ -95,28 +94,18 @@ def modelled(ipcc, args, extra):
 
 
 def main():
-    signal.signal(signal.SIGTERM, mb.on_signal)
-    signal.signal(signal.SIGINT, mb.on_signal)
-    os.environ["PYTHONHASHSEED"] = "0"
-    os.environ["PERL_HASH_SEED"] = "0"
-    os.environ["PERL_PERTURB_KEYS"] = "0"
+    mb.setup()
     argv = sys.argv[1:]
     if argv and argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0
-    jpath, extra = None, []
-    if "--json" in argv:
-        i = argv.index("--json")
-        jpath = argv[i + 1]
-        del argv[i:i + 2]
-    if "--profile" in argv:
-        i = argv.index("--profile")
-        extra = ["--profile", argv[i + 1]]
-        del argv[i:i + 2]
-    if not argv:
-        print(__doc__)
+    jpath = mb.take(argv, "--json")
+    profile = mb.take(argv, "--profile")
+    extra = ["--profile", profile] if profile is not None else []
+    asked = mb.positional(argv, __doc__)
+    if asked is None:
         return 2
-    ipcc, names = argv[0], set(argv[1:])
+    ipcc, names = asked
     rows = []
     with tempfile.TemporaryDirectory() as d:
         mb.make_inputs(d)
