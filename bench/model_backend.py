@@ -218,6 +218,8 @@ def take(argv, opt):
     if opt not in argv:
         return None
     i = argv.index(opt)
+    if i + 1 == len(argv):
+        raise SystemExit(f"{os.path.basename(sys.argv[0])}: {opt} needs a value")
     value = argv[i + 1]
     del argv[i:i + 2]
     return value
