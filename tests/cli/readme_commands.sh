@@ -106,6 +106,14 @@ if command -v valgrind >/dev/null && ! nm "$build/bench/branch_patterns" 2>/dev/
     [ "$(uname -m)" != x86_64 ] || [ "$(grep -c '^ *[0-9][0-9]* *[48] ' "$tmp/out")" = 10 ] ||
         fail "branch_patterns.py, many: $(cat "$tmp/out")"
 fi
+# bench/mispredict_sites.py, one small row: a native and a modelled figure (left out where
+# Valgrind cannot run the sanitizer build's program; a line, not a row, off x86-64).
+if command -v valgrind >/dev/null && ! nm "$build/bench/mispredict_sites" 2>/dev/null | grep -q __asan_init; then
+    python3 "$src/bench/mispredict_sites.py" --quick "$build/ipcc" "$build/bench/mispredict_sites" 64:1 \
+        >"$tmp/out" 2>&1 || fail "mispredict_sites.py: $(cat "$tmp/out")"
+    grep -q '^ *64  *1  *64 | *[0-9.]*  *[0-9.]*  *[0-9.]* | *[0-9.]*  *[0-9.]*  *0\.[0-9]*  *[0-9.]*$' "$tmp/out" ||
+        grep -q 'x86-64 only' "$tmp/out" || fail "mispredict_sites.py: $(cat "$tmp/out")"
+fi
 # bench/merge_sort.py, small: a row for each of its five cases, each with a native and a
 # modelled figure (left out where Valgrind cannot run the sanitizer build's program).
 if command -v valgrind >/dev/null && ! nm "$build/bench/merge_sort" 2>/dev/null | grep -q __asan_init; then

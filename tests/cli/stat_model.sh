@@ -279,6 +279,9 @@ itlb goldencove | jq -e '.[0] < 5 and .[1] == 0' >/dev/null ||
 "$ipcc" stat --backend model -- "$prog" 1000 2>"$tmp/text" || fail "text run"
 grep -q 'backend model, profile' "$tmp/text" || fail "text: no profile named"
 grep -q 'left out: the kernel.s work but for a fixed cost' "$tmp/text" || fail "text: nothing said left out"
+# ... to its end, not cut short: the predictors' sentence is the last
+grep -q 'left out: .*where thousands of branch sites mispredict (.*bench/mispredict_sites.py)$' "$tmp/text" ||
+    fail "text: a mispredict's cost among many sites not said left out, or the line cut short"
 grep -q '^    and in the kernel [0-9]* cycles more: [0-9]* page faults' "$tmp/text" ||
     fail "text: no kernel line: $(grep 'in the kernel' "$tmp/text")"
 "$ipcc" stat --backend model --profile "$tmp/nok.prof" -- "$prog" 1000 2>"$tmp/nok.text" ||
