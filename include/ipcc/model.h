@@ -502,6 +502,16 @@ struct ipcc_model_profile {
 	 */
 	unsigned btb2_entries, btb2_miss_cycles;
 	/*
+	 * Where many branch sites mispredict, a mispredict costs more: after one at a site that
+	 * is not among the last btb_restart_sites that mispredicted (8-way, LRU), each of the
+	 * next btb_restart_window taken branches that is not among the last
+	 * btb_restart_entries taken branches (8-way, LRU) costs btb_miss_cycles more, as one
+	 * the buffer misses (the front end, restarted, has no run-ahead to hide where it finds
+	 * them). A rule measured with bench/mispredict_sites.py, not a known structure; used by
+	 * the model backend with btb_entries; 0 when missing: none.
+	 */
+	unsigned btb_restart_entries, btb_restart_window, btb_restart_sites;
+	/*
 	 * Taken branches close together: a 64-byte line's first fe_line_branches taken branches
 	 * (by address) go at taken_per_cycle, each after them fe_line_cycles more (a fetch
 	 * limit, hidden where the back end is slower); a 32-byte half's first fe_half_branches
@@ -786,7 +796,8 @@ struct ipcc_model_error {
  * syscall_cycles, syscall_bytes_per_cycle, l2_bytes_per_cycle,
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
  * call_ret_cycles,
- * btb_entries, btb_miss_cycles, btb2_entries, btb2_miss_cycles, fe_line_branches,
+ * btb_entries, btb_miss_cycles, btb2_entries, btb2_miss_cycles, btb_restart_entries,
+ * btb_restart_window, btb_restart_sites, fe_line_branches,
  * fe_line_cycles, fe_half_branches, tage_entries, tage_base_entries, l1i_l2_cycles,
  * fe_half_cycles, branch_mixed_cycles, branch_rare_cycles, branch_mixed_apart,
  * rep_short_cycles, rep_cycles,

@@ -41,6 +41,10 @@ struct ipcc_mb_caches {
 	/* The branch-target buffer, from the profile (size = entries x 8, 8-way, line 8); its
 	 * second level (the same form; size 0: none), which holds what the first evicts. */
 	struct ipcc_mb_cache btb, btb2;
+	/* The profile's btb_restart_entries (the same form; size 0: none), btb_restart_window
+	 * and btb_restart_sites (--ipcc-btb-restart). */
+	struct ipcc_mb_cache btb_restart;
+	unsigned btb_restart_window, btb_restart_sites;
 	/* The profile's fe_line_branches and fe_half_branches; 0: no limit (--ipcc-fe). */
 	unsigned fe_line, fe_half;
 	/* The profile's tage_entries and tage_base_entries, or the tool's defaults (--ipcc-tage). */
@@ -137,7 +141,8 @@ struct ipcc_mb_counts {
 	uint64_t itlb_misses, itlb_walks; /* instruction fetches' TLB misses; of them, walks */
 	uint64_t btb_misses;		  /* taken branches the branch-target buffer missed */
 	uint64_t btb2_misses;		  /* ... of them, those its second level missed too */
-	uint64_t approximated;		  /* dynamic instructions the model approximated */
+	uint64_t btb_restarts; /* taken branches just after a mispredict, not recent: as misses */
+	uint64_t approximated; /* dynamic instructions the model approximated */
 	/* Cycles: the pipeline's steady state plus what each kind of event costs. */
 	double cycles;
 	double core_cycles;	  /* the segments' steady states */

@@ -42,11 +42,16 @@
 # - 4,096 branches in a row on patterns of period 4 (branch_patterns many): held by zen5's
 #   tagged tables of 8,192 entries, missed by goldencove's 1,024;
 # - a chain of jmps a line apart that misses L1i at every jump (model_traces scatter): each
-#   line from L2 costs zen5's front end 2 cycles.
+#   line from L2 costs zen5's front end 2 cycles;
+# - blocks each with a random branch (bench/mispredict_sites, SITES): under zen5 a mispredict
+#   among 8,192 such sites costs about twice what it costs among 1,024 (natively 25-32
+#   cycles to 3,584-4,096 sites, 67-79 at 6,144-8,192), and the same with a profile that
+#   leaves it out.
 set -u
 ipcc=$1
 prog=$2
 traces=$3
+sites=$4
 fail() { echo "FAIL: $*"; exit 1; }
 command -v valgrind >/dev/null || { echo "SKIP: no valgrind (make deps installs it)"; exit 77; }
 tmp=$(mktemp -d)
@@ -215,9 +220,35 @@ within "$x" 4.5 5.2 || fail "the interpreter's loop: $x cycles an iteration, not
 within "$y" 4.5 5.2 || fail "the interpreter's loop, a direct call: $y cycles an iteration"
 d=$(awk -v x="$x" -v y="$y" 'BEGIN { print x - y }')
 within "$d" -0.1 0.1 || fail "the call through memory costs $d cycles more than a direct one"
+# A mispredict among many sites: cycles a block (half of them a mispredict) at 1,024 and
+# 8,192 blocks, the difference of two runs, with zen5 and with it left out.
+# blocks N PROFILE: cycles a block
+blocks() {
+    k=$((200000 / $1))
+    for i in $k $((2 * k)); do
+        "$ipcc" stat --backend model --profile "$2" --format json -o "$tmp/s$i.json" -- \
+            "$sites" run "$1" 1 $i 2>"$tmp/err" >/dev/null || fail "sites $1 $i: $(cat "$tmp/err")"
+    done
+    jq -n --slurpfile a "$tmp/s$k.json" --slurpfile b "$tmp/s$((2 * k)).json" --argjson n $(($1 * k)) \
+        '($b[0].counters.cycles - $a[0].counters.cycles) / $n'
+}
+s1=- s8=- n8=-
+if [ "$(uname -m)" = x86_64 ]; then # the program's blocks are x86-64 machine code
+    printf 'base = zen5\nbtb_restart_entries = 0\n' >"$tmp/norestart.profile"
+    s1=$(blocks 1024 zen5)
+    s8=$(blocks 8192 zen5)
+    n8=$(blocks 8192 "$tmp/norestart.profile")
+    within "$s1" 14 20 || fail "1,024 random branches: $s1 cycles a block, not 14-20 (16.1-18.0 natively)"
+    d=$(awk -v a="$s8" -v b="$s1" 'BEGIN { print a - b }')
+    within "$d" 10 30 ||
+        fail "8,192 random branches: $s8 cycles a block, $d more than 1,024's, not 10-30 (20-25 natively)"
+    e=$(awk -v a="$n8" -v b="$s1" 'BEGIN { print a - b }')
+    within "$e" -2 3 || fail "8,192 random branches, left out: $n8 cycles a block, $e more than 1,024's"
+fi
 
 echo "ok: patterns of period 64 learned, 65536 not; the indirect loop at $c cycles an" \
     "iteration, the loop of 13 segments at $t, 2,048 jumps at $j cycles each ($k without" \
     "a branch-target buffer), eight packed jmps at $p cycles a pass ($q without the limits), a jz both ways at" \
     "$w cycles an iteration ($v without its cost, $a apart from the loop's branch), the interpreter's loop at $x ($y with a" \
-    "direct call), an interpreter's eight ops at $o"
+    "direct call), an interpreter's eight ops at $o, a block of a random branch among 1,024 at $s1" \
+    "cycles and among 8,192 at $s8 ($n8 left out)"

@@ -86,10 +86,13 @@ static const char *predictor_said(char *buf, size_t size, const struct stat_resu
 		 "; the core's own branch predictors (a TAGE of six tagged tables of %u entries "
 		 "and a base of %u counters stands for the conditional one, an ITTAGE of four "
 		 "tables of 512 targets for the indirect one), and what makes a mispredict dearer "
-		 "where thousands of branch sites mispredict (its cost is the same wherever it is; "
-		 "on a Zen 5 guest it doubles or triples where 2,000 to 6,000 sites mispredict: "
-		 "bench/mispredict_sites.py)",
-		 c->tage, c->tage_base);
+		 "where thousands of branch sites mispredict (%s: bench/mispredict_sites.py)",
+		 c->tage, c->tage_base,
+		 c->btb_restart.size
+		     ? "a rule stands for it: the taken branches just after a mispredict that are "
+		       "not among the recent ones cost as the buffer's misses"
+		     : "this profile charges a mispredict the same wherever it is; on a Zen 5 "
+		       "guest its cost doubles or triples where 2,000 to 6,000 sites mispredict");
 	return buf;
 }
 
@@ -237,6 +240,9 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 			    (double)(c->cond_taken + c->branches - c->cond_branches)));
 		if (k->btb2.size)
 			fprintf(out, "; %" PRIu64 " missed the second level too", c->btb2_misses);
+		if (r->model_caches.btb_restart.size)
+			fprintf(out, "; %" PRIu64 " just after a mispredict were not recent",
+				c->btb_restarts);
 		fputc('\n', out);
 	}
 	fprintf(out, "\n  where the cycles went (%.0f cycles)\n", cyc);
@@ -321,7 +327,8 @@ static json_t *kernel_json(const struct ipcc_mb_kernel *k, bool costed)
 static json_t *counts_json(const struct ipcc_mb_counts *c)
 {
 	json_t *o = json_pack(
-	    "{sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI s{sf sf sf sf sf sf "
+	    "{sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI s{sf sf sf sf sf "
+	    "sf "
 	    "sf "
 	    "sf sf}"
 	    " s{sf sf sf sf}}",
@@ -334,12 +341,13 @@ static json_t *counts_json(const struct ipcc_mb_counts *c)
 	    (json_int_t)c->stalling_misses, "l1i_misses", (json_int_t)c->l1i_misses, "l2i_misses",
 	    (json_int_t)c->l2i_misses, "llci_misses", (json_int_t)c->llci_misses, "dtlb_misses",
 	    (json_int_t)c->dtlb_misses, "page_walks", (json_int_t)c->page_walks, "btb_misses",
-	    (json_int_t)c->btb_misses, "btb2_misses", (json_int_t)c->btb2_misses, "approximated",
-	    (json_int_t)c->approximated, "cycles", "total", c->cycles, "pipeline", c->core_cycles,
-	    "l2_hits", c->l2_hit_cycles, "llc_hits", c->llc_hit_cycles, "memory", c->memory_cycles,
-	    "tlb", c->tlb_cycles, "icache", c->icache_cycles, "btb", c->btb_cycles, "mispredicts",
-	    c->mispredict_cycles, "slots", "total", c->slots_total, "filled", c->slots_filled,
-	    "issued", c->slots_issued, "retired", c->slots_retired);
+	    (json_int_t)c->btb_misses, "btb2_misses", (json_int_t)c->btb2_misses, "btb_restarts",
+	    (json_int_t)c->btb_restarts, "approximated", (json_int_t)c->approximated, "cycles",
+	    "total", c->cycles, "pipeline", c->core_cycles, "l2_hits", c->l2_hit_cycles, "llc_hits",
+	    c->llc_hit_cycles, "memory", c->memory_cycles, "tlb", c->tlb_cycles, "icache",
+	    c->icache_cycles, "btb", c->btb_cycles, "mispredicts", c->mispredict_cycles, "slots",
+	    "total", c->slots_total, "filled", c->slots_filled, "issued", c->slots_issued,
+	    "retired", c->slots_retired);
 
 	json_object_set_new(o, "itlb_misses", json_integer((json_int_t)c->itlb_misses));
 	json_object_set_new(o, "itlb_walks", json_integer((json_int_t)c->itlb_walks));
@@ -392,6 +400,14 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 			    m->caches.btb2.size ? json_integer((json_int_t)(m->caches.btb2.size /
 									    m->caches.btb2.line))
 						: json_null());
+	json_object_set_new(model, "btb_restart",
+			    r->model_caches.btb_restart.size
+				? json_pack("{sI sI sI}", "entries",
+					    (json_int_t)(r->model_caches.btb_restart.size / 8),
+					    "window",
+					    (json_int_t)r->model_caches.btb_restart_window, "sites",
+					    (json_int_t)r->model_caches.btb_restart_sites)
+				: json_null());
 	json_object_set_new(model, "counts", counts_json(&m->total));
 	json_object_set_new(model, "kernel", kernel_json(&m->kernel, m->kernel_costed));
 	json_object_set_new(model, "zero_page", json_boolean(r->model_caches.zero_page));

@@ -60,6 +60,7 @@ struct seg_counts {
 	uint64_t wb;				     /* written lines L1d evicted */
 	uint64_t btb;				     /* taken branches the BTB missed */
 	uint64_t btb2;				     /* ... and its second level too */
+	uint64_t btb_restart; /* taken branches just after a mispredict, not recent */
 	uint64_t fe_slow,
 	    fe_full;	      /* taken branches past a line's limits (vg_tool.c fe_refresh()) */
 	uint64_t itlb, iwalk; /* instruction TLB misses; of them, walks */
@@ -555,6 +556,7 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	c->dtlb_misses += s->dtlb;
 	c->btb_misses += s->btb + s->fe_full;
 	c->btb2_misses += s->btb2;
+	c->btb_restarts += s->btb_restart;
 	c->page_walks += s->walk;
 	c->itlb_misses += s->itlb;
 	c->itlb_walks += s->iwalk;
@@ -679,8 +681,8 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	 * A taken branch whose target the branch-target buffer missed, or that has no entry in
 	 * it (past fe_half_branches in its 32 bytes): front-end stall.
 	 */
-	double btb = (double)s->btb * p->btb_miss_cycles + (double)s->fe_full * p->fe_half_cycles +
-		     (double)s->btb2 * p->btb2_miss_cycles;
+	double btb = (double)(s->btb + s->btb_restart) * p->btb_miss_cycles +
+		     (double)s->fe_full * p->fe_half_cycles + (double)s->btb2 * p->btb2_miss_cycles;
 
 	c->core_cycles += core;
 	c->l2_hit_cycles += dl2;
@@ -819,16 +821,16 @@ static int parse_cache(const char *line, struct ipcc_mb_caches *c)
 /* A segment's events, in the tool's order (execs are read before). */
 static int read_counts(const char *p, struct seg_counts *c)
 {
-	uint64_t *v[] = { &c->l1d,	  &c->l2,	  &c->llc,	 &c->l1i,
-			  &c->l2i,	  &c->llci,	  &c->cond,	 &c->taken,
-			  &c->cond_miss,  &c->ind,	  &c->ind_miss,	 &c->ret,
-			  &c->ret_miss,	  &c->stall_l2,	  &c->stall_llc, &c->stall_mem,
-			  &c->rep_iters,  &c->rep_runs,	  &c->dtlb,	 &c->walk,
-			  &c->stall_stlb, &c->stall_walk, &c->wb,	 &c->btb,
-			  &c->fe_slow,	  &c->fe_full,	  &c->btb2,	 &c->itlb,
-			  &c->iwalk,	  &c->faults,	  &c->syscalls,	 &c->bytes,
-			  &c->lone_l2,	  &c->lone_llc,	  &c->lone_mem,	 &c->lone_stlb,
-			  &c->lone_walk,  &c->l2i_restart };
+	uint64_t *v[] = { &c->l1d,	  &c->l2,	   &c->llc,	   &c->l1i,
+			  &c->l2i,	  &c->llci,	   &c->cond,	   &c->taken,
+			  &c->cond_miss,  &c->ind,	   &c->ind_miss,   &c->ret,
+			  &c->ret_miss,	  &c->stall_l2,	   &c->stall_llc,  &c->stall_mem,
+			  &c->rep_iters,  &c->rep_runs,	   &c->dtlb,	   &c->walk,
+			  &c->stall_stlb, &c->stall_walk,  &c->wb,	   &c->btb,
+			  &c->fe_slow,	  &c->fe_full,	   &c->btb2,	   &c->itlb,
+			  &c->iwalk,	  &c->faults,	   &c->syscalls,   &c->bytes,
+			  &c->lone_l2,	  &c->lone_llc,	   &c->lone_mem,   &c->lone_stlb,
+			  &c->lone_walk,  &c->l2i_restart, &c->btb_restart };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		char *end;
@@ -1916,7 +1918,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	while (!ret && (n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(line, "ipcc-vg 14\n"))
+			if (strcmp(line, "ipcc-vg 15\n"))
 				ret = err_set(IPCC_EINVAL, "%s: not a file of ipcc's Valgrind tool",
 					      path);
 			header = true;

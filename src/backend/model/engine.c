@@ -281,7 +281,9 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 {
 	const uint64_t page = 4096;
 
-	c->dtlb = c->stlb = c->itlb = c->btb = c->btb2 = (struct ipcc_mb_cache){ 0, 0, 0 };
+	c->dtlb = c->stlb = c->itlb = c->btb = c->btb2 = c->btb_restart =
+	    (struct ipcc_mb_cache){ 0, 0, 0 };
+	c->btb_restart_window = c->btb_restart_sites = 0;
 	c->fe_line = c->fe_half = 0;
 	/* The predictor's sizes: the profile's, or predictor.h's defaults where it gives none. */
 	c->tage = p->tage_entries ? p->tage_entries : 1u << TAGE_LOG;
@@ -307,6 +309,13 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 		c->btb = (struct ipcc_mb_cache){ (uint64_t)(p->btb_entries & ~7u) * 8, 8, 8 };
 	if (c->btb.size && p->btb2_entries >= 8)
 		c->btb2 = (struct ipcc_mb_cache){ (uint64_t)(p->btb2_entries & ~7u) * 8, 8, 8 };
+	if (c->btb.size && p->btb_restart_entries >= 8 && p->btb_restart_window &&
+	    p->btb_restart_sites >= 8) {
+		c->btb_restart =
+		    (struct ipcc_mb_cache){ (uint64_t)(p->btb_restart_entries & ~7u) * 8, 8, 8 };
+		c->btb_restart_window = p->btb_restart_window;
+		c->btb_restart_sites = p->btb_restart_sites;
+	}
 	if (!p->dtlb_entries || !p->stlb_entries)
 		return;
 	/*
@@ -350,7 +359,7 @@ bool ipcc_mb_zero_page(void)
 int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c, unsigned window,
 		 const char *outdir, char *const *cmd, char ***argv)
 {
-	enum { NOPT = 19 }; /* --ipcc-out to --ipcc-defs below, each at most once */
+	enum { NOPT = 20 }; /* --ipcc-out to --ipcc-defs below, each at most once */
 	char opt[NOPT][640];
 	size_t ncmd = 0, bytes = 0, n = 0;
 	const char *fixed[] = { e->valgrind, "--tool=ipcc", "-q", "--trace-children=yes",
@@ -388,6 +397,9 @@ int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c,
 		GEOMETRY(nopt, "btb2", c->btb2);
 		nopt++;
 	}
+	if (c->btb_restart.size)
+		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-btb-restart=%" PRIu64 ",%u,%u",
+			 c->btb_restart.size / 8, c->btb_restart_window, c->btb_restart_sites);
 	if (c->fe_line)
 		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-fe=%u,%u", c->fe_line, c->fe_half);
 	snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-tage=%u,%u", c->tage, c->tage_base);

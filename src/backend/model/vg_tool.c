@@ -91,6 +91,8 @@ static const HChar *clo_stlb = NULL;
 static const HChar *clo_itlb = NULL; /* none, or no data TLBs: no instruction TLB */
 static const HChar *clo_btb = NULL;  /* none: no branch-target buffer is modelled */
 static const HChar *clo_btb2 = NULL; /* none: the buffer has one level (btb_ref()) */
+/* none: a mispredict costs the same however many sites mispredict (btb_ref()) */
+static const HChar *clo_btb_restart = NULL;
 static const HChar *clo_fe = NULL;   /* none: no limit on taken branches a line (fe_mark()) */
 static const HChar *clo_tage = NULL; /* none: predictor.h's default sizes */
 static Bool clo_prefetch = True;
@@ -116,6 +118,7 @@ static Bool opt_process(const HChar *arg)
 	} else if VG_STR_CLO (arg, "--ipcc-itlb", clo_itlb) {
 	} else if VG_STR_CLO (arg, "--ipcc-btb", clo_btb) {
 	} else if VG_STR_CLO (arg, "--ipcc-btb2", clo_btb2) {
+	} else if VG_STR_CLO (arg, "--ipcc-btb-restart", clo_btb_restart) {
 	} else if VG_STR_CLO (arg, "--ipcc-fe", clo_fe) {
 	} else if VG_STR_CLO (arg, "--ipcc-tage", clo_tage) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-prefetch", clo_prefetch) {
@@ -149,6 +152,10 @@ static void opt_usage(void)
 	 "    --ipcc-btb=SIZE,ASSOC,8    branch-target buffer, SIZE = entries x 8 [none]\n"
 	 "    --ipcc-btb2=SIZE,ASSOC,8   its second level, which holds what the first\n"
 	 "                               evicts [none]\n"
+	 "    --ipcc-btb-restart=ENTRIES,WINDOW,SITES  after a mispredict at a site not\n"
+	 "                               among the last SITES that mispredicted, the next\n"
+	 "                               WINDOW taken branches not among the last ENTRIES\n"
+	 "                               taken ones count as the buffer's misses [none]\n"
 	 "    --ipcc-fe=LINE,HALF        taken branches a 64-byte line holds at full speed, and\n"
 	 "                               a 32-byte half at all [none: no limit]\n"
 	 "    --ipcc-tage=ENTRIES,BASE   the conditional predictor's tagged tables' entries\n"
@@ -528,7 +535,8 @@ typedef struct {
 	ULong wb;			      /* written lines L1d evicted (to L2) */
 	ULong btb;			      /* taken branches the branch-target buffer missed */
 	ULong btb2;			      /* ... and its second level too (btb_ref()) */
-	ULong stall_stlb, stall_walk;	      /* ... of loads that stall */
+	ULong btb_restart; /* taken branches just after a mispredict, not among the recent */
+	ULong stall_stlb, stall_walk; /* ... of loads that stall */
 	/* Of the stalls, those whose address no earlier miss gave (miss_stalls()'s dep) */
 	ULong lone_l2, lone_llc, lone_mem, lone_stlb, lone_walk;
 	ULong itlb, iwalk; /* instruction fetches' first-level TLB misses; of them, walks */
@@ -622,14 +630,17 @@ typedef struct {
 	Counts *cnt;	     /* where the segment running now counts: set on its entry */
 	Cache l1d, l1i, l2;
 	Addr ptr_seen[PTR_SEEN];
-	Cache dtlb, stlb; /* when tlb_on: lines of 4 KiB, pages */
-	Cache itlb;	  /* when itlb_on: the instruction TLB, beside stlb */
-	Addr last_ipage;  /* the code page translated last */
-	Cache btb;	  /* when btb_on: taken branches' addresses (btb_key()) */
-	Cache btb2;	  /* when btb2_on: its second level */
-	Addr last_page;	  /* the page translated last: the first level's most recent */
-	Addr *l1d_last;	  /* the first tag of the L1d set data_line() looked in last */
-	Predictor bp;	  /* conditional and indirect branches */
+	Cache dtlb, stlb;   /* when tlb_on: lines of 4 KiB, pages */
+	Cache itlb;	    /* when itlb_on: the instruction TLB, beside stlb */
+	Addr last_ipage;    /* the code page translated last */
+	Cache btb;	    /* when btb_on: taken branches' addresses (btb_key()) */
+	Cache btb2;	    /* when btb2_on: its second level */
+	Cache btb_recent;   /* when btb_restart_on: the last taken branches (btb_key()) */
+	Cache misp_recent;  /* ... and the last sites that mispredicted */
+	UInt restart_taken; /* taken branches still to look in it after a mispredict */
+	Addr last_page;	    /* the page translated last: the first level's most recent */
+	Addr *l1d_last;	    /* the first tag of the L1d set data_line() looked in last */
+	Predictor bp;	    /* conditional and indirect branches */
 	Addr ras[RAS_DEPTH];
 	UInt ras_top;		   /* entries pushed, modulo RAS_DEPTH */
 	Addr stream[STREAMS];	   /* the next line each recent miss stream expects, going up */
@@ -640,7 +651,9 @@ typedef struct {
 } Thread;
 
 static Cache geom_l1d, geom_l1i, geom_l2, geom_ll, geom_dtlb, geom_stlb, geom_btb, geom_btb2;
-static Bool btb_on, btb2_on;
+static Bool btb_on, btb2_on, btb_restart_on;
+static Cache geom_btb_recent, geom_misp_recent;
+static UInt btb_restart_window;
 static Bool fe_on;
 static UInt fe_line_max, fe_half_max; /* --ipcc-fe */
 static UInt tage_log, tage_base_log;  /* --ipcc-tage; 0: the defaults */
@@ -1047,6 +1060,10 @@ static void thread_start(ThreadId tid, ULong blocks)
 			cache_alloc(&t->btb, &geom_btb);
 		if (btb2_on)
 			cache_alloc(&t->btb2, &geom_btb2);
+		if (btb_restart_on)
+			cache_alloc(&t->btb_recent, &geom_btb_recent);
+		if (btb_restart_on)
+			cache_alloc(&t->misp_recent, &geom_misp_recent);
 		predictor_init(&t->bp, tage_log, tage_base_log);
 		threads[tid] = t;
 		nthreads++;
@@ -1283,6 +1300,20 @@ ALWAYS_INLINE void btb_ref(Addr pc)
 {
 	Addr key = btb_key(pc), *s = cache_set(&cur->btb, key);
 
+	/*
+	 * Where thousands of branch sites mispredict, a mispredict costs two or three times
+	 * what it costs among a few (bench/mispredict_sites.py, Zen 5): after one, a taken
+	 * branch that is not among the last btb_recent ones costs as a miss would.
+	 */
+	if (btb_restart_on) {
+		Bool recent = cache_ref(&cur->btb_recent, key);
+
+		if (cur->restart_taken) {
+			cur->restart_taken--;
+			if (!recent)
+				cur->cnt->btb_restart++;
+		}
+	}
 	if (s[0] == key)
 		return;
 	Addr victim = s[cur->btb.assoc - 1];
@@ -2010,11 +2041,18 @@ static void sb_end(const SBEnd *e);
  */
 #define SHADOW 16
 
-static void mispredicted(void)
+static void mispredicted(Addr pc)
 {
 	Thread *t = cur;
 
 	t->restart = True;
+	/*
+	 * The front end restarts slowly only where the branch is not among the sites that
+	 * mispredicted lately (bench/mispredict_sites.py: 1,024 random sites among 8,192 blocks
+	 * cost 21-24 cycles a mispredict, 2,048 89): btb_ref() counts the taken branches after.
+	 */
+	if (btb_restart_on)
+		t->restart_taken = cache_ref(&t->misp_recent, btb_key(pc)) ? 0 : btb_restart_window;
 	if (t->epoch_level < 2)
 		t->epoch_end = t->insns;
 	else if (t->epoch_end > t->insns + SHADOW)
@@ -2032,7 +2070,7 @@ static VG_REGPARM(3) void on_cond(Addr pc, ULong taken, HWord end)
 	if (predict_cond(&cur->bp, pc, taken != 0)) {
 		cur->cnt->cond_miss++;
 		ll_clock += ll_per_miss;
-		mispredicted();
+		mispredicted(pc);
 	}
 	if (taken)
 		sb_end((const SBEnd *)end);
@@ -2048,7 +2086,7 @@ static VG_REGPARM(2) void on_indirect(Addr pc, Addr target)
 	if (predict_indirect(&cur->bp, pc, target)) {
 		cur->cnt->ind_miss++;
 		ll_clock += ll_per_miss;
-		mispredicted();
+		mispredicted(pc);
 	}
 }
 
@@ -2063,7 +2101,7 @@ static VG_REGPARM(1) void on_ret(Addr target)
 	if (cur->ras_top == 0 || cur->ras[--cur->ras_top % RAS_DEPTH] != target) {
 		cur->cnt->ret_miss++;
 		ll_clock += ll_per_miss;
-		mispredicted();
+		mispredicted(target);
 	}
 }
 
@@ -2633,6 +2671,28 @@ static void post_clo_init(void)
 			cache_geometry(&geom_btb2, "--ipcc-btb2", clo_btb2, False);
 			btb2_on = True;
 		}
+		if (clo_btb_restart) {
+			HChar *end;
+			Long n = VG_(strtoll10)(clo_btb_restart, &end), w = 0, m = 0;
+
+			if (*end == ',')
+				w = VG_(strtoll10)(end + 1, &end);
+			if (*end == ',')
+				m = VG_(strtoll10)(end + 1, &end);
+			if (*end || n < 8 || n > (1 << 20) || w < 1 || w > 64 || m < 8 ||
+			    m > (1 << 20))
+				VG_(fmsg_bad_option)
+			("--ipcc-btb-restart", "ENTRIES,WINDOW,SITES: 8 to 1048576 entries "
+					       "and sites, a window of 1 to 64\n");
+			HChar g[64];
+
+			VG_(sprintf)(g, "%lld,8,8", (n & ~7ll) * 8);
+			cache_geometry(&geom_btb_recent, "--ipcc-btb-restart", g, False);
+			VG_(sprintf)(g, "%lld,8,8", (m & ~7ll) * 8);
+			cache_geometry(&geom_misp_recent, "--ipcc-btb-restart", g, False);
+			btb_restart_window = (UInt)w;
+			btb_restart_on = True;
+		}
 	}
 	if (clo_fe) {
 		const HChar *p = clo_fe;
@@ -2739,6 +2799,7 @@ static void counts_add(Counts *t, const Counts *c)
 	t->stall_l2 += c->stall_l2, t->stall_llc += c->stall_llc, t->stall_mem += c->stall_mem;
 	t->dtlb += c->dtlb, t->walk += c->walk, t->wb += c->wb, t->btb += c->btb;
 	t->btb2 += c->btb2;
+	t->btb_restart += c->btb_restart;
 	t->fe_slow += c->fe_slow, t->fe_full += c->fe_full;
 	t->stall_stlb += c->stall_stlb, t->stall_walk += c->stall_walk;
 	t->itlb += c->itlb, t->iwalk += c->iwalk;
@@ -2756,12 +2817,12 @@ static void counts_write(VgFile *f, const Counts *c)
 	(f,
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-	 "%llu %llu %llu %llu",
+	 "%llu %llu %llu %llu %llu",
 	 c->l1d, c->l2, c->ll, c->l1i, c->l2i, c->lli, c->cond, c->taken, c->cond_miss, c->ind,
 	 c->ind_miss, c->ret, c->ret_miss, c->stall_l2, c->stall_llc, c->stall_mem, c->rep_iters,
 	 c->rep_runs, c->dtlb, c->walk, c->stall_stlb, c->stall_walk, c->wb, c->btb, c->fe_slow,
 	 c->fe_full, c->btb2, c->itlb, c->iwalk, c->faults, c->syscalls, c->bytes, c->lone_l2,
-	 c->lone_llc, c->lone_mem, c->lone_stlb, c->lone_walk, c->l2i_restart);
+	 c->lone_llc, c->lone_mem, c->lone_stlb, c->lone_walk, c->l2i_restart, c->btb_restart);
 }
 
 static void fini(Int exitcode)
@@ -2779,7 +2840,7 @@ static void fini(Int exitcode)
 		VG_(umsg)("ipcc: cannot write '%s'\n", path);
 		return;
 	}
-	VG_(fprintf)(f, "ipcc-vg 14\n");
+	VG_(fprintf)(f, "ipcc-vg 15\n");
 	VG_(fprintf)
 	(f, "pid %d\nppid %d\nexit %d\nthreads %u\n", VG_(getpid)(), VG_(getppid)(), exitcode,
 	 nthreads);
