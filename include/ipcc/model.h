@@ -505,7 +505,8 @@ struct ipcc_model_profile {
 	 * Where many branch sites mispredict, a mispredict costs more: after one at a site that
 	 * is not among the last btb_restart_sites that mispredicted (8-way, LRU), each of the
 	 * next btb_restart_window taken branches that is not among the last
-	 * btb_restart_entries taken branches (8-way, LRU) costs btb_miss_cycles more, as one
+	 * btb_restart_entries taken branches (as many of the first, most recent, ways of each
+	 * set of the buffer of btb_entries) costs btb_miss_cycles more, as one
 	 * the buffer misses (the front end, restarted, has no run-ahead to hide where it finds
 	 * them). A rule measured with bench/mispredict_sites.py, not a known structure; used by
 	 * the model backend with btb_entries; 0 when missing: none.

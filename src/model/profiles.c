@@ -439,8 +439,9 @@ static const struct ipcc_model_profile builtin[] = {
 	   * 6th or 8th branch is random 103-108, 89-91, 24-37 and 21-34; 6,144 with every 2nd
 	   * 59-60. The model charged 28 in each. A rule, not a known structure: after a
 	   * mispredict at a site not among the last 1,536 that mispredicted, the next 6 taken
-	   * branches not among the last 8,192 cost a miss's 15 each: 28, 31, 59, 70; 80, 53,
-	   * 39, 35; 39. gcc's modelled cycles +5.3%, the other programs under 0.3%.
+	   * branches not among the last 8,192 (the first two ways of the buffer's 4,096 sets)
+	   * cost a miss's 15 each: 28, 32, 40, 50, 65; 67, 49, 38, 35; 40. gcc's modelled
+	   * cycles +5.5%, the other programs under 0.3%.
 	   */
 	  .btb_restart_entries = 8192,
 	  .btb_restart_window = 6,

@@ -155,7 +155,8 @@ static void opt_usage(void)
 	 "    --ipcc-btb-restart=ENTRIES,WINDOW,SITES  after a mispredict at a site not\n"
 	 "                               among the last SITES that mispredicted, the next\n"
 	 "                               WINDOW taken branches not among the last ENTRIES\n"
-	 "                               taken ones count as the buffer's misses [none]\n"
+	 "                               taken ones (the buffer's sets' first ways) count\n"
+	 "                               as the buffer's misses [none; needs --ipcc-btb]\n"
 	 "    --ipcc-fe=LINE,HALF        taken branches a 64-byte line holds at full speed, and\n"
 	 "                               a 32-byte half at all [none: no limit]\n"
 	 "    --ipcc-tage=ENTRIES,BASE   the conditional predictor's tagged tables' entries\n"
@@ -635,7 +636,6 @@ typedef struct {
 	Addr last_ipage;    /* the code page translated last */
 	Cache btb;	    /* when btb_on: taken branches' addresses (btb_key()) */
 	Cache btb2;	    /* when btb2_on: its second level */
-	Cache btb_recent;   /* when btb_restart_on: the last taken branches (btb_key()) */
 	Cache misp_recent;  /* ... and the last sites that mispredicted */
 	UInt restart_taken; /* taken branches still to look in it after a mispredict */
 	Addr last_page;	    /* the page translated last: the first level's most recent */
@@ -652,7 +652,8 @@ typedef struct {
 
 static Cache geom_l1d, geom_l1i, geom_l2, geom_ll, geom_dtlb, geom_stlb, geom_btb, geom_btb2;
 static Bool btb_on, btb2_on, btb_restart_on;
-static Cache geom_btb_recent, geom_misp_recent;
+static Cache geom_misp_recent;
+static UInt btb_recent_ways; /* the ways of the buffer's sets that hold the recent branches */
 static UInt btb_restart_window;
 static Bool fe_on;
 static UInt fe_line_max, fe_half_max; /* --ipcc-fe */
@@ -1061,8 +1062,6 @@ static void thread_start(ThreadId tid, ULong blocks)
 		if (btb2_on)
 			cache_alloc(&t->btb2, &geom_btb2);
 		if (btb_restart_on)
-			cache_alloc(&t->btb_recent, &geom_btb_recent);
-		if (btb_restart_on)
 			cache_alloc(&t->misp_recent, &geom_misp_recent);
 		predictor_init(&t->bp, tage_log, tage_base_log);
 		threads[tid] = t;
@@ -1303,16 +1302,19 @@ ALWAYS_INLINE void btb_ref(Addr pc)
 	/*
 	 * Where thousands of branch sites mispredict, a mispredict costs two or three times
 	 * what it costs among a few (bench/mispredict_sites.py, Zen 5): after one, a taken
-	 * branch that is not among the last btb_recent ones costs as a miss would.
+	 * branch that is not among the recent ones costs as a miss would. Recent: in the first
+	 * btb_recent_ways of its set (the most recent first), which hold about as many of the
+	 * last taken branches as those ways of every set do (a cache of its own for them made
+	 * gcc's run 6% slower).
 	 */
-	if (btb_restart_on) {
-		Bool recent = cache_ref(&cur->btb_recent, key);
+	if (cur->restart_taken) {
+		UInt i = 0;
 
-		if (cur->restart_taken) {
-			cur->restart_taken--;
-			if (!recent)
-				cur->cnt->btb_restart++;
-		}
+		cur->restart_taken--;
+		while (i < btb_recent_ways && s[i] != key)
+			i++;
+		if (i == btb_recent_ways)
+			cur->cnt->btb_restart++;
 	}
 	if (s[0] == key)
 		return;
@@ -2686,8 +2688,14 @@ static void post_clo_init(void)
 					       "and sites, a window of 1 to 64\n");
 			HChar g[64];
 
-			VG_(sprintf)(g, "%lld,8,8", (n & ~7ll) * 8);
-			cache_geometry(&geom_btb_recent, "--ipcc-btb-restart", g, False);
+			/* the recent ENTRIES: as many of the first ways of each set of the buffer */
+			Long sets = (Long)geom_btb.sets;
+
+			btb_recent_ways = (UInt)(sets > 0 ? (n + sets - 1) / sets : 1);
+			if (btb_recent_ways < 1)
+				btb_recent_ways = 1;
+			if (btb_recent_ways > geom_btb.assoc)
+				btb_recent_ways = geom_btb.assoc;
 			VG_(sprintf)(g, "%lld,8,8", (m & ~7ll) * 8);
 			cache_geometry(&geom_misp_recent, "--ipcc-btb-restart", g, False);
 			btb_restart_window = (UInt)w;
