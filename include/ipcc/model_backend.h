@@ -78,7 +78,8 @@ int ipcc_mb_caches(struct ipcc_mb_caches *c);
  * entries are no multiple of 6, else fully associative), the second 16-way (fully where its
  * entries are no multiple of 16); none where p has no dtlb_entries. And its branch-target
  * buffer: 8-way, its entries rounded down to a multiple of 8; none where it has none (and its
- * second level, btb2_entries, alike). And its
+ * second level, btb2_entries, alike, and its rule for a mispredict among many sites,
+ * btb_restart_entries, _window and _sites: none where any is 0). And its
  * limits on taken branches a line (fe_line_branches, fe_half_branches), its LLC share and
  * L2's index fold.
  */

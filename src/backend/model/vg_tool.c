@@ -636,8 +636,8 @@ typedef struct {
 	Addr last_ipage;    /* the code page translated last */
 	Cache btb;	    /* when btb_on: taken branches' addresses (btb_key()) */
 	Cache btb2;	    /* when btb2_on: its second level */
-	Cache misp_recent;  /* ... and the last sites that mispredicted */
-	UInt restart_taken; /* taken branches still to look in it after a mispredict */
+	Cache misp_recent;  /* when btb_restart_on: the sites that mispredicted last */
+	UInt restart_taken; /* taken branches after a mispredict still to be checked */
 	Addr last_page;	    /* the page translated last: the first level's most recent */
 	Addr *l1d_last;	    /* the first tag of the L1d set data_line() looked in last */
 	Predictor bp;	    /* conditional and indirect branches */
@@ -2051,7 +2051,7 @@ static void mispredicted(Addr pc)
 	/*
 	 * The front end restarts slowly only where the branch is not among the sites that
 	 * mispredicted lately (bench/mispredict_sites.py: 1,024 random sites among 8,192 blocks
-	 * cost 21-24 cycles a mispredict, 2,048 89): btb_ref() counts the taken branches after.
+	 * cost 21-34 cycles a mispredict, 2,048 89-91): btb_ref() counts the taken branches after.
 	 */
 	if (btb_restart_on)
 		t->restart_taken = cache_ref(&t->misp_recent, btb_key(pc)) ? 0 : btb_restart_window;
