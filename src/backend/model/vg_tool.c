@@ -594,6 +594,7 @@ typedef struct {
 	Addr last;	 /* its last address (a load of 8 bytes: ptr_prefetch()) */
 	Addr page;	 /* ... and the page it last found readable, as of ptr_gen */
 	UInt gen;
+	UChar pad[12]; /* a host line each: access_new() */
 } Access;
 
 /* What the end of a superblock (or a taken side exit) does to the registers. */
@@ -1073,6 +1074,8 @@ static void thread_start(ThreadId tid, ULong blocks)
 
 /* ---- segments --------------------------------------------------------------------------- */
 
+#define SEG_JUMPS_IN 2
+
 typedef struct Seg {
 	/*
 	 * What running it reads (on_enter()), together in its first line: a segment is entered
@@ -1091,12 +1094,17 @@ typedef struct Seg {
 	Addr *jumps;		    /* its direct jumps and calls and its returns: always taken */
 	Addr *addr;
 	struct SegRegion *regions; /* under each region path it ran under */
-	/* The segments entered next after it, the most frequent first (see edge()). */
+	/*
+	 * Its second line, which entering it reads too (edge() writes pred): the segments
+	 * entered next after it, the most frequent first, and those it was entered from most
+	 * often (see edge()); the counts saturate. Then up to SEG_JUMPS_IN of its jumps, where
+	 * jumps points when it has no more (one host line fewer to miss an entry).
+	 */
 	struct Seg *succ[2];
-	ULong succ_n[2];
-	/* ... and the segments it was entered from most often (see edge()). */
+	UInt succ_n[2];
 	struct Seg *pred[2];
-	ULong pred_n[2];
+	UInt pred_n[2];
+	Addr jumps_in[SEG_JUMPS_IN];
 	Counts c; /* outside every region */
 	struct Seg *hash_next, *all_next;
 	UInt nbytes;
@@ -1174,6 +1182,8 @@ static Seg *seg_new(void)
 	}
 	Seg *s = (Seg *)next;
 
+	STATIC_ASSERT(__builtin_offsetof(Seg, succ) == 64 &&
+		      __builtin_offsetof(Seg, jumps_in) + sizeof(s->jumps_in) <= 128);
 	next += size;
 	return s;
 }
@@ -1208,7 +1218,9 @@ static Seg *seg_find(const Addr *addr, const UChar *len, UInt n, const UChar *by
 			s->contiguous = False;
 	for (UInt i = 0, off = 0; i < n; off += len[i], i++)
 		s->njumps += always_taken(bytes + off, len[i]);
-	s->jumps = s->njumps ? VG_(malloc)("ipcc.seg.jumps", s->njumps * sizeof(Addr)) : NULL;
+	s->jumps = s->njumps <= SEG_JUMPS_IN
+		       ? s->jumps_in
+		       : VG_(malloc)("ipcc.seg.jumps", s->njumps * sizeof(Addr));
 	for (UInt i = 0, off = 0, k = 0; i < n; off += len[i], i++)
 		if (always_taken(bytes + off, len[i]))
 			s->jumps[k++] = addr[i];
@@ -1482,14 +1494,15 @@ ALWAYS_INLINE Counts *seg_counts(Seg *s)
  * takes the lesser one's place once that one's count has run down (each other neighbour
  * takes one off), so that the most frequent holds the first place.
  */
-ALWAYS_INLINE void top2(Seg **v, ULong *n, Seg *s)
+ALWAYS_INLINE void top2(Seg **v, UInt *n, Seg *s)
 {
 	if (v[0] == s) {
-		n[0]++;
+		n[0] += n[0] != ~0u;
 	} else if (v[1] == s) {
-		if (++n[1] > n[0]) {
+		n[1] += n[1] != ~0u;
+		if (n[1] > n[0]) {
 			Seg *t = v[0];
-			ULong m = n[0];
+			UInt m = n[0];
 
 			v[0] = s, n[0] = n[1];
 			v[1] = t, n[1] = m;
@@ -1592,6 +1605,11 @@ static VG_REGPARM(1) void on_enter(Seg *s)
 	}
 	if (cur->last_seg)
 		edge(cur->last_seg, s);
+	/* The segment most often entered next: its two lines while this one runs. */
+	if (s->succ[0]) {
+		__builtin_prefetch(s->succ[0]);
+		__builtin_prefetch((const UChar *)s->succ[0] + 64);
+	}
 	cur->last_seg = s;
 	cur->cnt = seg_counts(s);
 	cur->cnt->execs++;
@@ -1952,6 +1970,8 @@ static VG_REGPARM(3) void on_access(Addr addr, SizeT size, HWord desc)
 {
 	Access *x = (Access *)desc;
 	Thread *t = cur;
+
+	__builtin_prefetch(x + 1); /* the superblock's next access, most often */
 	Addr a = addr >> geom_l1d.shift, b = (addr + (size ? size : 1) - 1) >> geom_l1d.shift;
 	UInt level = data_line(a, x->store), tlb = 0;
 	Addr *s0;
@@ -2269,9 +2289,29 @@ static IRExpr *flat(IRSB *sb, IRType ty, IRExpr *e)
 	return IRExpr_RdTmp(t);
 }
 
+/*
+ * A new access, zeroed, a host line of its own; a superblock's follow one another, so that
+ * on_access() can fetch the next one's line while the program runs up to it. They live as
+ * long as the tool (as segments do).
+ */
+static Access *access_new(void)
+{
+	static Access *next, *end;
+
+	STATIC_ASSERT(sizeof(Access) == 64);
+	if (next == end) {
+		const SizeT n = 1024;
+		UChar *p = VG_(calloc)("ipcc.access", 1, n * sizeof(Access) + 64);
+
+		next = (Access *)(p + ((64 - ((Addr)p & 63)) & 63));
+		end = next + n;
+	}
+	return next++;
+}
+
 static void access(IRSB *sb, IRExpr *addr, Int size, IRExpr *guard, Addr pc, Bool store)
 {
-	Access *a = VG_(calloc)("ipcc.access", 1, sizeof(Access));
+	Access *a = access_new();
 	Prov p = prov_of(addr);
 
 	a->pc = pc;
@@ -2912,10 +2952,9 @@ static void fini(Int exitcode)
 			VG_(fprintf)(f, "\n");
 		}
 		VG_(fprintf)
-		(f, "N %u %llu %u %llu %u %llu %u %llu\n", s->succ[0] ? s->succ[0]->id : 0,
-		 s->succ_n[0], s->succ[1] ? s->succ[1]->id : 0, s->succ_n[1],
-		 s->pred[0] ? s->pred[0]->id : 0, s->pred_n[0], s->pred[1] ? s->pred[1]->id : 0,
-		 s->pred_n[1]);
+		(f, "N %u %u %u %u %u %u %u %u\n", s->succ[0] ? s->succ[0]->id : 0, s->succ_n[0],
+		 s->succ[1] ? s->succ[1]->id : 0, s->succ_n[1], s->pred[0] ? s->pred[0]->id : 0,
+		 s->pred_n[0], s->pred[1] ? s->pred[1]->id : 0, s->pred_n[1]);
 		for (SegRegion *r = s->regions; r; r = r->next)
 			if (r->c.execs || r->c.rep_runs) {
 				VG_(fprintf)(f, "R %u %llu ", r->path->id, r->c.execs);
