@@ -32,6 +32,10 @@
  * `model_counts N pages` runs N laps of a chain of 384 jmps, each a page (4,163 bytes) past
  * the one before: every jmp a code page that a first-level instruction TLB of 256 pages
  * misses and a second level of 2,048 holds (page_chain).
+ * `model_counts N forked` runs counted(N), then forks a child that runs it again: 2 (3 +
+ * 4N) instructions there, the child's counts its own from the fork on.
+ * `model_counts N exec` runs counted(N) and then execs itself to run it again: 2 (3 + 4N)
+ * instructions there, half of them in the image the exec replaced.
  * `model_counts N clock` asks for two sleeps at an address the kernel cannot read (EFAULT),
  * reads CLOCK_MONOTONIC until N microseconds of it have passed, sleeps 10 ms (nanosleep),
  * then to a deadline 10 ms on (clock_nanosleep, TIMER_ABSTIME), and prints how many reads
@@ -45,6 +49,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -393,5 +398,26 @@ int main(int argc, char **argv)
 		return (int)page_chain(n);
 	if (!strcmp(mode, "rep"))
 		return (int)rep_runs(n, buf);
+	/* counted(n), then a fork whose child runs it again: 2 (3 + 4n) there, not 3 */
+	if (!strcmp(mode, "forked")) {
+		if (counted(n, cell) != n)
+			return 1;
+
+		pid_t child = fork();
+
+		if (child == 0)
+			_exit(counted(n, cell) == n ? 0 : 1);
+		int status = 1;
+
+		return child > 0 && waitpid(child, &status, 0) == child && status == 0 ? 0 : 1;
+	}
+	/* counted(n) in this image, then again in the image an exec of this program starts */
+	if (!strcmp(mode, "exec")) {
+		if (counted(n, cell) != n)
+			return 1;
+		execlp(argv[0], argv[0], argv[1],
+		       (char *)NULL); /* not /proc/self/exe: Valgrind's own */
+		return 127;
+	}
 	return counted(n, cell) == n ? 0 : 1;
 }

@@ -2,7 +2,8 @@
 # stat_model.sh IPCC PROGRAM: ipcc stat --backend model on a program whose counts in one
 # function are known exactly (model_counts.c): exact instructions, loads, stores and
 # branches there; two runs give identical counts (randomisation off), and a third that
-# models every segment after the run; every counter and the four-way split are
+# models every segment after the run; an exec keeps what the image before it counted, and a
+# forked child counts its own; every counter and the four-way split are
 # there and modelled; misses computed from one miss overlap, a dependent one does not, nor
 # a hit on a line still in flight; an array of pointers read in order has its targets prefetched;
 # --llc sets the modelled LLC; bad input fails clearly; an interrupted run leaves no -o file and no
@@ -64,6 +65,24 @@ for k in .counters .model.counts .breakdown '.model.functions[0:5]'; do
     [ "$(jq -c "$k" "$tmp/stream1.json")" = "$(jq -c "$k" "$tmp/stream0.json")" ] ||
         fail "modelled during and after the run, $k differs: $(jq -c "$k" "$tmp/stream1.json") against $(jq -c "$k" "$tmp/stream0.json")"
 done
+# An exec replaces the tool along with the program: what the image before it counted is
+# kept. `model_counts N exec` runs counted(N), then execs itself to run it again; the same
+# run's other image ends with one process and one thread, exactly twice the function's
+# counts. (Before, the image an exec replaced was lost: `env true` counted true alone.)
+"$ipcc" stat --backend model --per-function --format json -o "$tmp/exec.json" \
+    -- "$prog" $n exec 2>"$tmp/err" || fail "exec run: $(cat "$tmp/err")"
+jq -e --argjson n $n '(.model.functions[] | select(.function == "counted") | .counts |
+    .instructions == 2 * (4 * $n + 3) and .loads == 2 * ($n + 1) and .stores == 2 * $n and
+    .cond_branches == 2 * $n) and .model.processes == 1 and .model.threads == 1' \
+    "$tmp/exec.json" >/dev/null ||
+    fail "counted($n) in two images of one process: $(jq -c '[.model.processes, .model.threads, (.model.functions[] | select(.function == "counted") | .counts.instructions)]' "$tmp/exec.json")"
+# A forked child counts from the fork on: its parent's counts before it are the parent's.
+"$ipcc" stat --backend model --per-function --format json -o "$tmp/forked.json" \
+    -- "$prog" $n forked 2>"$tmp/err" || fail "forked run: $(cat "$tmp/err")"
+jq -e --argjson n $n '(.model.functions[] | select(.function == "counted") | .counts |
+    .instructions == 2 * (4 * $n + 3) and .stores == 2 * $n) and .model.processes == 2' \
+    "$tmp/forked.json" >/dev/null ||
+    fail "counted($n) in a process and its forked child: $(jq -c '[.model.processes, (.model.functions[] | select(.function == "counted") | .counts.instructions)]' "$tmp/forked.json")"
 # Address-space randomisation is off in the program (ADDR_NO_RANDOMIZE, as setarch -R), so
 # that where its stack and buffers land cannot change its counts between runs.
 "$ipcc" stat --backend model -o "$tmp/pers.json" -- cat /proc/self/personality \

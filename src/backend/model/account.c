@@ -1896,7 +1896,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	size_t cap = 0;
 	ssize_t n;
 	int ret = 0, lineno = 0;
-	bool header = false, ended = false, have_seg = false;
+	bool header = false, ended = false, have_seg = false, execd = false;
 	struct seg s = { 0 };
 	struct steady st;
 	struct paths ps = { .n = 1 };
@@ -1918,14 +1918,20 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	while (!ret && (n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(line, "ipcc-vg 15\n"))
+			if (strcmp(line, "ipcc-vg 16\n"))
 				ret = err_set(IPCC_EINVAL, "%s: not a file of ipcc's Valgrind tool",
 					      path);
 			header = true;
 			continue;
 		}
 		if (!strncmp(line, "threads ", 8)) {
-			r->threads += (unsigned)strtoul(line + 8, NULL, 10);
+			unsigned t = (unsigned)strtoul(line + 8, NULL, 10);
+
+			/* the thread that execs goes on in the new image, counted there */
+			r->threads += execd && t ? t - 1 : t;
+		} else if (!strcmp(line, "exec\n")) {
+			execd =
+			    true; /* an image an exec replaced: its process goes on in another */
 		} else if (!strncmp(line, "exit ", 5)) {
 			if (r->processes == 0)
 				r->exit_status = atoi(line + 5);
@@ -1998,7 +2004,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	fclose(f);
 	if (!ret && (!header || !ended))
 		ret = err_set(IPCC_EINVAL, "%s: cut short (the run did not end)", path);
-	if (!ret)
+	if (!ret && !execd)
 		r->processes++;
 	return ret;
 }

@@ -824,6 +824,9 @@ static Counts *syscall_counts(ThreadId tid)
 }
 
 static void vclock_pre(ThreadId tid, UInt no);
+static void exec_before(UInt no, const UWord *args);
+static void exec_failed(void);
+static HChar exec_out[600], exec_defs[600]; /* the files of an exec under way; "": none */
 
 static void pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
 {
@@ -837,6 +840,8 @@ static void pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
 		r->syscalls++;
 	if (c)
 		c->syscalls++;
+	if (no == __NR_execve || no == __NR_execveat)
+		exec_before(no, args);
 }
 
 /*
@@ -1001,6 +1006,8 @@ static void post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes 
 {
 	(void)nargs;
 	vclock_post(tid, no, args, res);
+	if (exec_out[0] && (no == __NR_execve || no == __NR_execveat))
+		exec_failed(); /* one that succeeds does not come back */
 	if (sr_isError(res))
 		return;
 	switch (no) {
@@ -1567,6 +1574,28 @@ static void define(Seg *s)
 		line[n++] = '\n';
 		defs_put(line, (UInt)n);
 	}
+}
+
+/*
+ * A forked child counts from the fork on: the copy of its parent's counts it starts with is
+ * the parent's to write. (Before, a child that did not exec wrote them again: a program
+ * that ran counted(N) and forked counted 2 (3 + 4N) there.) Its caches, TLBs and
+ * predictors stay as the fork found them, warm, as the hardware's are; its one thread is
+ * the one that forked.
+ */
+static void counts_child(ThreadId tid)
+{
+	(void)tid;
+	for (Seg *s = seg_all; s; s = s->all_next) {
+		VG_(memset)(&s->c, 0, sizeof(s->c));
+		for (SegRegion *r = s->regions; r; r = r->next)
+			VG_(memset)(&r->c, 0, sizeof(r->c));
+		s->succ[0] = s->succ[1] = s->pred[0] = s->pred[1] = NULL;
+		s->succ_n[0] = s->succ_n[1] = s->pred_n[0] = s->pred_n[1] = 0;
+	}
+	for (Path *p = paths; p; p = p->all_next)
+		p->calls = p->faults = p->syscalls = p->bytes = 0;
+	nthreads = 1;
 }
 
 /* A forked child: the parent writes what the buffer holds; the child writes no more. */
@@ -2873,14 +2902,12 @@ static void counts_write(VgFile *f, const Counts *c)
 	 c->lone_llc, c->lone_mem, c->lone_stlb, c->lone_walk, c->l2i_restart, c->btb_restart);
 }
 
-static void fini(Int exitcode)
+/*
+ * The counts file at path: what this image of the process counted. exec: the image is
+ * about to be replaced by an exec (an "exec" line where an exit's status would be).
+ */
+static void write_counts(const HChar *path, Int exitcode, Bool exec)
 {
-	defs_flush();
-	if (defs_fd >= 0)
-		VG_(close)(defs_fd);
-	defs_fd = -1;
-
-	HChar *path = VG_(expand_file_name)("--ipcc-out", clo_out);
 	VgFile *f =
 	    VG_(fopen)(path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
 
@@ -2888,10 +2915,13 @@ static void fini(Int exitcode)
 		VG_(umsg)("ipcc: cannot write '%s'\n", path);
 		return;
 	}
-	VG_(fprintf)(f, "ipcc-vg 15\n");
-	VG_(fprintf)
-	(f, "pid %d\nppid %d\nexit %d\nthreads %u\n", VG_(getpid)(), VG_(getppid)(), exitcode,
-	 nthreads);
+	VG_(fprintf)(f, "ipcc-vg 16\n");
+	VG_(fprintf)(f, "pid %d\nppid %d\n", VG_(getpid)(), VG_(getppid)());
+	if (exec)
+		VG_(fprintf)(f, "exec\n");
+	else
+		VG_(fprintf)(f, "exit %d\n", exitcode);
+	VG_(fprintf)(f, "threads %u\n", nthreads);
 	VG_(fprintf)(f, "exe %s\n", VG_(args_the_exename) ? VG_(args_the_exename) : "?");
 	cache_line(f, "l1d", &geom_l1d);
 	cache_line(f, "l1i", &geom_l1i);
@@ -2966,6 +2996,84 @@ static void fini(Int exitcode)
 	VG_(fclose)(f);
 }
 
+static void fini(Int exitcode)
+{
+	defs_flush();
+	if (defs_fd >= 0)
+		VG_(close)(defs_fd);
+	defs_fd = -1;
+
+	HChar *path = VG_(expand_file_name)("--ipcc-out", clo_out);
+
+	write_counts(path, exitcode, False);
+	VG_(free)(path);
+}
+
+/*
+ * An exec replaces this image, the tool's state with it: Valgrind starts afresh in the new
+ * program, under the same pid, and writes to the same names. So what this image counted
+ * is written before the exec, to the counts file's name with ".xN" added (the first N
+ * free), and its segments' file is moved to that name too; the new image's files take the
+ * plain names. An exec that fails (post_syscall()) takes both back: the counts go on, and
+ * fini() writes them whole. A path that names no executable file is not written for: it
+ * fails (execvp() tries one such a directory of PATH). Before this, `env true` counted
+ * true alone.
+ */
+static void exec_before(UInt no, const UWord *args)
+{
+	struct vg_stat st;
+	HChar *out, *defs = NULL;
+
+	if (no == __NR_execve && (!args[0] || sr_isError(VG_(stat)((const HChar *)args[0], &st)) ||
+				  !VKI_S_ISREG(st.mode) || !(st.mode & 0111)))
+		return;
+	out = VG_(expand_file_name)("--ipcc-out", clo_out);
+	if (clo_defs)
+		defs = VG_(expand_file_name)("--ipcc-defs", clo_defs);
+	for (UInt n = 1; n < 10000; n++) {
+		VG_(snprintf)(exec_out, sizeof(exec_out), "%s.x%u", out, n);
+		if (!sr_isError(VG_(stat)(exec_out, &st)))
+			continue;
+		if (defs) {
+			VG_(snprintf)(exec_defs, sizeof(exec_defs), "%s.x%u", defs, n);
+			if (!sr_isError(VG_(stat)(exec_defs, &st)))
+				continue;
+		}
+		break;
+	}
+	write_counts(exec_out, 0, True);
+	defs_flush();
+	if (defs_fd >= 0) {
+		VG_(close)(defs_fd);
+		defs_fd = -1;
+		if (VG_(rename)(defs, exec_defs))
+			exec_defs[0] = 0;
+	} else {
+		exec_defs[0] = 0;
+	}
+	VG_(free)(out);
+	if (defs)
+		VG_(free)(defs);
+}
+
+/* The exec failed: this image goes on counting, its files back as they were. */
+static void exec_failed(void)
+{
+	VG_(unlink)(exec_out);
+	exec_out[0] = 0;
+	if (exec_defs[0]) {
+		HChar *defs = VG_(expand_file_name)("--ipcc-defs", clo_defs);
+
+		if (!VG_(rename)(exec_defs, defs)) {
+			SysRes r = VG_(open)(defs, VKI_O_WRONLY | VKI_O_APPEND, 0);
+
+			defs_fd = sr_isError(r) ? -1 : (Int)sr_Res(r);
+		}
+		VG_(free)(defs);
+		exec_defs[0] = 0;
+	}
+}
+
 /*
  * libipcc's regions (vg_requests.h): arg[1] is the region's name in the client's memory.
  * libipcc checks the nesting before it asks, so an end always closes the innermost region.
@@ -3016,6 +3124,7 @@ static void pre_clo_init(void)
 	VG_(track_copy_mem_remap)(pages_moved);
 	VG_(track_change_mem_mprotect)(pages_protected);
 	VG_(atfork)(NULL, NULL, kernel_child);
+	VG_(atfork)(NULL, NULL, counts_child);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(pre_clo_init)
