@@ -452,9 +452,13 @@ struct ipcc_model_profile {
 	 * write moves a cycle. The model backend charges a run's faults, calls and bytes with
 	 * them as cycles in the kernel, beside the user-mode cycles it models; fault_cycles 0
 	 * when missing: the kernel's part is left out (syscall_cycles and
-	 * syscall_bytes_per_cycle 0: those cost nothing).
+	 * syscall_bytes_per_cycle 0: those cost nothing). process_cycles: a program's start
+	 * and end beside them (a fork or vfork, an exec, the exit and the parent's wake-up),
+	 * charged once for each program a run starts, an exec's new one too; 0: left out.
 	 */
-	unsigned fault_cycles, syscall_cycles, syscall_bytes_per_cycle;
+	unsigned fault_cycles, syscall_cycles, syscall_bytes_per_cycle, process_cycles;
+	/* A fault on a file's page read, which maps the 64 KiB around it; 0: fault_cycles */
+	unsigned file_fault_cycles;
 	/*
 	 * Bandwidths, bytes a cycle: between L1 and L2 (each line L1 fills; each written line
 	 * it evicts at l2_wb_bytes_per_cycle, or where that is 0 at l2_bytes_per_cycle too),
@@ -794,7 +798,8 @@ struct ipcc_model_error {
  * mul_high_latency, l2_latency, llc_latency, llc_share_mib, llc_foreign, l2_fold_bits,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, itlb_entries,
  * itlb_miss_cycles, itlb_walk_cycles, pointer_prefetch, fault_cycles,
- * syscall_cycles, syscall_bytes_per_cycle, l2_bytes_per_cycle,
+ * syscall_cycles, syscall_bytes_per_cycle, process_cycles, file_fault_cycles,
+ * l2_bytes_per_cycle,
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
  * call_ret_cycles,
  * btb_entries, btb_miss_cycles, btb2_entries, btb2_miss_cycles, btb_restart_entries,

@@ -160,12 +160,14 @@ struct ipcc_mb_counts {
 
 /*
  * The kernel's part of a run, every process's: page faults (a page's first touch, but for a
- * file's page in a 64 KiB window an earlier fault mapped), system calls, and the bytes those
- * that read or write moved; cycles, the profile's costs of them (fault_cycles,
- * syscall_cycles, syscall_bytes_per_cycle); 0 where the profile has none.
+ * file's page in a 64 KiB window an earlier fault mapped; file_faults, those of a file's
+ * page read, each mapping that window), system calls, and the bytes those
+ * that read or write moved; the processes started and ended (a region's none); cycles, the profile's costs of them (fault_cycles,
+ * file_fault_cycles, syscall_cycles, syscall_bytes_per_cycle, process_cycles); 0 where the
+ * profile has none.
  */
 struct ipcc_mb_kernel {
-	uint64_t faults, syscalls, bytes;
+	uint64_t faults, file_faults, syscalls, bytes, processes;
 	double cycles;
 };
 
@@ -205,10 +207,11 @@ struct ipcc_mb_result {
 	char profile[32];	      /* the model profile */
 	unsigned width;		      /* slots per cycle */
 	bool port_binding;	      /* the profile binds micro-ops to ports at allocation */
-	bool branch_limits; /* it has the front end's limits on packed or both-ways branches */
-	bool llc_share;	    /* it has an LLC share (llc_share_mib): not all the LLC is kept */
-	bool kernel_costed; /* it has the kernel's costs (fault_cycles): kernel cycles given */
-	int exit_status;    /* the first process's exit code (tool's view) */
+	bool branch_limits;  /* it has the front end's limits on packed or both-ways branches */
+	bool llc_share;	     /* it has an LLC share (llc_share_mib): not all the LLC is kept */
+	bool kernel_costed;  /* it has the kernel's costs (fault_cycles): kernel cycles given */
+	bool process_costed; /* ... and a program's start and end (process_cycles) */
+	int exit_status;     /* the first process's exit code (tool's view) */
 };
 
 /*

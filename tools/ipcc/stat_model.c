@@ -266,9 +266,13 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 	else
 		fprintf(out, "    and in the kernel (this profile has no costs for it):");
 	fprintf(out,
-		" %" PRIu64 " page faults, %" PRIu64 " system calls, %" PRIu64
-		" bytes read or written\n",
-		kn->faults, kn->syscalls, kn->bytes);
+		" %" PRIu64 " page faults (%" PRIu64 " of a file's pages), %" PRIu64
+		" system calls, %" PRIu64 " bytes read or written, %" PRIu64
+		" process%s started and ended%s\n",
+		kn->faults, kn->file_faults, kn->syscalls, kn->bytes, kn->processes,
+		kn->processes == 1 ? "" : "es",
+		m->kernel_costed && !m->process_costed ? " (this profile has no cost for those)"
+						       : "");
 	fprintf(out, "\n  approximated: %" PRIu64 " instructions (%.3f%%)%s%s\n", c->approximated,
 		pct((double)c->approximated, (double)c->instructions),
 		*m->approximated_names ? ": " : "", m->approximated_names);
@@ -319,8 +323,10 @@ void stat_model_text(FILE *out, const struct stat_result *r)
  */
 static json_t *kernel_json(const struct ipcc_mb_kernel *k, bool costed)
 {
-	return json_pack("{sI sI sI so}", "page_faults", (json_int_t)k->faults, "syscalls",
-			 (json_int_t)k->syscalls, "bytes", (json_int_t)k->bytes, "cycles",
+	return json_pack("{sI sI sI sI sI so}", "page_faults", (json_int_t)k->faults,
+			 "file_page_faults", (json_int_t)k->file_faults, "syscalls",
+			 (json_int_t)k->syscalls, "bytes", (json_int_t)k->bytes, "processes",
+			 (json_int_t)k->processes, "cycles",
 			 costed ? json_real(k->cycles) : json_null());
 }
 

@@ -65,6 +65,7 @@ struct seg_counts {
 	    fe_full;	      /* taken branches past a line's limits (vg_tool.c fe_refresh()) */
 	uint64_t itlb, iwalk; /* instruction TLB misses; of them, walks */
 	uint64_t faults, syscalls, bytes; /* the kernel's part its runs caused */
+	uint64_t file_faults;		  /* of the faults, a file's page read */
 	/* of the stalls, those whose address no earlier miss gave (vg_tool.c miss_stalls()) */
 	uint64_t lone_l2, lone_llc, lone_mem, lone_stlb, lone_walk;
 	uint64_t l2i_restart; /* fetches after a mispredict that missed L1i and hit L2 */
@@ -821,16 +822,16 @@ static int parse_cache(const char *line, struct ipcc_mb_caches *c)
 /* A segment's events, in the tool's order (execs are read before). */
 static int read_counts(const char *p, struct seg_counts *c)
 {
-	uint64_t *v[] = { &c->l1d,	  &c->l2,	   &c->llc,	   &c->l1i,
-			  &c->l2i,	  &c->llci,	   &c->cond,	   &c->taken,
-			  &c->cond_miss,  &c->ind,	   &c->ind_miss,   &c->ret,
-			  &c->ret_miss,	  &c->stall_l2,	   &c->stall_llc,  &c->stall_mem,
-			  &c->rep_iters,  &c->rep_runs,	   &c->dtlb,	   &c->walk,
-			  &c->stall_stlb, &c->stall_walk,  &c->wb,	   &c->btb,
-			  &c->fe_slow,	  &c->fe_full,	   &c->btb2,	   &c->itlb,
-			  &c->iwalk,	  &c->faults,	   &c->syscalls,   &c->bytes,
-			  &c->lone_l2,	  &c->lone_llc,	   &c->lone_mem,   &c->lone_stlb,
-			  &c->lone_walk,  &c->l2i_restart, &c->btb_restart };
+	uint64_t *v[] = { &c->l1d,	  &c->l2,	   &c->llc,	    &c->l1i,
+			  &c->l2i,	  &c->llci,	   &c->cond,	    &c->taken,
+			  &c->cond_miss,  &c->ind,	   &c->ind_miss,    &c->ret,
+			  &c->ret_miss,	  &c->stall_l2,	   &c->stall_llc,   &c->stall_mem,
+			  &c->rep_iters,  &c->rep_runs,	   &c->dtlb,	    &c->walk,
+			  &c->stall_stlb, &c->stall_walk,  &c->wb,	    &c->btb,
+			  &c->fe_slow,	  &c->fe_full,	   &c->btb2,	    &c->itlb,
+			  &c->iwalk,	  &c->faults,	   &c->syscalls,    &c->bytes,
+			  &c->lone_l2,	  &c->lone_llc,	   &c->lone_mem,    &c->lone_stlb,
+			  &c->lone_walk,  &c->l2i_restart, &c->btb_restart, &c->file_faults };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		char *end;
@@ -938,28 +939,47 @@ static int read_region_line(char *line, struct ipcc_mb_result *r, struct paths *
 	return 0;
 }
 
-/* A process's or a region's kernel part: the counts, and their cycles at p's costs. */
+/*
+ * A process's or a region's kernel part: the counts, and their cycles at p's costs (a
+ * file's fault, which maps the 64 KiB around its page, at file_fault_cycles where the
+ * profile has them).
+ */
 static void kernel_add(struct ipcc_mb_kernel *k, const struct ipcc_model_profile *p,
-		       uint64_t faults, uint64_t calls, uint64_t bytes)
+		       uint64_t faults, uint64_t file_faults, uint64_t calls, uint64_t bytes)
 {
+	unsigned file_cost = p->file_fault_cycles ? p->file_fault_cycles : p->fault_cycles;
+
+	file_faults = file_faults < faults ? file_faults : faults;
 	k->faults += faults;
+	k->file_faults += file_faults;
 	k->syscalls += calls;
 	k->bytes += bytes;
 	if (p->fault_cycles)
 		k->cycles +=
-		    (double)faults * p->fault_cycles + (double)calls * p->syscall_cycles +
+		    (double)(faults - file_faults) * p->fault_cycles +
+		    (double)file_faults * file_cost + (double)calls * p->syscall_cycles +
 		    (p->syscall_bytes_per_cycle ? (double)bytes / p->syscall_bytes_per_cycle : 0);
 }
 
-/* "kernel FAULTS SYSCALLS BYTES": the process's kernel part, added to k. */
+/*
+ * "kernel FAULTS SYSCALLS BYTES FILE_FAULTS": the process's kernel part, added to k; and, in
+ * the file of a process's last image (not one an exec replaced: exec), its start and end
+ * (a fork or spawn, the exec, the exit and the wake-up of the parent that reaps it).
+ */
 static int read_kernel_line(const char *line, const struct ipcc_model_profile *p,
-			    struct ipcc_mb_kernel *k)
+			    struct ipcc_mb_kernel *k, bool exec)
 {
-	uint64_t faults, calls, bytes;
+	uint64_t faults, calls, bytes, file;
 
-	if (sscanf(line, "kernel %" SCNu64 " %" SCNu64 " %" SCNu64, &faults, &calls, &bytes) != 3)
+	if (sscanf(line, "kernel %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &faults, &calls,
+		   &bytes, &file) != 4)
 		return -1;
-	kernel_add(k, p, faults, calls, bytes);
+	kernel_add(k, p, faults, file, calls, bytes);
+	if (!exec) {
+		k->processes++;
+		if (p->fault_cycles)
+			k->cycles += p->process_cycles;
+	}
 	return 0;
 }
 
@@ -982,19 +1002,23 @@ static size_t path_regions(const struct paths *ps, unsigned id, size_t out[64])
 	return n;
 }
 
-/* "RK ID FAULTS SYSCALLS BYTES": the kernel's part while path ID was the innermost open. */
+/*
+ * "RK ID FAULTS SYSCALLS BYTES FILE_FAULTS": the kernel's part while path ID was the
+ * innermost open.
+ */
 static int read_region_kernel(const char *line, const struct ipcc_model_profile *p,
 			      struct ipcc_mb_result *r, const struct paths *ps)
 {
 	size_t on[64];
 	unsigned id;
-	uint64_t f, c, b;
+	uint64_t f, c, b, ff;
 
-	if (sscanf(line, "RK %u %" SCNu64 " %" SCNu64 " %" SCNu64, &id, &f, &c, &b) != 4 ||
+	if (sscanf(line, "RK %u %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &id, &f, &c, &b,
+		   &ff) != 5 ||
 	    id == 0 || id >= ps->n)
 		return -1;
 	for (size_t i = 0, n = path_regions(ps, id, on); i < n; i++)
-		kernel_add(&r->region[on[i]].kernel, p, f, c, b);
+		kernel_add(&r->region[on[i]].kernel, p, f, ff, c, b);
 	return 0;
 }
 
@@ -1936,7 +1960,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 			if (r->processes == 0)
 				r->exit_status = atoi(line + 5);
 		} else if (!strncmp(line, "kernel ", 7)) {
-			if (read_kernel_line(line, p, &r->kernel))
+			if (read_kernel_line(line, p, &r->kernel, execd))
 				ret =
 				    err_set(IPCC_EINVAL, "%s:%d: a bad kernel line", path, lineno);
 		} else if (!strncmp(line, "cache ", 6)) {
@@ -1987,8 +2011,8 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 					ret = err_set(IPCC_ENOMEM, "out of memory");
 				} else {
 					charge(&r->fn[k].c, &s, &s.c, &st, p);
-					kernel_add(&r->fn[k].kernel, p, s.c.faults, s.c.syscalls,
-						   s.c.bytes);
+					kernel_add(&r->fn[k].kernel, p, s.c.faults, s.c.file_faults,
+						   s.c.syscalls, s.c.bytes);
 				}
 				have_seg = true;
 			}
@@ -2047,6 +2071,7 @@ int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p, struct 
 			     p->branch_mixed_cycles || p->branch_rare_cycles;
 	out->llc_share = p->llc_share_mib != 0;
 	out->kernel_costed = p->fault_cycles != 0;
+	out->process_costed = p->fault_cycles && p->process_cycles;
 	n = scandir(dir, &names, tool_file, by_name);
 	if (n < 0)
 		return err_sys("cannot read the folder '%s'", dir);

@@ -431,7 +431,8 @@ static void page_forget(Addr page)
  * (page_written()).
  */
 static ULong k_faults, k_syscalls, k_bytes;
-static void fault_counted(void);
+static ULong k_file_faults; /* of the faults, a file's page read: its 64 KiB window mapped */
+static void fault_counted(Bool file);
 
 /*
  * A page's first touch (its key just added): a fault, or none where fault-around mapped it.
@@ -454,7 +455,7 @@ static Bool page_fault(Addr page, Bool write, Bool ro)
 		pages_ro++;
 	}
 	if (!file || page_first_touch((page >> 4) | WINDOW))
-		fault_counted();
+		fault_counted(file);
 	return ro;
 }
 
@@ -468,7 +469,7 @@ static void page_written(Addr page)
 	if (*e != EMPTY && (*e & RO)) {
 		*e &= ~RO;
 		pages_ro--;
-		fault_counted();
+		fault_counted(False);
 	}
 }
 
@@ -549,6 +550,7 @@ typedef struct {
 	 * system calls' writes), system calls, the bytes those moved (fault_counted()).
 	 */
 	ULong faults, syscalls, bytes;
+	ULong file_faults; /* of the faults, a file's page read (page_fault()) */
 } Counts;
 
 /* A stack of open regions: the innermost region's name, under its parent's path. */
@@ -558,6 +560,7 @@ typedef struct Path {
 	UInt id; /* 1, 2, ... in order of first entry; no path (outside every region) is 0 */
 	ULong calls;
 	ULong faults, syscalls, bytes; /* the kernel's part while it was the innermost open */
+	ULong file_faults;	       /* of the faults, a file's page read */
 } Path;
 
 static Path *paths; /* every path, newest first */
@@ -808,13 +811,18 @@ static Path *open_regions(ThreadId tid)
  * that ran last on it (the one whose access or system call faulted; a fetch's fault is the
  * segment's before it).
  */
-static void fault_counted(void)
+static void fault_counted(Bool file)
 {
 	k_faults++;
-	if (cur && cur->regions)
+	k_file_faults += file;
+	if (cur && cur->regions) {
 		cur->regions->faults++;
-	if (cur && cur->cnt)
+		cur->regions->file_faults += file;
+	}
+	if (cur && cur->cnt) {
 		cur->cnt->faults++;
+		cur->cnt->file_faults += file;
+	}
 }
 
 /* The counts of the segment that ran last on thread tid (its system call's), or NULL. */
@@ -1037,7 +1045,7 @@ static void post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes 
 static void kernel_child(ThreadId tid)
 {
 	(void)tid;
-	k_faults = k_syscalls = k_bytes = 0;
+	k_faults = k_syscalls = k_bytes = k_file_faults = 0;
 }
 /*
  * The line the running thread accessed last, while it is its L1d set's most recent and was
@@ -1594,7 +1602,7 @@ static void counts_child(ThreadId tid)
 		s->succ_n[0] = s->succ_n[1] = s->pred_n[0] = s->pred_n[1] = 0;
 	}
 	for (Path *p = paths; p; p = p->all_next)
-		p->calls = p->faults = p->syscalls = p->bytes = 0;
+		p->calls = p->faults = p->syscalls = p->bytes = p->file_faults = 0;
 	nthreads = 1;
 }
 
@@ -1790,7 +1798,7 @@ ALWAYS_INLINE UInt data_line(Addr line, Bool store)
 		if ((*e & RO) && store) {
 			*e &= ~RO;
 			pages_ro--;
-			fault_counted();
+			fault_counted(False);
 		} else if (*e & RO)
 			cur->l1d_last[0] |= ROPAGE;
 	} else {
@@ -2882,6 +2890,7 @@ static void counts_add(Counts *t, const Counts *c)
 	t->itlb += c->itlb, t->iwalk += c->iwalk;
 	t->rep_iters += c->rep_iters, t->rep_runs += c->rep_runs;
 	t->faults += c->faults, t->syscalls += c->syscalls, t->bytes += c->bytes;
+	t->file_faults += c->file_faults;
 	t->lone_l2 += c->lone_l2, t->lone_llc += c->lone_llc, t->lone_mem += c->lone_mem;
 	t->lone_stlb += c->lone_stlb, t->lone_walk += c->lone_walk;
 	t->l2i_restart += c->l2i_restart;
@@ -2894,12 +2903,13 @@ static void counts_write(VgFile *f, const Counts *c)
 	(f,
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-	 "%llu %llu %llu %llu %llu",
+	 "%llu %llu %llu %llu %llu %llu",
 	 c->l1d, c->l2, c->ll, c->l1i, c->l2i, c->lli, c->cond, c->taken, c->cond_miss, c->ind,
 	 c->ind_miss, c->ret, c->ret_miss, c->stall_l2, c->stall_llc, c->stall_mem, c->rep_iters,
 	 c->rep_runs, c->dtlb, c->walk, c->stall_stlb, c->stall_walk, c->wb, c->btb, c->fe_slow,
 	 c->fe_full, c->btb2, c->itlb, c->iwalk, c->faults, c->syscalls, c->bytes, c->lone_l2,
-	 c->lone_llc, c->lone_mem, c->lone_stlb, c->lone_walk, c->l2i_restart, c->btb_restart);
+	 c->lone_llc, c->lone_mem, c->lone_stlb, c->lone_walk, c->l2i_restart, c->btb_restart,
+	 c->file_faults);
 }
 
 /*
@@ -2940,7 +2950,8 @@ static void write_counts(const HChar *path, Int exitcode, Bool exec)
 	VG_(fprintf)(f, "prefetch %s\n", clo_prefetch ? "yes" : "no");
 	VG_(fprintf)(f, "frames %s\n", clo_frames ? "yes" : "no");
 	VG_(fprintf)(f, "window %lld\n", clo_window);
-	VG_(fprintf)(f, "kernel %llu %llu %llu\n", k_faults, k_syscalls, k_bytes);
+	VG_(fprintf)
+	(f, "kernel %llu %llu %llu %llu\n", k_faults, k_syscalls, k_bytes, k_file_faults);
 	/* Oldest first, so that a parent's line comes before its children's. */
 	for (UInt id = 1; id <= npaths; id++)
 		for (Path *p = paths; p; p = p->all_next)
@@ -2953,8 +2964,8 @@ static void write_counts(const HChar *path, Int exitcode, Bool exec)
 				 p->calls, p->name);
 				if (p->faults || p->syscalls || p->bytes)
 					VG_(fprintf)
-				(f, "RK %u %llu %llu %llu\n", p->id, p->faults, p->syscalls,
-				 p->bytes);
+				(f, "RK %u %llu %llu %llu %llu\n", p->id, p->faults, p->syscalls,
+				 p->bytes, p->file_faults);
 			}
 	/* The ids the N lines name: the segments written, in order. */
 	UInt next_id = 0;
