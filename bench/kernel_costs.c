@@ -16,7 +16,7 @@
  * page that kernel_costs writes beside its file: no loader, no libc, one fault and one
  * system call of its own), then waitpid; on this CPU (the child inherits kernel_costs'
  * affinity, pinned for it), and where the scheduler puts it (on a guest, another vCPU's
- * wake-up is most of it). The model backend leaves a process's start and end out.
+ * wake-up is most of it): process_cycles, and the file page's fault file_fault_cycles.
  */
 #include <elf.h>
 #include <fcntl.h>
