@@ -62,6 +62,7 @@ bench: deps all
 	python3 bench/model_steady.py ./$(BUILD)/ipcc
 	python3 bench/branch_patterns.py ./$(BUILD)/ipcc ./$(BUILD)/bench/branch_patterns
 	python3 bench/mispredict_sites.py ./$(BUILD)/ipcc ./$(BUILD)/bench/mispredict_sites
+	python3 bench/op_cache.py ./$(BUILD)/ipcc ./$(BUILD)/bench/op_cache
 	python3 bench/merge_sort.py ./$(BUILD)/ipcc ./$(BUILD)/bench/merge_sort
 	python3 bench/llc_time.py ./$(BUILD)/bench/llc_time
 	./$(BUILD)/bench/kernel_costs

@@ -114,6 +114,14 @@ if command -v valgrind >/dev/null && ! nm "$build/bench/mispredict_sites" 2>/dev
     grep -q '^ *64  *1  *64 | *[0-9.]*  *[0-9.]*  *[0-9.]* | *[0-9.]*  *[0-9.]*  *0\.[0-9]*  *[0-9.]*$' "$tmp/out" ||
         grep -q 'x86-64 only' "$tmp/out" || fail "mispredict_sites.py: $(cat "$tmp/out")"
 fi
+# bench/op_cache.py, one small row: a native and a modelled figure (left out where Valgrind
+# cannot run the sanitizer build's program; a line, not a row, off x86-64).
+if command -v valgrind >/dev/null && ! nm "$build/bench/op_cache" 2>/dev/null | grep -q __asan_init; then
+    python3 "$src/bench/op_cache.py" --quick "$build/ipcc" "$build/bench/op_cache" 64:4 \
+        >"$tmp/out" 2>&1 || fail "op_cache.py: $(cat "$tmp/out")"
+    grep -q '^ *64  *4  *320  *4 | *[0-9.]* | *[0-9.]*  *[0-9.]*$' "$tmp/out" ||
+        grep -q 'x86-64 only' "$tmp/out" || fail "op_cache.py: $(cat "$tmp/out")"
+fi
 # bench/merge_sort.py, small: a row for each of its five cases, each with a native and a
 # modelled figure (left out where Valgrind cannot run the sanitizer build's program).
 if command -v valgrind >/dev/null && ! nm "$build/bench/merge_sort" 2>/dev/null | grep -q __asan_init; then

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""bench/op_cache.py [--quick] IPCC PROG [N:K ...]: where the decoded-op cache runs out,
+natively and under the model backend (PROG: bench/op_cache).
+
+Per row, N blocks a line apart in a random order, each K four-byte nops and a jmp: cycles a
+block natively (PROG time: the fewest of three rounds) and under the model backend (the
+difference of two runs, so that neither the start nor the first pass counts), and the
+model's L1i misses a block. On Zen 5 (stop 68) a block of 15 instructions takes 3.0 cycles
+while the op cache holds them all (to 320 blocks, 4,800 instructions) and 4.0-4.5 past it,
+in L1i or not; a block of 5 takes 0.6 to 896 blocks (56 KiB: past L1i, which the op cache
+hides) and 2.0-3.0 past 1,536. The model has no op cache: 3.0 to 512 blocks of 15, and a
+line from L2 costs each block past L1i (docs/internals/model-backend.md, stop 68).
+--quick runs fewer passes under the model (a check that it runs, not a figure).
+"""
+import json
+import subprocess
+import sys
+import tempfile
+
+ROWS = ((128, 14), (256, 14), (320, 14), (384, 14), (512, 14), (1024, 14), (512, 4),
+        (896, 4), (1024, 4), (1536, 4), (4096, 4))
+
+
+def model(ipcc, prog, n, k, blocks):
+    """The model's cycles and L1i misses a block: the difference of P and 2P passes."""
+    p = max(10, blocks // n)
+    got = []
+    for passes in (p, 2 * p):
+        with tempfile.NamedTemporaryFile(suffix=".json") as out:
+            subprocess.run([ipcc, "stat", "--backend", "model", "--format", "json", "-o",
+                            out.name, "--", prog, "run", str(n), str(k), str(passes)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+            j = json.load(open(out.name))
+        got.append((j["counters"]["cycles"], j["model"]["counts"]["l1i_misses"]))
+    blocks = p * n
+    return ((got[1][0] - got[0][0]) / blocks, (got[1][1] - got[0][1]) / blocks)
+
+
+def main(argv):
+    if argv and argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    quick = "--quick" in argv
+    argv = [a for a in argv if a != "--quick"]
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    ipcc, prog = argv[:2]
+    try:
+        rows = [tuple(int(x) for x in a.split(":")) for a in argv[2:]] or ROWS
+    except ValueError:
+        print("op_cache.py: a row is N:K, two integers", file=sys.stderr)
+        return 2
+    if any(len(row) != 2 or not 1 <= row[0] <= 65536 or not 0 <= row[1] <= 14 for row in rows):
+        print("op_cache.py: a row is N:K, N 1 to 65536 blocks of K 0 to 14 nops",
+              file=sys.stderr)
+        return 2
+    print("op_cache: cycles a block of K nops and a jmp, natively (the fewest of three rounds) "
+          "and under the model backend\n")
+    print(f"{'N':>6} {'K':>3} {'insns':>6} {'code KiB':>8} | {'native':>7} | {'model':>7} "
+          f"{'L1i/blk':>7}")
+    for n, k in rows:
+        out = subprocess.run([prog, "time", str(n), str(k)], capture_output=True, text=True,
+                             check=True).stdout
+        if "x86-64 only" in out:
+            print(out.strip())
+            return 0
+        native = float(out.split()[2])
+        m, l1i = model(ipcc, prog, n, k, 20000 if quick else 400000)
+        print(f"{n:>6} {k:>3} {n * (k + 1):>6} {n * 64 / 1024:>8.0f} | {native:>7.2f} | "
+              f"{m:>7.2f} {l1i:>7.3f}")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
