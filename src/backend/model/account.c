@@ -41,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1539,7 +1540,8 @@ struct pre_entry {
 
 struct defs_file {
 	char name[64];
-	long off; /* where its next record starts; -1: malformed, followed no more */
+	long off;  /* where its next record starts; -1: malformed, followed no more */
+	ino_t ino; /* the file it followed: an exec moves it away and a new one takes the name */
 };
 
 struct ipcc_mb_stream {
@@ -1634,6 +1636,14 @@ static size_t follow(struct ipcc_mb_stream *m, csh cs, struct defs_file *d)
 	snprintf(path, sizeof(path), "%s/%s", m->dir, d->name);
 	if (d->off < 0 || !(f = fopen(path, "r")))
 		return 0;
+
+	struct stat fs;
+
+	if (fstat(fileno(f), &fs) == 0) {
+		if (fs.st_ino != d->ino) /* a new image's file under the name: from its start */
+			d->off = 0;
+		d->ino = fs.st_ino;
+	}
 	if (d->off == 0) {
 		if (whole_line(f, &line, &cap))
 			d->off = strcmp(line, "ipcc-defs 1\n") ? -1 : ftell(f);
@@ -1718,6 +1728,7 @@ static size_t stream_pass(struct ipcc_mb_stream *m, csh cs)
 			m->files = g;
 			snprintf(g[k].name, sizeof(g[k].name), "%s", e->d_name);
 			g[k].off = 0;
+			g[k].ino = 0;
 			m->nfiles++;
 		}
 		got += follow(m, cs, &m->files[k]);
