@@ -25,24 +25,15 @@
 #include <sys/mman.h>
 
 #if defined(__x86_64__)
-#include <x86intrin.h>
+#include "jit_loop.h"
 
 #define ARRAY_BYTES (1u << 24)
-#define STRIDE	    64
-
-typedef void (*pass_fn)(uint64_t passes, const uint8_t *bits);
+#define STRIDE	    JIT_STRIDE
 
 /* movzx eax, byte [rsi + rcx]; inc ecx; and ecx, 0xffffff; test eax, eax; jz +3; add edx, 1 */
 static const uint8_t block_body[] = { 0x0f, 0xb6, 0x04, 0x0e, 0xff, 0xc1, 0x81, 0xe1, 0xff, 0xff,
 				      0xff, 0x00, 0x85, 0xc0, 0x74, 0x03, 0x83, 0xc2, 0x01 };
 #define TEST_MODRM 13 /* 0xc0: test eax, eax; 0xe4: test esp, esp (never zero) */
-
-static void put_rel32(uint8_t *at, const uint8_t *target)
-{
-	int32_t rel = (int32_t)(target - (at + 4));
-
-	memcpy(at, &rel, 4);
-}
 
 /*
  * The N blocks in a random order (a fixed seed), the loop's tail (dec rdi; jnz to the
@@ -50,19 +41,11 @@ static void put_rel32(uint8_t *at, const uint8_t *target)
  */
 static pass_fn build(uint8_t *code, unsigned n, unsigned r)
 {
-	unsigned *order = malloc(n * sizeof *order);
+	unsigned *order = jit_order(n);
 	uint8_t *tail = code + (size_t)n * STRIDE, *p;
 
 	if (!order)
 		return NULL;
-	for (unsigned i = 0; i < n; i++)
-		order[i] = i;
-	srand(1);
-	for (unsigned i = n - 1; i > 0; i--) {
-		unsigned j = (unsigned)rand() % (i + 1), t = order[i];
-
-		order[i] = order[j], order[j] = t;
-	}
 	for (unsigned i = 0; i < n; i++) {
 		p = code + (size_t)order[i] * STRIDE;
 		memcpy(p, block_body, sizeof block_body);
@@ -75,53 +58,10 @@ static pass_fn build(uint8_t *code, unsigned n, unsigned r)
 	uint8_t *first = code + (size_t)order[0] * STRIDE;
 
 	free(order);
-	p = tail;
-	*p++ = 0x48, *p++ = 0xff, *p++ = 0xcf; /* dec rdi */
-	*p++ = 0x0f, *p++ = 0x85;	       /* jnz first */
-	put_rel32(p, first);
-	p += 4;
-	*p++ = 0xc3;
 
-	uint8_t *entry = p;
+	static const uint8_t xor_ecx[] = { 0x31, 0xc9 }; /* xor ecx, ecx */
 
-	*p++ = 0x31, *p++ = 0xc9, *p++ = 0xe9; /* xor ecx, ecx; jmp first */
-	put_rel32(p, first);
-	return (pass_fn)(void *)entry;
-}
-
-/* 64 dependent add rax, rsi a pass: 64 cycles */
-static pass_fn build_ref(uint8_t *code)
-{
-	uint8_t *p = code;
-
-	for (int i = 0; i < 64; i++)
-		*p++ = 0x48, *p++ = 0x01, *p++ = 0xf0;
-	*p++ = 0x48, *p++ = 0xff, *p++ = 0xcf, *p++ = 0x0f, *p++ = 0x85;
-	put_rel32(p, code);
-	p += 4;
-	*p = 0xc3;
-	return (pass_fn)(void *)code;
-}
-
-static double fewest(pass_fn f, uint64_t passes, const uint8_t *bits)
-{
-	double best = 1e300;
-
-	for (int run = 0; run < 7; run++) {
-		uint64_t t0 = __rdtsc();
-
-		f(passes, bits);
-
-		double t = (double)(__rdtsc() - t0);
-
-		best = t < best ? t : best;
-	}
-	return best;
-}
-
-static double ticks_a_pass(pass_fn f, uint64_t passes, const uint8_t *bits)
-{
-	return (fewest(f, 2 * passes, bits) - fewest(f, passes, bits)) / (double)passes;
+	return jit_close(tail, first, xor_ecx, sizeof xor_ecx);
 }
 
 static int usage(void)
@@ -178,15 +118,15 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	pass_fn ref = build_ref(code + (n + 1) * STRIDE);
+	pass_fn ref = jit_ref(code + (n + 1) * STRIDE);
 	uint64_t k = (argc == 5 ? passes : 4000000) / n + 1;
 	double rnd = 1e300, nev = 1e300;
 
 	f(k, random_bits);
 	for (int round = 0; round < 3; round++) {
-		double tick = ticks_a_pass(ref, 1000000, never) / 64; /* a cycle */
-		double a = ticks_a_pass(f, k, random_bits) / tick / (double)n;
-		double b = ticks_a_pass(f, k, never) / tick / (double)n;
+		double tick = jit_ticks_a_pass(ref, 1000000, never) / 64; /* a cycle */
+		double a = jit_ticks_a_pass(f, k, random_bits) / tick / (double)n;
+		double b = jit_ticks_a_pass(f, k, never) / tick / (double)n;
 
 		rnd = a < rnd ? a : rnd;
 		nev = b < nev ? b : nev;

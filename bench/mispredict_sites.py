@@ -12,11 +12,10 @@ number of sites that mispredict (stop 67: 30 cycles at 1,024 to 90 at 8,192); th
 charges a mispredict the same wherever it is (docs/internals/model-backend.md, stop 67).
 --quick times fewer blocks (a check that it runs, not a figure).
 """
-import json
-import os
 import subprocess
 import sys
-import tempfile
+
+import block_rows
 
 ROWS = ((256, 1), (1024, 1), (2048, 1), (3072, 1), (4096, 1), (6144, 1), (8192, 1), (8192, 4),
         (8192, 8))
@@ -25,37 +24,19 @@ ROWS = ((256, 1), (1024, 1), (2048, 1), (3072, 1), (4096, 1), (6144, 1), (8192, 
 def model(ipcc, prog, n, r, never, blocks):
     """The model's cycles and mispredicts a block: the difference of K and 2K passes."""
     k = max(20, blocks // n)
-    got = []
-    for passes in (k, 2 * k):
-        with tempfile.NamedTemporaryFile(suffix=".json") as out:
-            args = [prog, "run", str(n), str(r), str(passes)] + (["never"] if never else [])
-            subprocess.run([ipcc, "stat", "--backend", "model", "--format", "json", "-o",
-                            out.name, "--"] + args, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, check=True)
-            j = json.load(open(out.name))
-        got.append((j["counters"]["cycles"], j["model"]["counts"]["mispredicts"]))
-    blocks = k * n
-    return ((got[1][0] - got[0][0]) / blocks, (got[1][1] - got[0][1]) / blocks)
+    cycles, misp = block_rows.model_difference(
+        ipcc,
+        lambda passes: [prog, "run", str(n), str(r), str(passes)] + (["never"] if never else []),
+        k, lambda j: (j["counters"]["cycles"], j["model"]["counts"]["mispredicts"]))
+    return cycles / (k * n), misp / (k * n)
 
 
 def main(argv):
-    if len(argv) < 2 or argv[0] in ("-h", "--help"):
-        print(__doc__)
-        return 0 if argv and argv[0] in ("-h", "--help") else 2
-    quick = "--quick" in argv
-    argv = [a for a in argv if a != "--quick"]
-    if len(argv) < 2:
-        print(__doc__)
-        return 2
-    ipcc, prog = argv[:2]
-    try:
-        rows = [tuple(int(x) for x in a.split(":")) for a in argv[2:]] or ROWS
-    except ValueError:
-        print("mispredict_sites.py: a row is N:R, two integers", file=sys.stderr)
-        return 2
-    if any(len(row) != 2 or row[0] < 1 or row[1] < 1 for row in rows):
-        print("mispredict_sites.py: a row is N:R, two positive integers", file=sys.stderr)
-        return 2
+    got = block_rows.arguments(argv, __doc__, "mispredict_sites.py", ROWS,
+                               lambda n, r: n >= 1 and r >= 1, "N:R, two positive integers")
+    if isinstance(got, int):
+        return got
+    ipcc, prog, quick, rows = got
     print("mispredict_sites: cycles a block and a mispredict's cycles, natively (the fewest of "
           "three rounds) and under the model backend\n")
     print(f"{'N':>6} {'R':>3} {'sites':>6} | {'random':>7} {'never':>6} {'a misp':>7} | "

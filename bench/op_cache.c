@@ -20,19 +20,10 @@
 #include <sys/mman.h>
 
 #if defined(__x86_64__)
-#include <x86intrin.h>
+#include "jit_loop.h"
 
-#define STRIDE 64
+#define STRIDE JIT_STRIDE
 #define MAX_K  14 /* 14 nops and a jmp fill a line but 3 bytes */
-
-typedef void (*pass_fn)(uint64_t passes);
-
-static void put_rel32(uint8_t *at, const uint8_t *target)
-{
-	int32_t rel = (int32_t)(target - (at + 4));
-
-	memcpy(at, &rel, 4);
-}
 
 /*
  * The N blocks in a random order (a fixed seed), the loop's tail (dec rdi; jnz to the first
@@ -40,19 +31,11 @@ static void put_rel32(uint8_t *at, const uint8_t *target)
  */
 static pass_fn build(uint8_t *code, unsigned n, unsigned k)
 {
-	unsigned *order = malloc(n * sizeof *order);
+	unsigned *order = jit_order(n);
 	uint8_t *tail = code + (size_t)n * STRIDE, *p;
 
 	if (!order)
 		return NULL;
-	for (unsigned i = 0; i < n; i++)
-		order[i] = i;
-	srand(1);
-	for (unsigned i = n - 1; i > 0; i--) {
-		unsigned j = (unsigned)rand() % (i + 1), t = order[i];
-
-		order[i] = order[j], order[j] = t;
-	}
 	for (unsigned i = 0; i < n; i++) {
 		p = code + (size_t)order[i] * STRIDE;
 		for (unsigned j = 0; j < k; j++)
@@ -63,53 +46,7 @@ static pass_fn build(uint8_t *code, unsigned n, unsigned k)
 	uint8_t *first = code + (size_t)order[0] * STRIDE;
 
 	free(order);
-	p = tail;
-	*p++ = 0x48, *p++ = 0xff, *p++ = 0xcf; /* dec rdi */
-	*p++ = 0x0f, *p++ = 0x85;	       /* jnz first */
-	put_rel32(p, first);
-	p += 4;
-	*p++ = 0xc3;
-
-	uint8_t *entry = p;
-
-	*p++ = 0xe9; /* jmp first */
-	put_rel32(p, first);
-	return (pass_fn)(void *)entry;
-}
-
-/* 64 dependent add rax, rsi a pass: 64 cycles */
-static pass_fn build_ref(uint8_t *code)
-{
-	uint8_t *p = code;
-
-	for (int i = 0; i < 64; i++)
-		*p++ = 0x48, *p++ = 0x01, *p++ = 0xf0;
-	*p++ = 0x48, *p++ = 0xff, *p++ = 0xcf, *p++ = 0x0f, *p++ = 0x85;
-	put_rel32(p, code);
-	p += 4;
-	*p = 0xc3;
-	return (pass_fn)(void *)code;
-}
-
-static double fewest(pass_fn f, uint64_t passes)
-{
-	double best = 1e300;
-
-	for (int run = 0; run < 7; run++) {
-		uint64_t t0 = __rdtsc();
-
-		f(passes);
-
-		double t = (double)(__rdtsc() - t0);
-
-		best = t < best ? t : best;
-	}
-	return best;
-}
-
-static double ticks_a_pass(pass_fn f, uint64_t passes)
-{
-	return (fewest(f, 2 * passes) - fewest(f, passes)) / (double)passes;
+	return jit_close(tail, first, NULL, 0);
 }
 
 static int usage(void)
@@ -149,19 +86,19 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!timing) {
-		f(passes);
+		f(passes, NULL);
 		munmap(code, code_bytes);
 		return 0;
 	}
 
-	pass_fn ref = build_ref(code + (n + 1) * STRIDE + 4096);
+	pass_fn ref = jit_ref(code + (n + 1) * STRIDE + 4096);
 	uint64_t p = 2000000 / n + 1;
 	double best = 1e300;
 
-	f(p);
+	f(p, NULL);
 	for (int round = 0; round < 3; round++) {
-		double tick = ticks_a_pass(ref, 1000000) / 64; /* a cycle */
-		double c = ticks_a_pass(f, p) / tick / (double)n;
+		double tick = jit_ticks_a_pass(ref, 1000000, NULL) / 64; /* a cycle */
+		double c = jit_ticks_a_pass(f, p, NULL) / tick / (double)n;
 
 		best = c < best ? c : best;
 	}

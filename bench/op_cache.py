@@ -12,10 +12,10 @@ hides) and 2.0-3.0 past 1,536. The model has no op cache: 3.0 to 512 blocks of 1
 line from L2 costs each block past L1i (docs/internals/model-backend.md, stop 68).
 --quick runs fewer passes under the model (a check that it runs, not a figure).
 """
-import json
 import subprocess
 import sys
-import tempfile
+
+import block_rows
 
 ROWS = ((128, 14), (256, 14), (320, 14), (384, 14), (512, 14), (1024, 14), (512, 4),
         (896, 4), (1024, 4), (1536, 4), (4096, 4))
@@ -24,37 +24,19 @@ ROWS = ((128, 14), (256, 14), (320, 14), (384, 14), (512, 14), (1024, 14), (512,
 def model(ipcc, prog, n, k, blocks):
     """The model's cycles and L1i misses a block: the difference of P and 2P passes."""
     p = max(10, blocks // n)
-    got = []
-    for passes in (p, 2 * p):
-        with tempfile.NamedTemporaryFile(suffix=".json") as out:
-            subprocess.run([ipcc, "stat", "--backend", "model", "--format", "json", "-o",
-                            out.name, "--", prog, "run", str(n), str(k), str(passes)],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-            j = json.load(open(out.name))
-        got.append((j["counters"]["cycles"], j["model"]["counts"]["l1i_misses"]))
-    blocks = p * n
-    return ((got[1][0] - got[0][0]) / blocks, (got[1][1] - got[0][1]) / blocks)
+    cycles, l1i = block_rows.model_difference(
+        ipcc, lambda passes: [prog, "run", str(n), str(k), str(passes)], p,
+        lambda j: (j["counters"]["cycles"], j["model"]["counts"]["l1i_misses"]))
+    return cycles / (p * n), l1i / (p * n)
 
 
 def main(argv):
-    if argv and argv[0] in ("-h", "--help"):
-        print(__doc__)
-        return 0
-    quick = "--quick" in argv
-    argv = [a for a in argv if a != "--quick"]
-    if len(argv) < 2:
-        print(__doc__)
-        return 2
-    ipcc, prog = argv[:2]
-    try:
-        rows = [tuple(int(x) for x in a.split(":")) for a in argv[2:]] or ROWS
-    except ValueError:
-        print("op_cache.py: a row is N:K, two integers", file=sys.stderr)
-        return 2
-    if any(len(row) != 2 or not 1 <= row[0] <= 65536 or not 0 <= row[1] <= 14 for row in rows):
-        print("op_cache.py: a row is N:K, N 1 to 65536 blocks of K 0 to 14 nops",
-              file=sys.stderr)
-        return 2
+    got = block_rows.arguments(argv, __doc__, "op_cache.py", ROWS,
+                               lambda n, k: 1 <= n <= 65536 and 0 <= k <= 14,
+                               "N:K, N 1 to 65536 blocks of K 0 to 14 nops")
+    if isinstance(got, int):
+        return got
+    ipcc, prog, quick, rows = got
     print("op_cache: cycles a block of K nops and a jmp, natively (the fewest of three rounds) "
           "and under the model backend\n")
     print(f"{'N':>6} {'K':>3} {'insns':>6} {'code KiB':>8} | {'native':>7} | {'model':>7} "
