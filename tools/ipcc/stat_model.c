@@ -323,10 +323,9 @@ void stat_model_text(FILE *out, const struct stat_result *r)
  */
 static json_t *kernel_json(const struct ipcc_mb_kernel *k, bool costed)
 {
-	return json_pack("{sI sI sI sI sI so}", "page_faults", (json_int_t)k->faults,
+	return json_pack("{sI sI sI sI so}", "page_faults", (json_int_t)k->faults,
 			 "file_page_faults", (json_int_t)k->file_faults, "syscalls",
-			 (json_int_t)k->syscalls, "bytes", (json_int_t)k->bytes, "processes",
-			 (json_int_t)k->processes, "cycles",
+			 (json_int_t)k->syscalls, "bytes", (json_int_t)k->bytes, "cycles",
 			 costed ? json_real(k->cycles) : json_null());
 }
 
@@ -415,7 +414,11 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 					    (json_int_t)r->model_caches.btb_restart_sites)
 				: json_null());
 	json_object_set_new(model, "counts", counts_json(&m->total));
-	json_object_set_new(model, "kernel", kernel_json(&m->kernel, m->kernel_costed));
+	json_t *kernel = kernel_json(&m->kernel, m->kernel_costed);
+
+	/* the run's alone: a function or a region starts no process */
+	json_object_set_new(kernel, "processes", json_integer((json_int_t)m->kernel.processes));
+	json_object_set_new(model, "kernel", kernel);
 	json_object_set_new(model, "zero_page", json_boolean(r->model_caches.zero_page));
 	char lo[sizeof(left_out) + sizeof(ports_left_out) + sizeof(branches_left_out) +
 		sizeof(pointer_left_out) + 2048],
