@@ -290,8 +290,9 @@ static void measure_overhead(void)
 
 /*
  * Write the JSON to path whole or not at all: PATH.tmp.PID in the same folder, fsync, rename
- * (a reader never sees half a file). Where path is something other than a file (a pipe,
- * /dev/stdout), straight to it.
+ * (a reader never sees half a file). Where path is something other than a regular file (a
+ * device, a pipe, a symbolic link such as /dev/stdout), straight to it: a rename would put a
+ * regular file in its place.
  */
 static int dump_atomic(json_t *root, const char *path)
 {
@@ -301,7 +302,7 @@ static int dump_atomic(json_t *root, const char *path)
 	FILE *f;
 	int bad;
 
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return json_dump_file(root, path, flags) != 0
 			   ? err_set(IPCC_ESYS, "regions: cannot write %s", path)
 			   : 0;

@@ -10,9 +10,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -504,6 +506,8 @@ int ipcc_pprof_write(const struct ipcc_recording *p, struct ipcc_symbols *syms,
 	char *tmp = malloc(plen + 32);
 	void *data;
 	int fd = -1, ret;
+	bool direct = false;
+	struct stat st;
 
 	if (!tmp)
 		return err_set(IPCC_ENOMEM, "pprof: %s", path);
@@ -512,8 +516,16 @@ int ipcc_pprof_write(const struct ipcc_recording *p, struct ipcc_symbols *syms,
 		free(tmp);
 		return ret;
 	}
-	/* A name of our own beside the file: the same file system, so rename() replaces it. */
-	for (unsigned k = 0; k < 100 && fd < 0; k++) {
+	/*
+	 * A name of our own beside the file: the same file system, so rename() replaces it;
+	 * but a device, a FIFO or a symbolic link (/dev/null, /dev/stdout) is written straight
+	 * to, where a rename would put a regular file in its place.
+	 */
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		direct = true;
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	}
+	for (unsigned k = 0; k < 100 && fd < 0 && !direct; k++) {
 		snprintf(tmp, plen + 32, "%s.tmp%ld.%u", path, (long)getpid(), k);
 		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (fd < 0 && errno != EEXIST)
@@ -536,10 +548,11 @@ int ipcc_pprof_write(const struct ipcc_recording *p, struct ipcc_symbols *syms,
 		ret = err_sys("writing %s", path);
 		if (done < len)
 			close(fd);
-		unlink(tmp);
+		if (!direct)
+			unlink(tmp);
 		goto out;
 	}
-	if (rename(tmp, path)) {
+	if (!direct && rename(tmp, path)) {
 		ret = err_sys("cannot write %s", path);
 		unlink(tmp);
 	}

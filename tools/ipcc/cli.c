@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -79,6 +80,7 @@ int cli_parse_format(const char *cmd, const char *arg, unsigned allowed, enum cl
 
 int cli_output_open(const char *cmd, const char *path, FILE *fallback, struct cli_output *o)
 {
+	struct stat st;
 	size_t len;
 	int fd;
 
@@ -86,6 +88,13 @@ int cli_output_open(const char *cmd, const char *path, FILE *fallback, struct cl
 	o->f = fallback;
 	if (!path)
 		return 0;
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		o->f = fopen(path, "w");
+		if (!o->f)
+			return cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+		o->path = path;
+		return 0;
+	}
 	len = strlen(path) + 32;
 	o->tmp = malloc(len);
 	if (!o->tmp)
@@ -114,14 +123,15 @@ int cli_output_commit(const char *cmd, struct cli_output *o)
 
 	if (!o->path)
 		return 0;
-	if (fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0)
+	/* Straight to a device or a pipe: nothing to fsync (it fails there) or rename. */
+	if (fflush(o->f) != 0 || ferror(o->f) || (o->tmp && fsync(fileno(o->f)) != 0))
 		ret = cli_error(cmd, "writing '%s': %s", o->path, strerror(errno));
 	if (fclose(o->f) != 0 && !ret)
 		ret = cli_error(cmd, "writing '%s': %s", o->path, strerror(errno));
 	o->f = NULL;
-	if (!ret && rename(o->tmp, o->path) != 0)
+	if (!ret && o->tmp && rename(o->tmp, o->path) != 0)
 		ret = cli_error(cmd, "cannot replace '%s': %s", o->path, strerror(errno));
-	if (ret)
+	if (ret && o->tmp)
 		unlink(o->tmp);
 	free(o->tmp);
 	o->tmp = NULL;
@@ -134,7 +144,8 @@ void cli_output_abort(struct cli_output *o)
 	if (!o->path)
 		return;
 	fclose(o->f);
-	unlink(o->tmp);
+	if (o->tmp)
+		unlink(o->tmp);
 	free(o->tmp);
 	o->f = NULL;
 	o->tmp = NULL;

@@ -57,7 +57,9 @@ int cli_parse_format(const char *cmd, const char *arg, unsigned allowed, enum cl
  * -o FILE, replaced atomically (what node_exporter's textfile collector needs: a reader sees
  * the old file or the whole new one): cli_output_open() creates FILE.tmp.PID in FILE's
  * folder (so a bad path fails before any work); cli_output_commit() flushes, fsyncs, closes
- * and renames it onto FILE; cli_output_abort() removes it. With a NULL path the output is
+ * and renames it onto FILE; cli_output_abort() removes it. Where FILE exists and is not a
+ * regular file (a device such as /dev/null, a FIFO, a symbolic link such as /dev/stdout), the
+ * output goes straight to it (tmp NULL): a rename would put a regular file in its place. With a NULL path the output is
  * `fallback` and both are no-ops. Errors are printed; EXIT_FAIL.
  */
 struct cli_output {
