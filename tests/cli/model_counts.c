@@ -29,6 +29,10 @@
  * prints the faults that part took (getrusage: natively, the kernel's own); maps N more, writes them, moves them with
  * mremap to a mapping of 2N pages (they keep their frames) and writes all 2N (2N faults); makes N getppid calls; and reads N bytes of /dev/zero into a fresh
  * mapping (kernel()).
+ * `model_counts N filemap` writes N pages to a file, maps it read-only and reads the first
+ * byte of each page (read_pages()), then maps N anonymous pages and writes the first byte of
+ * each (write_pages()): a file's page is mapped from the page cache untouched, an anonymous
+ * one is zeroed through the caches (filemap()).
  * `model_counts N pages` runs N laps of a chain of 384 jmps, each a page (4,163 bytes) past
  * the one before: every jmp a code page that a first-level instruction TLB of 256 pages
  * misses and a second level of 2,048 holds (page_chain).
@@ -330,6 +334,47 @@ static int kernel(long n)
 	return 0;
 }
 
+/* The first byte of each of n pages at p, read (write: written), in functions of their own. */
+__attribute__((noinline)) static long read_pages(const volatile char *p, long n)
+{
+	long sum = 0;
+
+	for (long i = 0; i < n; i++)
+		sum += p[i * 4096];
+	return sum;
+}
+
+__attribute__((noinline)) static void write_pages(volatile char *p, long n)
+{
+	for (long i = 0; i < n; i++)
+		p[i * 4096] = 1;
+}
+
+static int filemap(long n)
+{
+	size_t size = (size_t)n * 4096;
+	char path[] = "/tmp/model_counts.XXXXXX", page[4096];
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		return 1;
+	unlink(path);
+	memset(page, 'x', sizeof(page));
+	for (long i = 0; i < n; i++)
+		if (write(fd, page, sizeof(page)) != (ssize_t)sizeof(page))
+			return 1;
+	char *f = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0),
+	     *a = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	close(fd);
+	if (f == MAP_FAILED || a == MAP_FAILED || read_pages(f, n) != n * 'x')
+		return 1;
+	write_pages(a, n);
+	munmap(f, size);
+	munmap(a, size);
+	return 0;
+}
+
 long page_chain(long n);
 
 __asm__(".text\n.globl page_chain\n.type page_chain, @function\n.p2align 12\npage_chain:\n"
@@ -396,6 +441,8 @@ int main(int argc, char **argv)
 		return clocks(n);
 	if (!strcmp(mode, "pages"))
 		return (int)page_chain(n);
+	if (!strcmp(mode, "filemap"))
+		return filemap(n);
 	if (!strcmp(mode, "rep"))
 		return (int)rep_runs(n, buf);
 	/* counted(n), then a fork whose child runs it again: 2 (3 + 4n) there, not 3 */

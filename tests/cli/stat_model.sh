@@ -157,6 +157,18 @@ jq -n --slurpfile a "$tmp/k1000.json" --slurpfile b "$tmp/k2000.json" --argjson 
 "$ipcc" stat --backend model --per-function -o "$tmp/k.text" -- "$prog" 1000 kernel \
     2>"$tmp/err" >/dev/null || fail "kernel, text: $(cat "$tmp/err")"
 grep -q 'mispredicts page faults$' "$tmp/k.text" || fail "text: no page faults column"
+# A file's page read is mapped from the page cache, none of its lines brought nearer than the
+# LLC; an anonymous page is zeroed through L2 (model_counts.c's filemap(): the first byte of
+# each of 1,000 pages of a file read, of 1,000 anonymous pages written). Before, the file's
+# first lines were L2 hits too.
+"$ipcc" stat --backend model --per-function --format json -o "$tmp/filemap.json" \
+    -- "$prog" 1000 filemap 2>"$tmp/err" || fail "filemap: $(cat "$tmp/err")"
+jq -e 'def f($n): .model.functions[] | select(.function == $n);
+    (f("read_pages") | .counts.l1d_misses == 1000 and .counts.l2_misses == 1000 and
+        .counts.llc_misses == 0 and .kernel.file_page_faults > 0) and
+    (f("write_pages") | .counts.l1d_misses == 1000 and .counts.l2_misses == 0 and
+        .kernel.page_faults == 1000)' "$tmp/filemap.json" >/dev/null ||
+    fail "filemap: $(jq -c '.model.functions[] | select(.function | test("_pages$")) | [.function, .counts.l1d_misses, .counts.l2_misses, .counts.llc_misses, .kernel]' "$tmp/filemap.json")"
 # The clocks run on virtual time (vg_tool.c vclock_post()): a program that waits on
 # CLOCK_MONOTONIC for 20 ms, then sleeps 10 ms and to a deadline 10 ms on (model_counts.c's
 # clocks()), makes the same reads and counts in two runs, twice the reads for twice the wait

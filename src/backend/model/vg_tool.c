@@ -438,9 +438,11 @@ static void fault_counted(Bool file);
  * A page's first touch (its key just added): a fault, or none where fault-around mapped it.
  * A data page read (ro) is mapped read-only: a file's always, an anonymous one where the
  * kernel maps its zero page (--ipcc-zero-page; a kernel that does not gives the read a page
- * of its own, and the write after it does not fault). True where it was.
+ * of its own, and the write after it does not fault). True where it was; *is_file (where
+ * not NULL) whether it was a file's page read, which the kernel maps from its page cache
+ * without reading it (no line of it comes nearer than the LLC).
  */
-static Bool page_fault(Addr page, Bool write, Bool ro)
+static Bool page_fault(Addr page, Bool write, Bool ro, Bool *is_file)
 {
 	Bool file = False;
 
@@ -456,6 +458,8 @@ static Bool page_fault(Addr page, Bool write, Bool ro)
 	}
 	if (!file || page_first_touch((page >> 4) | WINDOW))
 		fault_counted(file);
+	if (is_file)
+		*is_file = file;
 	return ro;
 }
 
@@ -787,7 +791,7 @@ static void kernel_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
 		if (!page_first_touch(p))
 			page_written(p);
 		else {
-			page_fault(p, True, False);
+			page_fault(p, True, False, NULL);
 			for (Addr l = p << (12 - geom_l1d.shift);
 			     l < (p + 1) << (12 - geom_l1d.shift); l++)
 				ll_touch(frame_line(l));
@@ -1291,7 +1295,7 @@ ALWAYS_INLINE UInt fetch_line(Addr line)
 	Addr first = line & ~(Addr)(per_page - 1);
 
 	if (page_first_touch(first / per_page)) {
-		page_fault(first / per_page, False, False);
+		page_fault(first / per_page, False, False, NULL);
 		for (Addr l = first; l < first + per_page; l++)
 			ll_touch(frame_line(l));
 	}
@@ -1789,7 +1793,9 @@ ALWAYS_INLINE UInt data_line(Addr line, Bool store)
 		cur->cnt->wb++;
 	cur->cnt->l1d++;
 	/*
-	 * A page's first touch: the kernel has just filled it through L2 and the LLC. Touched
+	 * A page's first touch: the kernel has just filled it through L2 and the LLC (zeroed,
+	 * or a file's page copied for a write); a file's page read is mapped from the page
+	 * cache untouched, and taken to be in the LLC, as code is (fetch_line()). Touched
 	 * before: a store to it mapped read-only faults, a load's line is marked so.
 	 */
 	Addr *e = page_slot(first / per_page);
@@ -1804,13 +1810,16 @@ ALWAYS_INLINE UInt data_line(Addr line, Bool store)
 	} else {
 		*e = first / per_page;
 		pages_used++;
-		if (page_fault(first / per_page, store, !store))
+		Bool file = False;
+
+		if (page_fault(first / per_page, store, !store, &file))
 			cur->l1d_last[0] |= ROPAGE;
 		for (Addr l = first; l < first + per_page; l++) {
 			Addr f = frame_line(l);
 
 			ll_touch(f);
-			cache_ref(&cur->l2, f);
+			if (!file)
+				cache_ref(&cur->l2, f);
 		}
 	}
 	Addr f = frame_line(line);
