@@ -100,9 +100,17 @@ static Bool clo_l1_prefetch = True;   /* with clo_prefetch: the L1 prefetcher to
 static Bool clo_ptr_prefetch = False; /* the pointer prefetcher: ptr_prefetch() */
 static Bool clo_frames = True;	  /* L2 and the LLC indexed by a page's frame, not its address */
 static Bool clo_zero_page = True; /* a page read first maps the zero page (page_fault()) */
-static Long clo_window = 512;	  /* the out-of-order window, in instructions; 0: no overlap */
-static Long clo_llc_share = 0;	  /* llc_hit(): bytes; 0, the whole LLC is the program's */
-static Long clo_llc_foreign = 0;  /* llc_hit(): other tenants' lines a million cycles */
+/*
+ * The order the segments run in, for bench/trace_windows (a diagnostic, not for ipcc stat):
+ * with --ipcc-trace=FILE, the segments the running thread enters in a window of
+ * --ipcc-trace-len instructions every --ipcc-trace-every (trace_note()), written at exit
+ * after the counts, a window a line of the counts file's segment numbers (trace_write()).
+ */
+static const HChar *clo_trace = NULL;
+static Long clo_trace_every = 20000000, clo_trace_len = 10000;
+static Long clo_window = 512;	 /* the out-of-order window, in instructions; 0: no overlap */
+static Long clo_llc_share = 0;	 /* llc_hit(): bytes; 0, the whole LLC is the program's */
+static Long clo_llc_foreign = 0; /* llc_hit(): other tenants' lines a million cycles */
 static const HChar *clo_llc_clock = NULL; /* the clock they come on (ll_clock_init()) */
 
 static Bool opt_process(const HChar *arg)
@@ -127,6 +135,9 @@ static Bool opt_process(const HChar *arg)
 	} else if VG_BOOL_CLO (arg, "--ipcc-frames", clo_frames) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-zero-page", clo_zero_page) {
 	} else if VG_BINT_CLO (arg, "--ipcc-window", clo_window, 0, 1 << 20) {
+	} else if VG_STR_CLO (arg, "--ipcc-trace", clo_trace) {
+	} else if VG_BINT_CLO (arg, "--ipcc-trace-every", clo_trace_every, 1, 1ll << 50) {
+	} else if VG_BINT_CLO (arg, "--ipcc-trace-len", clo_trace_len, 1, 1 << 20) {
 	} else if VG_BINT_CLO (arg, "--ipcc-llc-share", clo_llc_share, 0, 1ll << 50) {
 	} else if VG_BINT_CLO (arg, "--ipcc-llc-foreign", clo_llc_foreign, 0, 1ll << 30) {
 	} else if VG_STR_CLO (arg, "--ipcc-llc-clock", clo_llc_clock) {
@@ -184,6 +195,11 @@ static void opt_usage(void)
 
 static void opt_debug_usage(void)
 {
+	VG_(printf)
+	("    --ipcc-trace=FILE          the order of the segments entered, in windows, for\n"
+	 "                               bench/trace_windows [none]\n"
+	 "    --ipcc-trace-every=N       a window every N instructions [20000000]\n"
+	 "    --ipcc-trace-len=N         of N instructions [10000]\n");
 }
 
 /* ---- caches ---------------------------------------------------------------------------- */
@@ -1143,6 +1159,25 @@ typedef struct SegRegion {
 static Seg *seg_hash[SEG_HASH];
 static Seg *seg_all;
 
+/* --ipcc-trace's windows: the segments entered, a NULL after each window. */
+#define TRACE_CAP (1u << 22)
+static Seg **trace_buf;
+static UInt trace_n;
+static ULong trace_next; /* the running thread's instruction count the next window starts at */
+
+static void trace_note(Seg *s)
+{
+	if (cur->insns < trace_next || trace_n >= TRACE_CAP - 1)
+		return;
+	if (cur->insns < trace_next + (ULong)clo_trace_len) {
+		trace_buf[trace_n++] = s;
+		return;
+	}
+	trace_buf[trace_n++] = NULL;
+	while (trace_next <= cur->insns)
+		trace_next += (ULong)clo_trace_every;
+}
+
 static UInt seg_key(const Addr *addr, UInt n)
 {
 	Addr h = addr[0] * 0x9E3779B97F4A7C15ull ^ (n * 0x85EBCA6Bu) ^ addr[n - 1];
@@ -1608,6 +1643,7 @@ static void counts_child(ThreadId tid)
 	for (Path *p = paths; p; p = p->all_next)
 		p->calls = p->faults = p->syscalls = p->bytes = p->file_faults = 0;
 	nthreads = 1;
+	trace_n = 0; /* the parent's windows are the parent's to write */
 }
 
 /* A forked child: the parent writes what the buffer holds; the child writes no more. */
@@ -1654,6 +1690,8 @@ static VG_REGPARM(1) void on_enter(Seg *s)
 	cur->last_seg = s;
 	cur->cnt = seg_counts(s);
 	cur->cnt->execs++;
+	if (trace_buf)
+		trace_note(s);
 	cur->insns += s->ninsns;
 	ll_clock += s->ninsns * ll_per_insn;
 	if (btb_on)
@@ -2748,6 +2786,8 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 static void post_clo_init(void)
 {
 	vclock_init();
+	if (clo_trace)
+		trace_buf = VG_(malloc)("ipcc.trace", TRACE_CAP * sizeof(Seg *));
 	cache_geometry(&geom_l1d, "--ipcc-l1d", clo_l1d, False);
 	cache_geometry(&geom_l1i, "--ipcc-l1i", clo_l1i, False);
 	cache_geometry(&geom_l2, "--ipcc-l2", clo_l2, True);
@@ -3016,6 +3056,29 @@ static void write_counts(const HChar *path, Int exitcode, Bool exec)
 	VG_(fclose)(f);
 }
 
+/* --ipcc-trace's file: a window a line, the numbers write_counts() gave its segments. */
+static void trace_write(void)
+{
+	HChar *path = VG_(expand_file_name)("--ipcc-trace", clo_trace);
+	VgFile *f =
+	    VG_(fopen)(path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+
+	if (!f) {
+		VG_(umsg)("ipcc: cannot write '%s'\n", path);
+		VG_(free)(path);
+		return;
+	}
+	for (UInt i = 0; i < trace_n; i++)
+		if (trace_buf[i])
+			VG_(fprintf)(f, "%u ", trace_buf[i]->id);
+		else
+			VG_(fprintf)(f, "\n");
+	if (trace_n && trace_buf[trace_n - 1])
+		VG_(fprintf)(f, "\n");
+	VG_(fclose)(f);
+	VG_(free)(path);
+}
+
 static void fini(Int exitcode)
 {
 	defs_flush();
@@ -3027,6 +3090,8 @@ static void fini(Int exitcode)
 
 	write_counts(path, exitcode, False);
 	VG_(free)(path);
+	if (trace_buf)
+		trace_write();
 }
 
 /*
