@@ -523,7 +523,7 @@ int ipcc_pprof_write(const struct ipcc_recording *p, struct ipcc_symbols *syms,
 	 */
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		direct = true;
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC); /* a link's target: no old tail */
 	}
 	for (unsigned k = 0; k < 100 && fd < 0 && !direct; k++) {
 		snprintf(tmp, plen + 32, "%s.tmp%ld.%u", path, (long)getpid(), k);

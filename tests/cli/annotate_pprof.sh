@@ -1,8 +1,8 @@
 #!/bin/sh
 # annotate_pprof.sh IPCC HOT_LOOP: ipcc annotate --format pprof writes a profile that Go's
 # pprof reads, naming the hot function with the samples and share ipcc annotate gives it
-# (both read the same samples); to stdout when it is not a terminal; a bad -o path is an
-# error that leaves no file. Skipped (77) without Go (Debian: golang-go) or without sampling.
+# (both read the same samples); to stdout when it is not a terminal; through a symbolic
+# link, its target written whole; a bad -o path is an error that leaves no file. Skipped (77) without Go (Debian: golang-go) or without sampling.
 set -eu
 ipcc=$1 hot=$2
 command -v go >/dev/null 2>&1 || { echo "skipped: no 'go' (apt-get install golang-go)"; exit 77; }
@@ -37,6 +37,13 @@ grep -q '^Type: cpu$' "$tmp/pprof" && grep -q 'task-clock, freq 1000 Hz' "$tmp/p
 # To stdout where it is not a terminal: the same profile.
 "$ipcc" annotate -i "$tmp/p" --format pprof >"$tmp/stdout.pb.gz"
 cmp -s "$tmp/stdout.pb.gz" "$tmp/p.pb.gz" || { echo "stdout and -o differ"; exit 1; }
+# Through a symbolic link to a longer file: the link stays, its target is the profile whole
+# (truncated, no old tail after it).
+head -c 1000000 /dev/urandom >"$tmp/long"
+ln -s long "$tmp/link.pb.gz"
+"$ipcc" annotate -i "$tmp/p" --format pprof -o "$tmp/link.pb.gz"
+[ -L "$tmp/link.pb.gz" ] && cmp -s "$tmp/long" "$tmp/p.pb.gz" ||
+    { echo "-o through a link: replaced, or not the profile"; ls -l "$tmp"; exit 1; }
 # To a terminal: refused (exit 2), where script(1) can give it one.
 if command -v script >/dev/null 2>&1; then
     script -qec "'$ipcc' annotate -i '$tmp/p' --format pprof; echo \"exit \$?\"" /dev/null \
