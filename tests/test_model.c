@@ -1256,6 +1256,62 @@ TEST(zen5_op_cache_lines_where_lengths_are_known)
 }
 
 /*
+ * The op cache in entries (opcache_entries, zen5 2): a fetch block's piece of a line takes
+ * entries of six ops, two a cycle, and a taken branch ends the cycle. Measured on Zen 5 with
+ * bench/op_cache (64 blocks a line apart, each K adds and loads and a jmp; stop 70): 8 ops a
+ * block 1.0 cycle, 12 1.50 (the width), 13 2.9 (a line of more than two entries' ops).
+ */
+static double blocks_cycles(const char *prof, unsigned blocks, unsigned k, unsigned at)
+{
+	/* each register added to once a block: no chain longer than a block's cycle */
+	static const char *const adds[6] = { "ecx", "edx", "r8d", "r9d", "r10d", "r11d" };
+	size_t cap = 64 * 1024, len = 0;
+	char *text = malloc(cap);
+	double c;
+
+	if (!text)
+		return -1;
+	len += (size_t)snprintf(text + len, cap - len, ".Lloop:\n");
+	for (unsigned b = 0; b < blocks; b++) {
+		for (unsigned j = 0; j < k; j++) {
+			const char *where = j ? "" : at == 0 ? " at=0" : " at=56";
+
+			if (j % 2)
+				len += (size_t)snprintf(text + len, cap - len,
+							"mov eax, dword ptr [rsi] ; bytes=3\n");
+			else
+				len += (size_t)snprintf(text + len, cap - len,
+							"add %s, 1 ; bytes=3%s\n", adds[j / 2 % 6],
+							where);
+		}
+		if (b + 1 < blocks)
+			len += (size_t)snprintf(text + len, cap - len,
+						"jmp .Lb%u ; bytes=5\n.Lb%u:\n", b, b);
+		else
+			len += (size_t)snprintf(text + len, cap - len, "jmp .Lloop ; bytes=5\n");
+	}
+	c = text_cycles(prof, text) / blocks;
+	free(text);
+	return c;
+}
+
+TEST(zen5_op_cache_entries_from_fetch_blocks)
+{
+	/* 8 ops in a line: one cycle (two entries); by lines alone, six a cycle: two */
+	CHECK_CMP(dbl, fabs(blocks_cycles("base = zen5\n", 16, 7, 0) - 1), <, 0.01);
+	CHECK_CMP(dbl, fabs(blocks_cycles("base = zen5\nopcache_entries = 0\n", 16, 7, 0) - 2), <,
+		  0.01);
+	/* 12 ops: the width's 1.5; 13: a line of three entries, one a cycle */
+	CHECK_CMP(dbl, fabs(blocks_cycles("base = zen5\n", 16, 11, 0) - 1.5), <, 0.01);
+	CHECK_CMP(dbl, fabs(blocks_cycles("base = zen5\n", 16, 12, 0) - 3), <, 0.01);
+	/* 8 ops from 8 bytes before a line's end: a piece in each line, two entries, a cycle */
+	CHECK_CMP(dbl, fabs(blocks_cycles("base = zen5\n", 16, 7, 56) - 1), <, 0.01);
+	/* 11 ops from there: 2, 9: three entries, two cycles (measured 1.4-2.0) */
+	CHECK_CMP(dbl, fabs(blocks_cycles("base = zen5\n", 16, 10, 56) - 2), <, 0.01);
+	return TEST_OK;
+}
+
+/*
  * AVX-512's element-typed logic ops (vpxord, vpandq ...) are the table's pxor and pand: a
  * load of the bytes a 64-byte store wrote through another virtual address then fails to
  * forward, as for xmm and ymm (Emerald Rapids, ipcc bench --block: 20.0 cycles a loop, 17

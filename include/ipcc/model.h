@@ -696,6 +696,18 @@ struct ipcc_model_profile {
 	 */
 	unsigned opcache_line_ops, loop_stream_ops;
 	/*
+	 * Where nonzero, the op cache delivers in entries instead (opcache_line_ops ops of one
+	 * 64-byte line each, a line's piece of a fetch block taking as many as its ops need):
+	 * opcache_entries of them a cycle from one fetch block, a taken branch ending the
+	 * cycle; an instruction belongs to the line it ends in. A line's piece of more ops
+	 * than a cycle's entries hold comes at an entry a cycle, a cycle of its own (the line
+	 * outgrows the op cache). Measured on Zen 5 (bench/op_cache, blocks of K adds and loads
+	 * and a jmp, each a line apart: 2 to 8 ops 1.0 cycle a block, 9 to 12 at the width of 8,
+	 * 13 and 14 3.0; 11 and 12 over two lines, 6 and more in the first, 2.0). 0: the line
+	 * rule above.
+	 */
+	unsigned opcache_entries;
+	/*
 	 * AMD's L1 picks a line's way by a tag of its virtual address: a line read through
 	 * several virtual addresses (in ipcc bench --block's harness every page is one physical
 	 * page, so [rsi] and [rsi + 0x1000] are one line) is tagged anew at each, and such loads

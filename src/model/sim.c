@@ -575,9 +575,10 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	bool paired = false;	  /* the last store reached the cache with the one before it */
 	struct bind *bind = NULL; /* the profile's port_binding */
 	int64_t *ring = NULL;
-	int64_t *aring = NULL; /* with forward_fail_late: each store's address, as ring */
-	double *landed = NULL; /* weight of samples landing on each static instruction */
-	unsigned *land = NULL; /* where a sample lands when instruction k is selected */
+	int64_t *aring = NULL;	    /* with forward_fail_late: each store's address, as ring */
+	unsigned *piece_ops = NULL; /* with opcache_entries: each instruction's line piece's ops */
+	double *landed = NULL;	    /* weight of samples landing on each static instruction */
+	unsigned *land = NULL;	    /* where a sample lands when instruction k is selected */
 	int64_t ret_cycle = 0, r_prev = 0, r_base = 0, row_base = 0;
 	struct divider *dv = NULL;	 /* each divider's spans (minsn.divides) */
 	struct tags *tags = NULL;	 /* the virtual-tag resource, where a load holds it */
@@ -676,7 +677,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	 * of its ops a cycle; a shorter one over more than a line each line from a new cycle.
 	 * The loop starts a line (the harness aligns it) unless its first line says where it
 	 * starts (at=N), as a line after a taken jump may. Its own clock runs ahead of the
-	 * allocation by FE_AHEAD cycles at most (the op queue's depth, assumed).
+	 * allocation by FE_AHEAD cycles at most (the op queue's depth, assumed). With
+	 * opcache_entries, in entries instead: see the profile's key (ipcc/model.h).
 	 */
 	unsigned fe_cap = UINT_MAX, loop_bytes = 0, loop_ops = 0;
 	bool fe_lines = false;
@@ -699,6 +701,54 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	int64_t fe_t = INT64_MIN / 2; /* the cycle the op cache delivers in */
 	unsigned fe_used = 0, fe_off = 0, fe_line = 0;
 	bool fe_fresh = true; /* the next op opens a cycle: the loop's branch went back */
+	/*
+	 * opcache_entries: each instruction's line piece (a fetch block's part of one line)
+	 * and its ops; the entries the cycle has taken; whether its piece outgrows a cycle's
+	 */
+	const unsigned E = p->opcache_entries, L = p->opcache_line_ops;
+	unsigned fe_entries = 0;
+	bool fe_big = false;
+
+	if (fe_lines && E) {
+		/* piece_ops[n + k]: whether k is an op of its own to the front end, 0 or 1 */
+		piece_ops = calloc(2 * (size_t)n, sizeof *piece_ops);
+		if (!piece_ops)
+			goto oom;
+		unsigned *own = piece_ops + n, first = 0, ops = 0, off = 0, line = 0;
+
+		/*
+		 * An instruction's line is where it ends; a jcc fused with the flag-writer before
+		 * it is one op with it, in the jcc's line, unless the two end in different lines:
+		 * then each is an op in its own (ipcc bench --block on Zen 5: twelve instructions
+		 * and the loop's dec in one line, its jnz in the next, 4.00 cycles a loop, as 13
+		 * ops in the first line and one in the next)
+		 */
+		for (unsigned k = 0; k < n; k++) {
+			const struct minsn *in = &prog->insn[k], *next = k + 1 < n ? in + 1 : NULL;
+			const unsigned start = in->line_at ? in->line_at - 1u : k ? off : 0;
+
+			off = start + in->bytes;
+			own[k] = !(next && next->fe_fused && !next->line_at &&
+				   (off - 1) / 64 == (off + next->bytes - 1) / 64);
+		}
+		off = 0;
+		for (unsigned k = 0; k <= n; k++) {
+			const struct minsn *in = k < n ? &prog->insn[k] : NULL;
+			unsigned start = 0, end_line = 0;
+
+			if (in) {
+				start = in->line_at ? in->line_at - 1u : k ? off : 0;
+				end_line = (start + in->bytes - 1) / 64;
+				off = start + in->bytes;
+			}
+			if (k == n || k == 0 || in->line_at || end_line != line) {
+				for (unsigned j = first; j < k; j++)
+					piece_ops[j] = ops;
+				first = k, ops = 0, line = end_line;
+			}
+			ops += in && own[k];
+		}
+	}
 
 	for (uint64_t it = 0; it < iters; it++) {
 		const bool counted = it >= warm, reported = it == iters - 1;
@@ -731,7 +781,27 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 
 				fe_off = start + in->bytes;
 				fe_fresh |= k == 0 || in->line_at;
-				if (!(k + 1 < n && prog->insn[k + 1].fe_fused)) {
+				if (E && piece_ops[n + k]) {
+					/* in entries: a new one at a new piece, or a full one */
+					const unsigned end = (start + in->bytes - 1) / 64;
+					const bool piece = fe_fresh || end != fe_line;
+
+					if (piece || fe_used >= L) {
+						const bool big =
+						    piece ? piece_ops[k] > E * L : fe_big;
+
+						if (fe_fresh || big || fe_big || fe_entries >= E) {
+							fe_t = max64(fe_t + 1, al.cur - FE_AHEAD);
+							fe_entries = 0;
+						}
+						fe_entries++;
+						fe_used = 0;
+						fe_big = big;
+						fe_line = end;
+						fe_fresh = false;
+					}
+					fe_used++;
+				} else if (!E && !(k + 1 < n && prog->insn[k + 1].fe_fused)) {
 					if (fe_fresh || at / 64 != fe_line || fe_used >= fe_cap) {
 						fe_t = max64(fe_t + 1, al.cur - FE_AHEAD);
 						fe_used = 0;
@@ -969,6 +1039,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	free(df);
 	free(ring);
 	free(aring);
+	free(piece_ops);
 	div_free(dv);
 	free(tags);
 	ports_free(&pt);
@@ -1009,6 +1080,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	return 0;
 oom:
 	free(df);
+	free(piece_ops);
 	free(landed);
 	free(land);
 	free(ring);
