@@ -208,6 +208,7 @@ struct ipcc_mb_result {
 	unsigned width;		      /* slots per cycle */
 	bool port_binding;	      /* the profile binds micro-ops to ports at allocation */
 	bool branch_limits;  /* it has the front end's limits on packed or both-ways branches */
+	bool op_cache;	     /* it delivers fetch blocks in op-cache entries (opcache_entries) */
 	bool llc_share;	     /* it has an LLC share (llc_share_mib): not all the LLC is kept */
 	bool kernel_costed;  /* it has the kernel's costs (fault_cycles): kernel cycles given */
 	bool process_costed; /* ... and a program's start and end (process_cycles) */

@@ -7,7 +7,8 @@
 #   targets): learned (a core here keeps them; the tournament predictor missed a third);
 # - a conditional pattern of period 65536: beyond any predictor's capacity, half missed;
 # - the indirect loop's cycles: each callee's segment in its loop with the call and the
-#   loop's branch, not alone (alone: 10.7 cycles an iteration; 7.7 measured natively);
+#   loop's branch, not alone (alone: 10.7 cycles an iteration; 7.7 measured natively on a
+#   Granite Rapids-class guest, 8.0-9.8 on Zen 5, 4.2 modelled under zen5);
 # - a hot segment in a loop of 13 segments (model_traces.c: ten never-taken branches and a
 #   call to a function whose last segment ends as glibc's memcmp does, tzcnt rax, rax; movzx
 #   eax, byte [rsi + rax]; ret): in its loop, not alone, where it carries rax into its next
@@ -76,7 +77,11 @@ within "$m" 0 0.02 || fail "cond, period 64: $m mispredicts an iteration, not le
 m=$(per_iteration indirect 64 .model.counts.mispredicts)
 within "$m" 0 0.02 || fail "indirect, period 64: $m mispredicts an iteration, not learned"
 c=$(per_iteration indirect 64 .counters.cycles)
-within "$c" 5 9 || fail "indirect, period 64: $c cycles an iteration (7.7 natively; 10.7 alone)"
+# Zen 5 (stop 70): 8.0-9.8 natively, 4.2 under zen5, whose op cache no longer breaks a
+# fetch at each line; what it lacks is measured apart (docs/internals/model-backend.md, stop
+# 70: a call through a table whose return lands on a jmp, 7.0 cycles natively, 4.0 without
+# the jmp). Alone, 10.7: the bound tells the loop from that.
+within "$c" 3.5 9 || fail "indirect, period 64: $c cycles an iteration (7.7-9.8 natively; 10.7 alone)"
 m=$(per_iteration cond 65536 .model.counts.mispredicts)
 within "$m" 0.3 0.6 || fail "cond, period 65536: $m mispredicts an iteration, not about half"
 for i in $n $((2 * n)); do

@@ -336,6 +336,14 @@ grep -q "left out: .*the allocator's binding of micro-ops to ports" "$tmp/sky" |
 "$ipcc" stat --backend model --profile goldencove -- "$prog" 1000 2>"$tmp/glc" || fail "goldencove run"
 grep -q "left out: .*the allocator's binding" "$tmp/glc" &&
     fail "goldencove: the port binding said left out, but the profile models it"
+# ... and the op cache: goldencove has none (said whole), zen5 its entries (its capacity said).
+grep -q "left out: .*the op cache and the decoders (this profile models no op cache.s entries" "$tmp/glc" ||
+    fail "goldencove: the op cache not said left out"
+"$ipcc" stat --backend model --profile zen5 -- "$prog" 1000 2>"$tmp/zen5" || fail "zen5 run"
+grep -q "left out: .*the op cache's capacity (every fetch block comes from it" "$tmp/zen5" ||
+    fail "zen5: the op cache's capacity not said left out"
+grep -q "the op cache and the decoders" "$tmp/zen5" &&
+    fail "zen5: the op cache said left out whole, but the profile has its entries"
 # ... and the LLC's other tenants: goldencove gives the program all the LLC, raptorcove a share.
 grep -q "left out: .*this profile gives the program all of it" "$tmp/glc" ||
     fail "goldencove: the LLC's other tenants not said left out"

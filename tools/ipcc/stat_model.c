@@ -19,7 +19,8 @@
  * micro-ops to ports where the profile does not model it (ports_left_out), and the
  * branch-target buffer's second level, or all of it where the profile names none
  * (btb_left_out), and the front end's limits on branches where it has neither
- * (branches_left_out), and the LLC's other tenants, as a share or not at all (share_left_out),
+ * (branches_left_out), and the op cache, its capacity or all of it (op_cache_left_out), and
+ * the LLC's other tenants, as a share or not at all (share_left_out),
  * and the core's own branch predictors, with the sizes of the ones that stand for them, and
  * a mispredict's cost where many branch sites mispredict (predictor_said()).
  */
@@ -65,6 +66,15 @@ static const char pointer_left_out[] =
 static const char branches_left_out[] =
     "; the front end's limits on taken branches packed close and on branches that go both "
     "ways (this profile has neither: each taken branch costs it the same)";
+/* The op cache: its capacity where the profile has its entries, all of it where not. */
+static const char *const op_cache_left_out[2] = {
+	"; the op cache and the decoders (this profile models no op cache's entries: "
+	"instructions come at the allocation's width, or a line a cycle where it has the line "
+	"rule)",
+	"; the op cache's capacity (every fetch block comes from it, two entries a cycle: past "
+	"it a Zen 5 thread decodes four instructions a cycle), and a taken branch where a call "
+	"through a table returns (three cycles more natively on Zen 5)"
+};
 
 static const char *const share_left_out[3] = {
 	"; the host's other tenants of the LLC (this profile gives the program all of it: a "
@@ -283,10 +293,10 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 			m->unmodelled);
 	char said[512];
 
-	fprintf(out, "  left out: %s%s%s%s%s%s%s%s\n", kernel_left_out[r->model_caches.zero_page],
+	fprintf(out, "  left out: %s%s%s%s%s%s%s%s%s\n", kernel_left_out[r->model_caches.zero_page],
 		left_out, btb_left_out[k->btb2.size ? 2 : k->btb.size != 0],
 		m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out,
-		share_left_out[share_said(r)],
+		op_cache_left_out[m->op_cache], share_left_out[share_said(r)],
 		r->model_caches.pointer_prefetch ? pointer_left_out : "",
 		predictor_said(said, sizeof(said), r));
 	if (r->model_regions)
@@ -421,13 +431,13 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 	json_object_set_new(model, "kernel", kernel);
 	json_object_set_new(model, "zero_page", json_boolean(r->model_caches.zero_page));
 	char lo[sizeof(left_out) + sizeof(ports_left_out) + sizeof(branches_left_out) +
-		sizeof(pointer_left_out) + 2048],
+		sizeof(pointer_left_out) + 2560],
 	    said[512];
 
-	snprintf(lo, sizeof(lo), "%s%s%s%s%s%s%s%s", kernel_left_out[r->model_caches.zero_page],
+	snprintf(lo, sizeof(lo), "%s%s%s%s%s%s%s%s%s", kernel_left_out[r->model_caches.zero_page],
 		 left_out, btb_left_out[m->caches.btb2.size ? 2 : m->caches.btb.size != 0],
 		 m->port_binding ? "" : ports_left_out, m->branch_limits ? "" : branches_left_out,
-		 share_left_out[share_said(r)],
+		 op_cache_left_out[m->op_cache], share_left_out[share_said(r)],
 		 r->model_caches.pointer_prefetch ? pointer_left_out : "",
 		 predictor_said(said, sizeof(said), r));
 	json_object_set_new(model, "left_out", json_string(lo));

@@ -172,13 +172,19 @@ static const char *absolute_ops(const cs_insn *in, char *buf, size_t n)
  * The model's text for a segment, appended to *text (len, cap): each instruction as Capstone
  * prints it (a rip-relative address as its address: absolute_ops()), a direct jump or call's target replaced by a label (the last one's by the
  * loop's start, so that the pass repeats as the program repeats it; in a trace, `part` of
- * one that is not the last (`close` false), by the next part's start).
+ * one that is not the last (`close` false), by the next part's start). Where the front end
+ * fetches from elsewhere it says where in its line (at=N: the op cache's lines, sim.c): at
+ * the loop's start, after a direct jump or call, and at a part that does not start where
+ * the part before it ended (`after`: that one's end; 0, none), the branch between them
+ * taken. A part that the branch before it fell through to goes on in the same fetch.
  */
 static int lift_part(csh cs, const struct seg *s, char **text, size_t *plen, size_t *pcap,
-		     struct steady *st, unsigned part, bool close)
+		     struct steady *st, unsigned part, bool close, uint64_t after)
 {
 	size_t off = 0;
 	int ret = 0;
+	/* fetched from elsewhere: the loop's start, the target of a jump or a taken branch */
+	bool moved = part == 0 || !s->ninsns || s->addr[0] != after;
 
 	st->branches = st->always = st->nt_bytes = st->ind_calls = st->calls_rets = 0;
 	st->self_loop = false;
@@ -218,11 +224,12 @@ static int lift_part(csh cs, const struct seg *s, char **text, size_t *plen, siz
 		/* its length, and where in its line the part starts (the op cache's lines) */
 		char len[32], ops[192];
 
-		if (i == 0)
+		if (moved)
 			snprintf(len, sizeof(len), " ; bytes=%u at=%u", (unsigned)s->len[i],
 				 (unsigned)(s->addr[i] & 63));
 		else
 			snprintf(len, sizeof(len), " ; bytes=%u", (unsigned)s->len[i]);
+		moved = direct && !last;
 		if (direct && last && close)
 			ret = append(text, plen, pcap, "%s .Lloop%s\n", in->mnemonic, len);
 		else if (direct && last)
@@ -341,7 +348,7 @@ static int lift(csh cs, const struct seg *s, char **text, struct steady *st)
 	*text = malloc(cap);
 	if (!*text)
 		return err_set(IPCC_ENOMEM, "lifting a segment: out of memory");
-	ret = lift_part(cs, s, text, &len, &cap, st, 0, true);
+	ret = lift_part(cs, s, text, &len, &cap, st, 0, true, 0);
 	st->load_fed = chased_loads(cs, s);
 	if (ret) {
 		free(*text);
@@ -1190,7 +1197,12 @@ static void trace_run(csh cs, const struct ipcc_model_profile *p, const struct t
 	for (unsigned i = 0; i < len && !ret; i++) {
 		const struct seg *s = &tr->t[ids[i] - 1].s;
 
-		ret = lift_part(cs, s, &text, &tlen, &cap, &scratch, i, i + 1 == len);
+		const struct seg *prev = i ? &tr->t[ids[i - 1] - 1].s : NULL;
+		uint64_t after = prev && prev->ninsns
+				     ? prev->addr[prev->ninsns - 1] + prev->len[prev->ninsns - 1]
+				     : 0;
+
+		ret = lift_part(cs, s, &text, &tlen, &cap, &scratch, i, i + 1 == len, after);
 		scratch.apart = tr->t[ids[i] - 1].apart;
 		insns += s->ninsns;
 		out->floor[i] = fetch_floor(p, &s->c, &scratch);
@@ -2080,6 +2092,7 @@ int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p, struct 
 	out->port_binding = p->port_binding;
 	out->branch_limits = (p->fe_line_branches && p->fe_half_branches) ||
 			     p->branch_mixed_cycles || p->branch_rare_cycles;
+	out->op_cache = p->opcache_entries && p->opcache_line_ops;
 	out->llc_share = p->llc_share_mib != 0;
 	out->kernel_costed = p->fault_cycles != 0;
 	out->process_costed = p->fault_cycles && p->process_cycles;
