@@ -6,9 +6,10 @@ import sys
 import tempfile
 
 
-def arguments(argv, doc, name, default, valid, what):
+def arguments(argv, doc, name, default, valid, what, parse=None):
     """(ipcc, prog, quick, rows) from [--quick] IPCC PROG [N:X ...], rows `default` where none
-    is given; or an exit status (the docstring printed, or what is wrong with a row)."""
+    is given; or an exit status (the docstring printed, or what is wrong with a row). A row
+    is `parse(text)` (None where it is not one; default: its integers), then `valid(*row)`."""
     if argv and argv[0] in ("-h", "--help"):
         print(doc)
         return 0
@@ -18,11 +19,12 @@ def arguments(argv, doc, name, default, valid, what):
         print(doc)
         return 2
     try:
-        rows = [tuple(int(x) for x in a.split(":")) for a in argv[2:]] or default
+        rows = [(parse or (lambda a: tuple(int(x) for x in a.split(":"))))(a)
+                for a in argv[2:]] or default
     except ValueError:
         print(f"{name}: a row is {what}", file=sys.stderr)
         return 2
-    if any(len(row) != 2 or not valid(*row) for row in rows):
+    if any(row is None or len(row) != 2 or not valid(*row) for row in rows):
         print(f"{name}: a row is {what}", file=sys.stderr)
         return 2
     return argv[0], argv[1], quick, rows

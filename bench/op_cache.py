@@ -56,23 +56,15 @@ def row(a):
 
 
 def main(argv):
-    if argv and argv[0] in ("-h", "--help"):
-        print(__doc__)
-        return 0
-    quick = "--quick" in argv
-    argv = [a for a in argv if a != "--quick"]
-    if len(argv) < 2:
-        print(__doc__)
-        return 2
-    rows = [row(a) for a in argv[2:]] or list(ROWS)
-    if None in rows:
-        print("op_cache.py: a row is N:K[m|d][@AT], N 1 to 65536 blocks of K 0 to 14 nops "
-              "(m: adds and loads; d: with 32-bit displacements; @AT 0 to 63 with either)",
-              file=sys.stderr)
-        return 2
-    ipcc, prog = argv[0], argv[1]
-    print("op_cache: cycles a block of K nops (or adds and loads) and a jmp, natively (the fewest of three rounds) "
-          "and under the model backend\n")
+    got = block_rows.arguments(argv, __doc__, "op_cache.py", ROWS, lambda n, k: True,
+                               "N:K[m|d][@AT], N 1 to 65536 blocks of K 0 to 14 nops (m: adds "
+                               "and loads; d: with 32-bit displacements; @AT 0 to 63 with "
+                               "either)", row)
+    if isinstance(got, int):
+        return got
+    ipcc, prog, quick, rows = got
+    print("op_cache: cycles a block of K nops (or adds and loads) and a jmp, natively (the "
+          "fewest of three rounds) and under the model backend\n")
     print(f"{'N':>6} {'K':>6} {'insns':>6} {'code KiB':>8} | {'native':>7} | {'model':>7} "
           f"{'L1i/blk':>7}")
     for n, k in rows:
