@@ -30,15 +30,16 @@ def arguments(argv, doc, name, default, valid, what, parse=None):
     return argv[0], argv[1], quick, rows
 
 
-def model_difference(ipcc, command, passes, figures):
-    """figures(ipcc stat's JSON) for `command(passes)` run under the model backend, and for
-    command(2 * passes): the second's less the first's, so that neither the program's start
-    nor its first pass counts."""
+def model_difference(ipcc, command, passes, figures, extra=()):
+    """figures(ipcc stat's JSON) for `command(passes)` run under the model backend (with ipcc
+    stat's options `extra`), and for command(2 * passes): the second's less the first's, so
+    that neither the program's start nor its first pass counts."""
     got = []
     for p in (passes, 2 * passes):
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
             subprocess.run([ipcc, "stat", "--backend", "model", "--format", "json", "-o",
-                            out.name, "--"] + command(p), stdout=subprocess.DEVNULL,
+                            out.name] + list(extra) + ["--"] + command(p),
+                           stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, check=True)
             with open(out.name) as f:
                 got.append(figures(json.load(f)))

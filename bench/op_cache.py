@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""bench/op_cache.py [--quick] IPCC PROG [N:K[m|d][@AT] ...]: where the decoded-op cache runs out,
-natively and under the model backend (PROG: bench/op_cache).
+"""bench/op_cache.py [--quick] [--profile P] IPCC PROG [N:K[m|d][@AT] ...]: where the
+decoded-op cache runs out, natively and under the model backend (PROG: bench/op_cache).
 
 Per row, N blocks a line apart in a random order, each K four-byte nops and a jmp: cycles a
 block natively (PROG time: the fewest of three rounds) and under the model backend (the
@@ -21,7 +21,8 @@ Zen 5 (stop 70, 64 blocks): K + 1 = 2 to 8 ops 1.0 cycle a block (one taken bran
 displacements change nothing; across two lines 1.2-1.3, 2.0 where the first holds 9 or more
 or the jmp crosses, 1.5 where the second holds 9. The model (zen5's opcache_entries): 1.0,
 1.125-1.5, 3.0; across two lines 1.0, and 2.0 where either holds more than 6.
---quick runs fewer passes under the model (a check that it runs, not a figure).
+--quick runs fewer passes under the model (a check that it runs, not a figure); --profile P
+models with profile P (ipcc stat's --profile; default: this machine's).
 """
 import re
 import subprocess
@@ -35,12 +36,12 @@ ROWS = ((128, "14"), (256, "14"), (320, "14"), (384, "14"), (512, "14"), (1024, 
 KIND = re.compile(r"(\d+)(?:([md])(?:@(\d+))?)?")
 
 
-def model(ipcc, prog, n, k, blocks):
+def model(ipcc, prog, n, k, blocks, extra):
     """The model's cycles and L1i misses a block: the difference of P and 2P passes."""
     p = max(10, blocks // n)
     cycles, l1i = block_rows.model_difference(
         ipcc, lambda passes: [prog, "run", str(n), str(k), str(passes)], p,
-        lambda j: (j["counters"]["cycles"], j["model"]["counts"]["l1i_misses"]))
+        lambda j: (j["counters"]["cycles"], j["model"]["counts"]["l1i_misses"]), extra)
     return cycles / (p * n), l1i / (p * n)
 
 
@@ -56,6 +57,14 @@ def row(a):
 
 
 def main(argv):
+    extra = []
+    if "--profile" in argv:
+        i = argv.index("--profile")
+        if i + 1 >= len(argv):
+            print("op_cache.py: --profile needs a profile", file=sys.stderr)
+            return 2
+        extra = argv[i:i + 2]
+        argv = argv[:i] + argv[i + 2:]
     got = block_rows.arguments(argv, __doc__, "op_cache.py", ROWS, lambda n, k: True,
                                "N:K[m|d][@AT], N 1 to 65536 blocks of K 0 to 14 nops (m: adds "
                                "and loads; d: with 32-bit displacements; @AT 0 to 63 with "
@@ -74,7 +83,7 @@ def main(argv):
             print(out.strip())
             return 0
         native = float(out.split()[2])
-        m, l1i = model(ipcc, prog, n, k, 20000 if quick else 400000)
+        m, l1i = model(ipcc, prog, n, k, 20000 if quick else 400000, extra)
         kk = int(KIND.fullmatch(k).group(1))
         print(f"{n:>6} {k:>6} {n * (kk + 1):>6} {n * 64 / 1024:>8.0f} | {native:>7.2f} | "
               f"{m:>7.2f} {l1i:>7.3f}")
