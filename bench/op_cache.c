@@ -87,9 +87,11 @@ int main(int argc, char **argv)
 	unsigned long n = strtoul(argv[2], &end, 10), k = strtoul(argv[3], &kend, 10);
 	int mix = *kend == 'm' ? 1 : *kend == 'd' ? 2 : 0;
 
-	if (mix && kend[1] == '@') { /* K m@AT: each block AT bytes into two lines of its own */
-		at = (unsigned)strtoul(kend + 2, &kend, 10), stride = 2 * JIT_STRIDE;
-		kend--;
+	kend += mix != 0;
+	if (mix && *kend == '@') { /* Km@AT: each block AT bytes into two lines of its own */
+		if (kend[1] < '0' || kend[1] > '9')
+			return usage();
+		at = (unsigned)strtoul(kend + 1, &kend, 10), stride = 2 * JIT_STRIDE;
 		if (at >= JIT_STRIDE)
 			return usage();
 	}
@@ -98,7 +100,7 @@ int main(int argc, char **argv)
 
 	if ((timing && argc != 4) ||
 	    (!timing && (strcmp(argv[1], "run") || argc != 5 || !passes)) || *end || n < 1 ||
-	    n > 65536 || k > MAX_K || (*kend && !mix) || (mix && kend[1]))
+	    n > 65536 || k > MAX_K || *kend)
 		return usage();
 
 	size_t code_bytes = (n + 1) * STRIDE + 8192;
