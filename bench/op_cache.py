@@ -8,9 +8,11 @@ difference of two runs, so that neither the start nor the first pass counts), an
 model's L1i misses a block. On Zen 5 (stop 68) a block of 15 instructions takes 3.0 cycles
 while the op cache holds them all (to 320 blocks, 4,800 instructions) and 4.0-4.5 past it,
 in L1i or not; a block of 5 takes 0.6 to 896 blocks (56 KiB: past L1i, which the op cache
-hides) and 2.0-3.0 past 1,536. The model has no op cache's capacity: 3.0 to 512 blocks of
-15, and a line from L2 costs each block past L1i (docs/internals/model-backend.md, stop 68;
-nops are fused away natively, so a block of them is no measure of the op cache's entries).
+hides) and 2.0-3.0 past 1,536 (docs/internals/model-backend.md, stop 68; nops are fused
+away natively, so a block of them is no measure of the op cache's entries). The model has
+the op cache's capacity since stop 71 (zen5's opcache_capacity, 1,024 entries of six ops,
+16-way): a block it holds skips L1i, one past it comes through the decoders, four
+instructions a cycle and two cycles a block at the least.
 
 K m: each block K adds and loads in turn (independent: each register added to once a block,
 the loads' results unused) instead of nops, the ops the op cache's entries hold (nops are

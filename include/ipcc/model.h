@@ -708,6 +708,19 @@ struct ipcc_model_profile {
 	 */
 	unsigned opcache_entries;
 	/*
+	 * The op cache's capacity, for the model backend (its tool keeps one per thread, of
+	 * opcache_capacity entries of opcache_line_ops ops, 16-way, keyed by a line and an
+	 * entry's place in its piece): a fetch block whose pieces it holds skips L1i; one it
+	 * lacks comes from L1i through the decoders, decode_width instructions a cycle and
+	 * decode_block_cycles a fetch block at the least, and fills it. Measured on Zen 5
+	 * (bench/op_cache, blocks of adds and loads and a jmp, each a line apart, stop 70):
+	 * 512 blocks of eight ops (1,024 entries) 1.0 cycle a block and 640 2.3-2.5; 1,024
+	 * blocks of four, 64 KiB of code, 1.0 (L1i's misses are free while the op cache holds
+	 * the lines), 1,536 1.9-3.1; 384-448 of 13 ops 4.05-4.5. 0 when missing: no capacity,
+	 * every fetch through L1i (account.c charges its misses alone).
+	 */
+	unsigned opcache_capacity, decode_width, decode_block_cycles;
+	/*
 	 * AMD's L1 picks a line's way by a tag of its virtual address: a line read through
 	 * several virtual addresses (in ipcc bench --block's harness every page is one physical
 	 * page, so [rsi] and [rsi + 0x1000] are one line) is tagged anew at each, and such loads

@@ -47,6 +47,11 @@ struct ipcc_mb_caches {
 	unsigned btb_restart_window, btb_restart_sites;
 	/* The profile's fe_line_branches and fe_half_branches; 0: no limit (--ipcc-fe). */
 	unsigned fe_line, fe_half;
+	/*
+	 * The profile's opcache_capacity and opcache_line_ops: the op cache's entries, of that
+	 * many ops each; 0: none, every fetch through L1i (--ipcc-opcache).
+	 */
+	unsigned opcache, opcache_ops;
 	/* The profile's tage_entries and tage_base_entries, or the tool's defaults (--ipcc-tage). */
 	unsigned tage, tage_base;
 	/* The profile's llc_share_mib, in bytes; 0: the whole LLC (--ipcc-llc-share). */
@@ -144,6 +149,7 @@ struct ipcc_mb_counts {
 	uint64_t btb2_misses;		  /* ... of them, those its second level missed too */
 	uint64_t btb_restarts; /* taken branches just after a mispredict, not recent: as misses */
 	uint64_t approximated; /* dynamic instructions the model approximated */
+	uint64_t decoded; /* segment runs the op cache did not hold (a profile with its capacity) */
 	/* Cycles: the pipeline's steady state plus what each kind of event costs. */
 	double cycles;
 	double core_cycles;	  /* the segments' steady states */
@@ -152,6 +158,7 @@ struct ipcc_mb_counts {
 	double memory_cycles;	  /* ... that went to memory */
 	double tlb_cycles;	  /* data TLB misses: the second level's latency or a walk's */
 	double icache_cycles;	  /* instruction fetch misses: L2's, and the TLB's */
+	double decode_cycles;	  /* the decoders, where the op cache missed */
 	double btb_cycles;	  /* branch-target buffer misses */
 	double mispredict_cycles; /* mispredicted branches */
 	/* The four slot counters (width x cycles; filled; issued; retired). */
@@ -207,8 +214,10 @@ struct ipcc_mb_result {
 	char profile[32];	      /* the model profile */
 	unsigned width;		      /* slots per cycle */
 	bool port_binding;	      /* the profile binds micro-ops to ports at allocation */
-	bool branch_limits;  /* it has the front end's limits on packed or both-ways branches */
-	bool op_cache;	     /* it delivers fetch blocks in op-cache entries (opcache_entries) */
+	bool branch_limits; /* it has the front end's limits on packed or both-ways branches */
+	/* 1: it delivers fetch blocks in op-cache entries (opcache_entries); 2: and models the
+	 * op cache's capacity (opcache_capacity); 0: neither */
+	unsigned op_cache;
 	bool llc_share;	     /* it has an LLC share (llc_share_mib): not all the LLC is kept */
 	bool kernel_costed;  /* it has the kernel's costs (fault_cycles): kernel cycles given */
 	bool process_costed; /* ... and a program's start and end (process_cycles) */

@@ -557,6 +557,15 @@ static const struct ipcc_model_profile builtin[] = {
 	   * fetch blocks in 333 instructions, 57 cycles natively: 95 with the line rule alone
 	   */
 	  .opcache_entries = 2,
+	  /*
+	   * bench/op_cache (stop 70): 512 blocks of eight ops, two entries each, 1.0 cycles a
+	   * block, 640 2.3-2.5 (past 1,024 entries); 1,024 of four ops 1.0 (64 KiB of code:
+	   * L1i's misses free), 1,536 and more 1.9-3.1; past it 1,024 blocks of eight 2.0 and
+	   * of 13 ops 4.05-4.5: the decoders four instructions a cycle, two cycles a block
+	   */
+	  .opcache_capacity = 1024,
+	  .decode_width = 4,
+	  .decode_block_cycles = 2,
 	  .utag_alias_first = 37,
 	  .utag_alias_step = 23,
 	  .utag_alias_dep = 26,
@@ -1046,6 +1055,7 @@ static const struct key {
 	 * fp_assist_cycles: 0, no subnormal assists;
 	 * lsd_no_unroll (micro-op counts, or none): none, every loop delivered without a break;
 	 * opcache_line_ops: 0, no line limit (loop_stream_ops unused); opcache_entries: 0, the line rule;
+	 * opcache_capacity: 0, none (every fetch through L1i); decode_width, decode_block_cycles: 0, no decoders' floor;
 	 * utag_alias_first, utag_alias_step: 0, no virtual-tag aliasing; utag_alias_dep, utag_alias_plain, utag_retag_latency: 0, none;
 	 * alias_unrenamed: false; forward_fail_late: 0, none;
 	 * x87_denormal_cycles: 0, no assist for an x87 read of a subnormal double;
@@ -1177,6 +1187,9 @@ static const struct key {
 	KEY(opcache_line_ops, K_UNSIGNED, 0, 64),
 	KEY(loop_stream_ops, K_UNSIGNED, 0, 1000),
 	KEY(opcache_entries, K_UNSIGNED, 0, 64),
+	KEY(opcache_capacity, K_UNSIGNED, 0, 1u << 20),
+	KEY(decode_width, K_UNSIGNED, 0, 64),
+	KEY(decode_block_cycles, K_UNSIGNED, 0, 64),
 	KEY(utag_alias_first, K_UNSIGNED, 0, 100000),
 	KEY(utag_alias_step, K_UNSIGNED, 0, 100000),
 	KEY(utag_alias_dep, K_UNSIGNED, 0, 100000),
@@ -1731,6 +1744,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->opcache_line_ops == b->opcache_line_ops &&
 	       a->loop_stream_ops == b->loop_stream_ops &&
 	       a->opcache_entries == b->opcache_entries &&
+	       a->opcache_capacity == b->opcache_capacity && a->decode_width == b->decode_width &&
+	       a->decode_block_cycles == b->decode_block_cycles &&
 	       a->utag_alias_first == b->utag_alias_first &&
 	       a->utag_alias_step == b->utag_alias_step && a->utag_alias_dep == b->utag_alias_dep &&
 	       a->utag_alias_plain == b->utag_alias_plain &&

@@ -171,26 +171,41 @@ if [ "$(uname -m)" = x86_64 ]; then
 fi
 # A line from L2 on the predicted path costs the front end l1i_l2_cycles (zen5: 2): a chain
 # of 2,048 jmps a line apart, each to the one 67 lines on (model_traces scatter), misses L1i
-# at every jump, 3 cycles a jump (3.05-3.20 natively on Zen 5, stop 65); 1 without the charge.
+# at every jump, 3 cycles a jump (3.05-3.20 natively on Zen 5, stop 65); 1 without the charge
+# and without the op cache's capacity (2,048 lines, an entry each, are past its 1,024: each
+# comes through the decoders, two cycles a fetch block, under which a line from L2 hides).
 s=$(traces scatter 20 zen5 .counters.cycles 40960)
 m=$(jq -n --slurpfile a "$tmp/scatter20.json" --slurpfile b "$tmp/scatter40.json" \
     '($b[0].model.counts.l1i_misses - $a[0].model.counts.l1i_misses) / 40960')
 within "$m" 0.95 1.05 || fail "scatter, zen5: $m L1i misses a jump, not one"
 within "$s" 2.7 3.3 || fail "scatter, zen5: $s cycles a jump, not 3"
-printf 'base = zen5\nl1i_l2_cycles = 0\n' >"$tmp/nol1i.profile"
+printf 'base = zen5\nl1i_l2_cycles = 0\nopcache_capacity = 0\n' >"$tmp/nol1i.profile"
+printf 'base = zen5\nopcache_capacity = 0\n' >"$tmp/nocap.profile"
 s=$(traces scatter 20 "$tmp/nol1i.profile" .counters.cycles 40960)
 within "$s" 0.9 1.2 || fail "scatter, lines from L2 hidden: $s cycles a jump, not 1"
 # A mispredict restarts the fetch at a line that nothing fetched ahead (vg_tool.c
 # on_enter()): where L1i lacks it, the refill waits for L2, l2_latency - load_latency (10)
 # more under zen5. Random calls to 1,024 functions 128 bytes apart miss L1i three times in
 # four; 16 bytes apart, never. Natively (Zen 5, stop 64) 13.3 and 9.6-10.4 ns a call, 11-13
-# cycles apart (the far calls miss the op cache too, which the model leaves out); 7.5 here.
-far=$(traces far 20000 zen5 .counters.cycles)
-near=$(traces near 20000 zen5 .counters.cycles)
-r=$(traces far 20000 zen5 .model.counts.l1i_restarts)
+# cycles apart; 7.5 here without the op cache's capacity. With it (zen5), a function the op
+# cache holds skips L1i: its 1,024 lines, every other one, take half its sets, which hold
+# half of them; the calls that miss it miss L1i too (whose sets alias alike, and which the
+# hits left alone) and restart from L2, 5.8 cycles apart (the decoders' deeper pipe on a
+# restart is left out).
+far=$(traces far 20000 "$tmp/nocap.profile" .counters.cycles)
+near=$(traces near 20000 "$tmp/nocap.profile" .counters.cycles)
+r=$(traces far 20000 "$tmp/nocap.profile" .model.counts.l1i_restarts)
 d=$(awk -v a="$far" -v b="$near" 'BEGIN { print a - b }')
 within "$r" 0.6 0.9 || fail "calls far apart: $r L1i restarts a call, not three in four"
 within "$d" 5 10 || fail "calls far apart: $d cycles a call more than near ($far, $near)"
+far=$(traces far 20000 zen5 .counters.cycles)
+near=$(traces near 20000 zen5 .counters.cycles)
+o=$(traces far 20000 zen5 .model.counts.opcache_misses)
+r=$(traces far 20000 zen5 .model.counts.l1i_restarts)
+d=$(awk -v a="$far" -v b="$near" 'BEGIN { print a - b }')
+within "$o" 0.4 0.6 || fail "calls far apart, zen5: $o op cache misses a call, not one in two"
+within "$r" 0.4 0.6 || fail "calls far apart, zen5: $r L1i restarts a call, not one in two"
+within "$d" 4 10 || fail "calls far apart, zen5: $d cycles a call more than near ($far, $near)"
 # packed PROFILE FIELD: FIELD per pass of the packed jmps
 packed() { traces packed 20000 "$1" "$2"; }
 p=$(packed raptorcove .counters.cycles)

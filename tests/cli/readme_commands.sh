@@ -119,17 +119,28 @@ fi
 # is a difference of two timings, which a loaded host can make negative. The second row's
 # blocks of eight ops, each a fetch of its own: one cycle a block under zen5's op cache in
 # entries, as natively (1.5 when each segment's start was lifted as a fetch of its own, or
-# a jmp's target inside one as none).
+# a jmp's target inside one as none). The op cache's capacity, zen5's 1,024 entries: 1,024
+# blocks of four ops (64 KiB of code, past L1i) one cycle a block, as natively, for L1i's
+# misses are free while the op cache holds the lines (2.5 when each line came from L2);
+# 2,048 blocks of eight, past it, through the decoders two cycles a block at the least.
 if command -v valgrind >/dev/null && ! nm "$build/bench/op_cache" 2>/dev/null | grep -q __asan_init; then
     python3 "$src/bench/op_cache.py" --quick --profile zen5 "$build/ipcc" "$build/bench/op_cache" \
-        64:4 64:7m \
+        64:4 64:7m 1024:3m 2048:7m \
         >"$tmp/out" 2>&1 || fail "op_cache.py: $(cat "$tmp/out")"
     if ! grep -q 'x86-64 only' "$tmp/out"; then
         grep -q '^ *64  *4  *320  *4 | *-\{0,1\}[0-9.]* | *[0-9.]*  *[0-9.]*$' "$tmp/out" ||
             fail "op_cache.py: $(cat "$tmp/out")"
-        m=$(awk '$2 == "7m" { print $8 }' "$tmp/out")
-        awk -v m="$m" 'BEGIN { exit !(m >= 0.9 && m <= 1.2) }' ||
+        modelled() { awk -v n="$1" -v k="$2" '$1 == n && $2 == k { print $8 }' "$tmp/out"; }
+        within() { awk -v m="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(m >= lo && m <= hi) }'; }
+        m=$(modelled 64 7m)
+        within "$m" 0.9 1.2 ||
             fail "op_cache.py: 64 blocks of 7m at $m cycles a block under the model, not 1.0: $(cat "$tmp/out")"
+        m=$(modelled 1024 3m)
+        within "$m" 0.9 1.3 ||
+            fail "op_cache.py: 1,024 blocks of 3m at $m cycles a block under the model, not 1.0 (the op cache holds them): $(cat "$tmp/out")"
+        m=$(modelled 2048 7m)
+        within "$m" 1.9 3.5 ||
+            fail "op_cache.py: 2,048 blocks of 7m at $m cycles a block under the model, not 2 or more (past the op cache): $(cat "$tmp/out")"
     fi
 fi
 # bench/merge_sort.py, small: a row for each of its five cases, each with a native and a

@@ -336,12 +336,22 @@ grep -q "left out: .*the allocator's binding of micro-ops to ports" "$tmp/sky" |
 "$ipcc" stat --backend model --profile goldencove -- "$prog" 1000 2>"$tmp/glc" || fail "goldencove run"
 grep -q "left out: .*the allocator's binding" "$tmp/glc" &&
     fail "goldencove: the port binding said left out, but the profile models it"
-# ... and the op cache: goldencove has none (said whole), zen5 its entries (its capacity said).
+# ... and the op cache: goldencove has none (said whole), zen5 its entries and capacity (what
+# its model simplifies said); zen5 without the capacity says that.
 grep -q "left out: .*the op cache and the decoders (this profile models no op cache.s entries" "$tmp/glc" ||
     fail "goldencove: the op cache not said left out"
 "$ipcc" stat --backend model --profile zen5 -- "$prog" 1000 2>"$tmp/zen5" || fail "zen5 run"
-grep -q "left out: .*the op cache's capacity (every fetch block comes from it" "$tmp/zen5" ||
-    fail "zen5: the op cache's capacity not said left out"
+grep -q "left out: .*the op cache's entries for a fetch block that starts inside a line" "$tmp/zen5" ||
+    fail "zen5: what the op cache's model simplifies not said left out"
+grep -q "op cache misses  *[0-9][0-9]*  runs of a segment the op cache did not hold" "$tmp/zen5" ||
+    fail "zen5: no op cache misses counted"
+printf 'base = zen5\nopcache_capacity = 0\n' >"$tmp/nocap.profile"
+"$ipcc" stat --backend model --profile "$tmp/nocap.profile" -- "$prog" 1000 2>"$tmp/nocap" ||
+    fail "zen5 with no op cache capacity run"
+grep -q "left out: .*the op cache's capacity (every fetch block comes from it" "$tmp/nocap" ||
+    fail "zen5 with no op cache capacity: the capacity not said left out"
+grep -q "op cache misses" "$tmp/nocap" &&
+    fail "zen5 with no op cache capacity: op cache misses counted"
 grep -q "the op cache and the decoders" "$tmp/zen5" &&
     fail "zen5: the op cache said left out whole, but the profile has its entries"
 # ... and the LLC's other tenants: goldencove gives the program all the LLC, raptorcove a share.

@@ -19,7 +19,8 @@
  * micro-ops to ports where the profile does not model it (ports_left_out), and the
  * branch-target buffer's second level, or all of it where the profile names none
  * (btb_left_out), and the front end's limits on branches where it has neither
- * (branches_left_out), and the op cache, its capacity or all of it (op_cache_left_out), and
+ * (branches_left_out), and the op cache, all of it, its capacity, or what its model simplifies
+ * (op_cache_left_out), and
  * the LLC's other tenants, as a share or not at all (share_left_out),
  * and the core's own branch predictors, with the sizes of the ones that stand for them, and
  * a mispredict's cost where many branch sites mispredict (predictor_said()).
@@ -66,14 +67,21 @@ static const char pointer_left_out[] =
 static const char branches_left_out[] =
     "; the front end's limits on taken branches packed close and on branches that go both "
     "ways (this profile has neither: each taken branch costs it the same)";
-/* The op cache: its capacity where the profile has its entries, all of it where not. */
-static const char *const op_cache_left_out[2] = {
+/*
+ * The op cache: all of it where the profile has no entries, its capacity where it has them
+ * and not that, and where it has both what the tool's op cache simplifies.
+ */
+static const char *const op_cache_left_out[3] = {
 	"; the op cache and the decoders (this profile models no op cache's entries: "
 	"instructions come at the allocation's width, or a line a cycle where it has the line "
 	"rule)",
 	"; the op cache's capacity (every fetch block comes from it, two entries a cycle: past "
 	"it a Zen 5 thread decodes four instructions a cycle), and a taken branch where a call "
-	"through a table returns (three cycles more natively on Zen 5)"
+	"through a table returns (three cycles more natively on Zen 5)",
+	"; the op cache's entries for a fetch block that starts inside a line (the model keys a "
+	"line's entries by the line alone, so that two such blocks share them), its replacement "
+	"beyond LRU, and a taken branch where a call through a table returns (three cycles more "
+	"natively on Zen 5)"
 };
 
 static const char *const share_left_out[3] = {
@@ -215,6 +223,9 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 		fprintf(out, " and %" PRIu64 " more", k->btb2.size / k->btb2.line);
 	if (r->model_caches.pointer_prefetch)
 		fprintf(out, "; a pointer prefetcher");
+	if (r->model_caches.opcache)
+		fprintf(out, "; an op cache of %u entries of %u ops", r->model_caches.opcache,
+			r->model_caches.opcache_ops);
 	fprintf(out, "\n\n");
 	fprintf(out, "  %-24s %18" PRIu64 "  exact\n", "loads", c->loads);
 	fprintf(out, "  %-24s %18" PRIu64 "  exact\n", "stores", c->stores);
@@ -237,6 +248,11 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 		"  %-24s %18" PRIu64 "  (%" PRIu64 " missed L2 too; %" PRIu64
 		" from L2 where a mispredict restarted the fetch)\n",
 		"L1i misses", c->l1i_misses, c->l2i_misses, c->l1i_restarts);
+	if (r->model_caches.opcache)
+		fprintf(out,
+			"  %-24s %18" PRIu64 "  runs of a segment the op cache did not hold "
+			"(through L1i and the decoders)\n",
+			"op cache misses", c->decoded);
 	if (k->dtlb.size)
 		fprintf(out, "  %-24s %18" PRIu64 "  %" PRIu64 " page walks\n", "DTLB misses",
 			c->dtlb_misses, c->page_walks);
@@ -266,6 +282,9 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 	fprintf(out, "    %-36s %5.1f%%\n", "data TLB misses", pct(c->tlb_cycles, cyc));
 	fprintf(out, "    %-36s %5.1f%%\n", "instruction-cache and -TLB misses",
 		pct(c->icache_cycles, cyc));
+	if (r->model_caches.opcache)
+		fprintf(out, "    %-36s %5.1f%%\n", "op cache misses, the decoders",
+			pct(c->decode_cycles, cyc));
 	fprintf(out, "    %-36s %5.1f%%\n", "branch-target buffer misses", pct(c->btb_cycles, cyc));
 	fprintf(out, "    %-36s %5.1f%%\n", "mispredicted branches",
 		pct(c->mispredict_cycles, cyc));
@@ -367,6 +386,8 @@ static json_t *counts_json(const struct ipcc_mb_counts *c)
 	json_object_set_new(o, "itlb_misses", json_integer((json_int_t)c->itlb_misses));
 	json_object_set_new(o, "itlb_walks", json_integer((json_int_t)c->itlb_walks));
 	json_object_set_new(o, "l1i_restarts", json_integer((json_int_t)c->l1i_restarts));
+	json_object_set_new(o, "opcache_misses", json_integer((json_int_t)c->decoded));
+	json_object_set_new(json_object_get(o, "cycles"), "decode", json_real(c->decode_cycles));
 	return o;
 }
 
@@ -415,6 +436,12 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 			    m->caches.btb2.size ? json_integer((json_int_t)(m->caches.btb2.size /
 									    m->caches.btb2.line))
 						: json_null());
+	json_object_set_new(model, "opcache",
+			    r->model_caches.opcache
+				? json_pack("{sI sI}", "entries",
+					    (json_int_t)r->model_caches.opcache, "ops",
+					    (json_int_t)r->model_caches.opcache_ops)
+				: json_null());
 	json_object_set_new(model, "btb_restart",
 			    r->model_caches.btb_restart.size
 				? json_pack("{sI sI sI}", "entries",
@@ -431,7 +458,7 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 	json_object_set_new(model, "kernel", kernel);
 	json_object_set_new(model, "zero_page", json_boolean(r->model_caches.zero_page));
 	char lo[sizeof(left_out) + sizeof(ports_left_out) + sizeof(branches_left_out) +
-		sizeof(pointer_left_out) + 2560],
+		sizeof(pointer_left_out) + 3072],
 	    said[512];
 
 	snprintf(lo, sizeof(lo), "%s%s%s%s%s%s%s%s%s", kernel_left_out[r->model_caches.zero_page],
@@ -531,6 +558,7 @@ void stat_model_csv(FILE *out, const struct stat_result *r)
 		{ "model_cycles_memory", c->memory_cycles },
 		{ "model_cycles_tlb", c->tlb_cycles },
 		{ "model_cycles_icache", c->icache_cycles },
+		{ "model_cycles_decode", c->decode_cycles },
 		{ "model_cycles_btb", c->btb_cycles },
 		{ "model_cycles_mispredicts", c->mispredict_cycles },
 		{ "model_approximated", (double)c->approximated },
@@ -599,10 +627,15 @@ int stat_model_openmetrics(struct ipcc_openmetrics *w, const struct stat_result 
 	const struct {
 		const char *part;
 		double v;
-	} parts[] = { { "pipeline", c->core_cycles },	 { "l2_hits", c->l2_hit_cycles },
-		      { "llc_hits", c->llc_hit_cycles }, { "memory", c->memory_cycles },
-		      { "tlb", c->tlb_cycles },		 { "icache", c->icache_cycles },
-		      { "btb", c->btb_cycles },		 { "mispredicts", c->mispredict_cycles } };
+	} parts[] = { { "pipeline", c->core_cycles },
+		      { "l2_hits", c->l2_hit_cycles },
+		      { "llc_hits", c->llc_hit_cycles },
+		      { "memory", c->memory_cycles },
+		      { "tlb", c->tlb_cycles },
+		      { "icache", c->icache_cycles },
+		      { "decode", c->decode_cycles },
+		      { "btb", c->btb_cycles },
+		      { "mispredicts", c->mispredict_cycles } };
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && !ret; i++) {
 		const struct ipcc_om_label l[] = { { "part", parts[i].part } };

@@ -70,6 +70,7 @@ struct seg_counts {
 	/* of the stalls, those whose address no earlier miss gave (vg_tool.c miss_stalls()) */
 	uint64_t lone_l2, lone_llc, lone_mem, lone_stlb, lone_walk;
 	uint64_t l2i_restart; /* fetches after a mispredict that missed L1i and hit L2 */
+	uint64_t decoded;     /* runs the op cache did not hold (vg_tool.c op cache) */
 };
 
 /* One segment of one process, as the tool wrote it. */
@@ -562,6 +563,7 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	c->l2i_misses += s->l2i;
 	c->llci_misses += s->llci;
 	c->l1i_restarts += s->l2i_restart;
+	c->decoded += s->decoded;
 	c->dtlb_misses += s->dtlb;
 	c->btb_misses += s->btb + s->fe_full;
 	c->btb2_misses += s->btb2;
@@ -668,7 +670,7 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	uint64_t from_l2 = s->l1i - s->l2i;
 
 	from_l2 = from_l2 > s->l2i_restart ? from_l2 - s->l2i_restart : 0;
-	ic += (double)from_l2 * p->l1i_l2_cycles;
+	double from_l2_cycles = (double)from_l2 * p->l1i_l2_cycles;
 
 	/*
 	 * Except where it restarts after a mispredict: nothing fetched that line ahead, and the
@@ -677,6 +679,26 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	 * 7-8 cycles a call more than to 256 (32 KiB), three of four calls missing L1i.
 	 */
 	ic += (double)s->l2i_restart * l2;
+
+	/*
+	 * A run the op cache did not hold comes through the decoders: decode_width
+	 * instructions a cycle, and decode_block_cycles at the least where it ends in a taken
+	 * branch (a fetch block's). What that takes past the run's own cycles is front-end
+	 * stall; the lines L2 serves it meanwhile cost no more (bench/op_cache on Zen 5: 1,024
+	 * blocks of eight ops, a line each, past L1i and the op cache, 2.0 cycles a block).
+	 */
+	double dec = 0;
+
+	if (s->decoded && p->decode_width && s->execs) {
+		double ends = ((double)s->execs * st->always + (double)s->taken) / (double)s->execs;
+		double run = (double)((seg->ninsns + p->decode_width - 1) / p->decode_width),
+		       least = (ends < 1 ? ends : 1) * p->decode_block_cycles;
+
+		run = run > least ? run : least;
+		if (run > st->cycles)
+			dec = (double)s->decoded * (run - st->cycles);
+	}
+	ic += from_l2_cycles > dec ? from_l2_cycles - dec : 0;
 
 	/*
 	 * A code page the instruction TLB misses stops the fetch until the second level, or a
@@ -699,11 +721,13 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	c->memory_cycles += dmem;
 	c->tlb_cycles += dtlb;
 	c->icache_cycles += ic;
+	c->decode_cycles += dec;
 	c->btb_cycles += btb;
 	c->mispredict_cycles += bad;
-	c->cycles += core + dl2 + dl3 + dmem + dtlb + ic + btb + bad;
+	c->cycles += core + dl2 + dl3 + dmem + dtlb + ic + dec + btb + bad;
 	/* Slots: the steady state's, then each penalty's cycles where they belong. */
-	c->slots_total += st_total + w * (dl2 + dl3 + dmem + dtlb + ic + btb + bad + fe_extra);
+	c->slots_total +=
+	    st_total + w * (dl2 + dl3 + dmem + dtlb + ic + dec + btb + bad + fe_extra);
 	c->slots_filled += st_filled + w * (dl2 + dl3 + dmem + dtlb + bad);
 	c->slots_issued += st_issued + w * bad;
 	c->slots_retired += st_retired;
@@ -839,7 +863,8 @@ static int read_counts(const char *p, struct seg_counts *c)
 			  &c->fe_slow,	  &c->fe_full,	   &c->btb2,	    &c->itlb,
 			  &c->iwalk,	  &c->faults,	   &c->syscalls,    &c->bytes,
 			  &c->lone_l2,	  &c->lone_llc,	   &c->lone_mem,    &c->lone_stlb,
-			  &c->lone_walk,  &c->l2i_restart, &c->btb_restart, &c->file_faults };
+			  &c->lone_walk,  &c->l2i_restart, &c->btb_restart, &c->file_faults,
+			  &c->decoded };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		char *end;
@@ -1965,7 +1990,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	while (!ret && (n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(line, "ipcc-vg 16\n"))
+			if (strcmp(line, "ipcc-vg 17\n"))
 				ret = err_set(IPCC_EINVAL, "%s: not a file of ipcc's Valgrind tool",
 					      path);
 			header = true;
@@ -2092,7 +2117,8 @@ int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p, struct 
 	out->port_binding = p->port_binding;
 	out->branch_limits = (p->fe_line_branches && p->fe_half_branches) ||
 			     p->branch_mixed_cycles || p->branch_rare_cycles;
-	out->op_cache = p->opcache_entries && p->opcache_line_ops;
+	out->op_cache =
+	    p->opcache_entries && p->opcache_line_ops ? 1 + (p->opcache_capacity >= 8) : 0;
 	out->llc_share = p->llc_share_mib != 0;
 	out->kernel_costed = p->fault_cycles != 0;
 	out->process_costed = p->fault_cycles && p->process_cycles;

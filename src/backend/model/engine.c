@@ -285,6 +285,9 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p)
 	    (struct ipcc_mb_cache){ 0, 0, 0 };
 	c->btb_restart_window = c->btb_restart_sites = 0;
 	c->fe_line = c->fe_half = 0;
+	c->opcache = c->opcache_ops = 0;
+	if (p->opcache_capacity >= 8 && p->opcache_line_ops)
+		c->opcache = p->opcache_capacity & ~7u, c->opcache_ops = p->opcache_line_ops;
 	/* The predictor's sizes: the profile's, or predictor.h's defaults where it gives none. */
 	c->tage = p->tage_entries ? p->tage_entries : 1u << TAGE_LOG;
 	c->tage_base = p->tage_base_entries ? p->tage_base_entries : 1u << TAGE_BASE_LOG;
@@ -359,7 +362,7 @@ bool ipcc_mb_zero_page(void)
 int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c, unsigned window,
 		 const char *outdir, char *const *cmd, char ***argv)
 {
-	enum { NOPT = 20 }; /* --ipcc-out to --ipcc-defs below, each at most once */
+	enum { NOPT = 21 }; /* --ipcc-out to --ipcc-defs below, each at most once */
 	char opt[NOPT][640];
 	size_t ncmd = 0, bytes = 0, n = 0;
 	const char *fixed[] = { e->valgrind, "--tool=ipcc", "-q", "--trace-children=yes",
@@ -402,6 +405,9 @@ int ipcc_mb_argv(const struct ipcc_mb_engine *e, const struct ipcc_mb_caches *c,
 			 c->btb_restart.size / 8, c->btb_restart_window, c->btb_restart_sites);
 	if (c->fe_line)
 		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-fe=%u,%u", c->fe_line, c->fe_half);
+	if (c->opcache)
+		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-opcache=%u,16,%u", c->opcache,
+			 c->opcache_ops);
 	snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-tage=%u,%u", c->tage, c->tage_base);
 	if (c->llc_share)
 		snprintf(opt[nopt++], sizeof(opt[0]), "--ipcc-llc-share=%" PRIu64, c->llc_share);

@@ -93,8 +93,9 @@ static const HChar *clo_btb = NULL;  /* none: no branch-target buffer is modelle
 static const HChar *clo_btb2 = NULL; /* none: the buffer has one level (btb_ref()) */
 /* none: a mispredict costs the same however many sites mispredict (btb_ref()) */
 static const HChar *clo_btb_restart = NULL;
-static const HChar *clo_fe = NULL;   /* none: no limit on taken branches a line (fe_mark()) */
-static const HChar *clo_tage = NULL; /* none: predictor.h's default sizes */
+static const HChar *clo_fe = NULL;	/* none: no limit on taken branches a line (fe_mark()) */
+static const HChar *clo_opcache = NULL; /* none: every fetch through L1i (op_cache_hit()) */
+static const HChar *clo_tage = NULL;	/* none: predictor.h's default sizes */
 static Bool clo_prefetch = True;
 static Bool clo_l1_prefetch = True;   /* with clo_prefetch: the L1 prefetcher too */
 static Bool clo_ptr_prefetch = False; /* the pointer prefetcher: ptr_prefetch() */
@@ -128,6 +129,7 @@ static Bool opt_process(const HChar *arg)
 	} else if VG_STR_CLO (arg, "--ipcc-btb2", clo_btb2) {
 	} else if VG_STR_CLO (arg, "--ipcc-btb-restart", clo_btb_restart) {
 	} else if VG_STR_CLO (arg, "--ipcc-fe", clo_fe) {
+	} else if VG_STR_CLO (arg, "--ipcc-opcache", clo_opcache) {
 	} else if VG_STR_CLO (arg, "--ipcc-tage", clo_tage) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-prefetch", clo_prefetch) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-l1-prefetch", clo_l1_prefetch) {
@@ -170,6 +172,8 @@ static void opt_usage(void)
 	 "                               as the buffer's misses [none; needs --ipcc-btb]\n"
 	 "    --ipcc-fe=LINE,HALF        taken branches a 64-byte line holds at full speed, and\n"
 	 "                               a 32-byte half at all [none: no limit]\n"
+	 "    --ipcc-opcache=ENTRIES,ASSOC,OPS  an op cache of ENTRIES entries of OPS ops\n"
+	 "                               each; a fetch block it holds skips L1i [none]\n"
 	 "    --ipcc-tage=ENTRIES,BASE   the conditional predictor's tagged tables' entries\n"
 	 "                               each and its base's counters [1024,16384]\n"
 	 "    --ipcc-prefetch=yes|no     model the L2 stream prefetcher [yes]\n"
@@ -571,6 +575,7 @@ typedef struct {
 	 */
 	ULong faults, syscalls, bytes;
 	ULong file_faults; /* of the faults, a file's page read (page_fault()) */
+	ULong decoded;	   /* runs the op cache did not hold: through the decoders */
 } Counts;
 
 /* A stack of open regions: the innermost region's name, under its parent's path. */
@@ -654,6 +659,7 @@ typedef struct {
 	ULong inflight_bits; /* bit (line % 64) of each: most hits are told apart by it alone */
 	Counts *cnt;	     /* where the segment running now counts: set on its entry */
 	Cache l1d, l1i, l2;
+	Cache oc; /* when oc_on: the op cache's entries (op_cache_hit()) */
 	Addr ptr_seen[PTR_SEEN];
 	Cache dtlb, stlb;   /* when tlb_on: lines of 4 KiB, pages */
 	Cache itlb;	    /* when itlb_on: the instruction TLB, beside stlb */
@@ -680,6 +686,9 @@ static Cache geom_misp_recent;
 static UInt btb_recent_ways; /* the ways of the buffer's sets that hold the recent branches */
 static UInt btb_restart_window;
 static Bool fe_on;
+static Bool oc_on;
+static Cache geom_oc;
+static UInt oc_ops;		      /* --ipcc-opcache's OPS: an entry's ops */
 static UInt fe_line_max, fe_half_max; /* --ipcc-fe */
 static UInt tage_log, tage_base_log;  /* --ipcc-tage; 0: the defaults */
 static Bool tlb_on, itlb_on;
@@ -1085,6 +1094,8 @@ static void thread_start(ThreadId tid, ULong blocks)
 
 		cache_alloc(&t->l1d, &geom_l1d);
 		cache_alloc(&t->l1i, &geom_l1i);
+		if (oc_on)
+			cache_alloc(&t->oc, &geom_oc);
 		cache_alloc(&t->l2, &geom_l2);
 		if (tlb_on) {
 			cache_alloc(&t->dtlb, &geom_dtlb);
@@ -1146,7 +1157,9 @@ typedef struct Seg {
 	UInt loads, stores; /* instructions of the segment that read / write memory */
 	UChar *len, *bytes;
 	const HChar *fn, *obj;
-	UInt id; /* in the file: 1, 2, ... in the order written; 0: not written */
+	UInt id;  /* in the file: 1, 2, ... in the order written; 0: not written */
+	UInt noc; /* when oc_on: its op-cache entries' keys (seg_op_cache()) */
+	Addr *oc;
 } Seg;
 
 typedef struct SegRegion {
@@ -1242,6 +1255,48 @@ static Seg *seg_new(void)
 	return s;
 }
 
+/*
+ * The op cache's keys for a segment's entries: each 64-byte line's piece of it (an
+ * instruction belongs to the line it ends in, as in sim.c) takes an entry for each oc_ops
+ * of its instructions (the decoders' fused pairs counted as two), keyed by the line and
+ * the entry's place in the piece (bits 58 and up: no line number reaches them). Two
+ * segments over one line share its first entries: a fetch block that falls through a
+ * branch is one run of the op cache's entries, and the one after it starts where the
+ * first ended in those (an approximation: one that jumps into the line's middle has
+ * entries of its own there).
+ */
+static void seg_op_cache(Seg *s)
+{
+	UInt n = 0, cap = 0, run = 0;
+	Addr line = ~(Addr)0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		n = run = 0;
+		line = ~(Addr)0;
+		for (UInt i = 0; i <= s->ninsns; i++) {
+			Addr l = i < s->ninsns ? (s->addr[i] + s->len[i] - 1) >> geom_l1i.shift
+					       : ~(Addr)0;
+
+			if (l == line) {
+				run++;
+				continue;
+			}
+			for (UInt e = 0;
+			     line != ~(Addr)0 && e < (run + oc_ops - 1) / oc_ops && e < 32;
+			     e++, n++)
+				if (pass)
+					s->oc[n] = line | (Addr)e << 58;
+			line = l;
+			run = 1;
+		}
+		if (!pass) {
+			cap = n;
+			s->oc = VG_(malloc)("ipcc.seg.oc", (cap ? cap : 1) * sizeof(Addr));
+		}
+	}
+	s->noc = n;
+}
+
 static Seg *seg_find(const Addr *addr, const UChar *len, UInt n, const UChar *bytes, UInt nbytes)
 {
 	UInt k = seg_key(addr, n);
@@ -1280,6 +1335,8 @@ static Seg *seg_find(const Addr *addr, const UChar *len, UInt n, const UChar *by
 			s->jumps[k++] = addr[i];
 	s->line_first = addr[0] >> geom_l1i.shift;
 	s->line_last = (addr[n - 1] + len[n - 1] - 1) >> geom_l1i.shift;
+	if (oc_on)
+		seg_op_cache(s);
 	s->hash_next = seg_hash[k];
 	seg_hash[k] = s;
 	s->all_next = seg_all;
@@ -1707,6 +1764,22 @@ static VG_REGPARM(1) void on_enter(Seg *s)
 			fe_refresh(s);
 		cur->cnt->fe_slow += s->fe_slow;
 		cur->cnt->fe_full += s->fe_full;
+	}
+	/*
+	 * A fetch block the op cache holds skips L1i; one it lacks comes through the decoders
+	 * (account.c charges them) and fills it. Each entry is looked up, so that all become
+	 * the most recent.
+	 */
+	if (oc_on) {
+		Bool hit = True;
+
+		for (UInt i = 0; i < s->noc; i++)
+			hit &= cache_ref(&cur->oc, s->oc[i]);
+		if (hit) {
+			cur->restart = False;
+			return;
+		}
+		cur->cnt->decoded++;
 	}
 	/*
 	 * After a mispredict the front end restarts at the right path's first line, and no
@@ -2841,6 +2914,27 @@ static void post_clo_init(void)
 			VG_(fmsg_bad_option)("--ipcc-fe", "LINE 1-64, HALF 1-32\n");
 		fe_on = True;
 	}
+	if (clo_opcache) {
+		HChar *end;
+		Long n = VG_(strtoll10)(clo_opcache, &end), w = 0, ops = 0;
+
+		if (*end == ',')
+			w = VG_(strtoll10)(end + 1, &end);
+		if (*end == ',')
+			ops = VG_(strtoll10)(end + 1, &end);
+		if (*end || n < 8 || n > (1 << 20) || w < 1 || w > 64 || n % w || ops < 1 ||
+		    ops > 64)
+			VG_(fmsg_bad_option)
+		("--ipcc-opcache", "ENTRIES,ASSOC,OPS: 8 to 1048576 entries, a multiple of the "
+				   "1 to 64 ways; 1 to 64 ops an entry\n");
+		HChar g[64];
+
+		/* as a cache of lines of 64 bytes, an entry each: its keys are line numbers */
+		VG_(sprintf)(g, "%lld,%lld,64", n * 64, w);
+		cache_geometry(&geom_oc, "--ipcc-opcache", g, False);
+		oc_ops = (UInt)ops;
+		oc_on = True;
+	}
 	if (clo_tage) {
 		HChar *end;
 		ULong n = (ULong)VG_(strtoll10)(clo_tage, &end), base = 0;
@@ -2943,6 +3037,7 @@ static void counts_add(Counts *t, const Counts *c)
 	t->lone_l2 += c->lone_l2, t->lone_llc += c->lone_llc, t->lone_mem += c->lone_mem;
 	t->lone_stlb += c->lone_stlb, t->lone_walk += c->lone_walk;
 	t->l2i_restart += c->l2i_restart;
+	t->decoded += c->decoded;
 }
 
 /* A segment's events (not its executions), in the file's order. */
@@ -2952,13 +3047,13 @@ static void counts_write(VgFile *f, const Counts *c)
 	(f,
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-	 "%llu %llu %llu %llu %llu %llu",
+	 "%llu %llu %llu %llu %llu %llu %llu",
 	 c->l1d, c->l2, c->ll, c->l1i, c->l2i, c->lli, c->cond, c->taken, c->cond_miss, c->ind,
 	 c->ind_miss, c->ret, c->ret_miss, c->stall_l2, c->stall_llc, c->stall_mem, c->rep_iters,
 	 c->rep_runs, c->dtlb, c->walk, c->stall_stlb, c->stall_walk, c->wb, c->btb, c->fe_slow,
 	 c->fe_full, c->btb2, c->itlb, c->iwalk, c->faults, c->syscalls, c->bytes, c->lone_l2,
 	 c->lone_llc, c->lone_mem, c->lone_stlb, c->lone_walk, c->l2i_restart, c->btb_restart,
-	 c->file_faults);
+	 c->file_faults, c->decoded);
 }
 
 /*
@@ -2974,7 +3069,7 @@ static void write_counts(const HChar *path, Int exitcode, Bool exec)
 		VG_(umsg)("ipcc: cannot write '%s'\n", path);
 		return;
 	}
-	VG_(fprintf)(f, "ipcc-vg 16\n");
+	VG_(fprintf)(f, "ipcc-vg 17\n");
 	VG_(fprintf)(f, "pid %d\nppid %d\n", VG_(getpid)(), VG_(getppid)());
 	if (exec)
 		VG_(fprintf)(f, "exec\n");
