@@ -336,6 +336,21 @@ grep -q "left out: .*the allocator's binding of micro-ops to ports" "$tmp/sky" |
 "$ipcc" stat --backend model --profile goldencove -- "$prog" 1000 2>"$tmp/glc" || fail "goldencove run"
 grep -q "left out: .*the allocator's binding" "$tmp/glc" &&
     fail "goldencove: the port binding said left out, but the profile models it"
+# The tool's own options, which ipcc writes from the profile: a bad value ends the run with
+# Valgrind's message and exit 1 (before stop 71 the tool went on with it, and a two-number
+# --ipcc-opcache divided by zero), a good one runs.
+tool=$(dirname "$ipcc")/valgrind
+if [ -x "$tool/ipcc-amd64-linux" ]; then
+    for opt in --ipcc-opcache=1024,16 --ipcc-opcache=1024,16,6,7 --ipcc-fe=0,0 --ipcc-l1d=100,3,64; do
+        VALGRIND_LIB=$tool valgrind -q --tool=ipcc --ipcc-out="$tmp/bad.%p" "$opt" "$prog" 10 \
+            >/dev/null 2>"$tmp/bad"
+        st=$?
+        [ "$st" = 1 ] && grep -q "Bad option: ${opt%%=*}" "$tmp/bad" && ! grep -q "INTERNAL ERROR" "$tmp/bad" ||
+            fail "tool option $opt: exit $st, $(cat "$tmp/bad")"
+    done
+    VALGRIND_LIB=$tool valgrind -q --tool=ipcc --ipcc-out="$tmp/good.%p" --ipcc-opcache=1024,16,6 \
+        "$prog" 10 >/dev/null 2>"$tmp/bad" || fail "tool option --ipcc-opcache=1024,16,6: $(cat "$tmp/bad")"
+fi
 # ... and the op cache: goldencove has none (said whole), zen5 its entries and capacity (what
 # its model simplifies said); zen5 without the capacity says that.
 grep -q "left out: .*the op cache and the decoders (this profile models no op cache.s entries" "$tmp/glc" ||

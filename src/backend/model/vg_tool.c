@@ -206,6 +206,17 @@ static void opt_debug_usage(void)
 	 "    --ipcc-trace-len=N         of N instructions [10000]\n");
 }
 
+/*
+ * A bad value of one of the tool's options: said, and the run ends. VG_(fmsg_bad_option)
+ * ends it only while Valgrind parses the options; in post_clo_init() it returns, and the
+ * tool went on with the value (--ipcc-fe=0,0 ran, --ipcc-opcache=1024,16 divided by zero).
+ */
+#define BAD_OPTION(...)                            \
+	do {                                       \
+		VG_(fmsg_bad_option)(__VA_ARGS__); \
+		VG_(exit)(1);                      \
+	} while (0)
+
 /* ---- caches ---------------------------------------------------------------------------- */
 
 typedef struct {
@@ -240,12 +251,12 @@ static void cache_geometry(Cache *c, const HChar *name, const HChar *spec, Bool 
 		Long bits = VG_(strtoll10)(end + 1, &end);
 
 		if (bits < 0 || bits > 6)
-			VG_(fmsg_bad_option)(name, "its fold is 0 to 6 bits, got '%s'\n", spec);
+			BAD_OPTION(name, "its fold is 0 to 6 bits, got '%s'\n", spec);
 		c->fold = ((Addr)1 << bits) - 1;
 	}
 	if (*end || c->size == 0 || c->assoc == 0 || c->line < 8 || (c->line & (c->line - 1)) ||
 	    c->size % ((ULong)c->assoc * c->line))
-		VG_(fmsg_bad_option)(name, "expected SIZE,ASSOC,LINE, got '%s'\n", spec);
+		BAD_OPTION(name, "expected SIZE,ASSOC,LINE, got '%s'\n", spec);
 	c->sets = (UInt)(c->size / ((ULong)c->assoc * c->line));
 	c->mask = (c->sets & (c->sets - 1)) == 0 && c->sets > 1 ? c->sets - 1 : 0;
 	for (c->set_bits = 0; c->mask && (1u << c->set_bits) < c->sets; c->set_bits++)
@@ -2856,6 +2867,18 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 
 /* ---- start and end ---------------------------------------------------------------------- */
 
+/* An option's A,B,C into v: False where it is not three numbers (v's missing ones 0). */
+static Bool three_numbers(const HChar *spec, Long v[3])
+{
+	HChar *end;
+
+	v[0] = VG_(strtoll10)(spec, &end);
+	v[1] = v[2] = 0;
+	for (UInt i = 1; i < 3 && *end == ','; i++)
+		v[i] = VG_(strtoll10)(end + 1, &end);
+	return *end == 0;
+}
+
 static void post_clo_init(void)
 {
 	vclock_init();
@@ -2873,18 +2896,16 @@ static void post_clo_init(void)
 			btb2_on = True;
 		}
 		if (clo_btb_restart) {
-			HChar *end;
-			Long n = VG_(strtoll10)(clo_btb_restart, &end), w = 0, m = 0;
+			Long v[3];
 
-			if (*end == ',')
-				w = VG_(strtoll10)(end + 1, &end);
-			if (*end == ',')
-				m = VG_(strtoll10)(end + 1, &end);
-			if (*end || n < 8 || n > (1 << 20) || w < 1 || w > 64 || m < 8 ||
-			    m > (1 << 20))
-				VG_(fmsg_bad_option)
-			("--ipcc-btb-restart", "ENTRIES,WINDOW,SITES: 8 to 1048576 entries "
-					       "and sites, a window of 1 to 64\n");
+			if (!three_numbers(clo_btb_restart, v))
+				v[0] = 0; /* refused below */
+			Long n = v[0], w = v[1], m = v[2];
+
+			if (n < 8 || n > (1 << 20) || w < 1 || w > 64 || m < 8 || m > (1 << 20))
+				BAD_OPTION("--ipcc-btb-restart",
+					   "ENTRIES,WINDOW,SITES: 8 to 1048576 entries "
+					   "and sites, a window of 1 to 64\n");
 			HChar g[64];
 
 			/* the recent ENTRIES: as many of the first ways of each set of the buffer */
@@ -2907,25 +2928,23 @@ static void post_clo_init(void)
 
 		fe_line_max = (UInt)VG_(strtoll10)(p, &end);
 		if (*end != ',')
-			VG_(fmsg_bad_option)("--ipcc-fe", "LINE,HALF: two numbers\n");
+			BAD_OPTION("--ipcc-fe", "LINE,HALF: two numbers\n");
 		fe_half_max = (UInt)VG_(strtoll10)(end + 1, &end);
 		if (*end || fe_line_max < 1 || fe_line_max > 64 || fe_half_max < 1 ||
 		    fe_half_max > 32)
-			VG_(fmsg_bad_option)("--ipcc-fe", "LINE 1-64, HALF 1-32\n");
+			BAD_OPTION("--ipcc-fe", "LINE 1-64, HALF 1-32\n");
 		fe_on = True;
 	}
 	if (clo_opcache) {
-		HChar *end;
-		Long n = VG_(strtoll10)(clo_opcache, &end), w = 0, ops = 0;
+		Long v[3];
 
-		if (*end == ',')
-			w = VG_(strtoll10)(end + 1, &end);
-		if (*end == ',')
-			ops = VG_(strtoll10)(end + 1, &end);
-		if (*end || n < 8 || n > (1 << 20) || w < 1 || w > 64 || n % w || ops < 1 ||
-		    ops > 64)
-			VG_(fmsg_bad_option)
-		("--ipcc-opcache", "ENTRIES,ASSOC,OPS: 8 to 1048576 entries, a multiple of the "
+		if (!three_numbers(clo_opcache, v))
+			v[0] = 0; /* refused below */
+		Long n = v[0], w = v[1], ops = v[2];
+
+		if (n < 8 || n > (1 << 20) || w < 1 || w > 64 || n % w || ops < 1 || ops > 64)
+			BAD_OPTION("--ipcc-opcache",
+				   "ENTRIES,ASSOC,OPS: 8 to 1048576 entries, a multiple of the "
 				   "1 to 64 ways; 1 to 64 ops an entry\n");
 		HChar g[64];
 
@@ -2948,14 +2967,14 @@ static void post_clo_init(void)
 		if (*end || (1ull << tage_log) != n || (1ull << tage_base_log) != base ||
 		    tage_log < 4 || tage_log > TAGE_LOG_MAX || tage_base_log < 4 ||
 		    tage_base_log > TAGE_BASE_LOG_MAX)
-			VG_(fmsg_bad_option)
-		("--ipcc-tage", "ENTRIES,BASE: powers of two, 16-16384 and 16-65536\n");
+			BAD_OPTION("--ipcc-tage",
+				   "ENTRIES,BASE: powers of two, 16-16384 and 16-65536\n");
 	}
 	if (geom_l1d.line != geom_l2.line || geom_l2.line != geom_ll.line ||
 	    geom_l1i.line != geom_l2.line)
-		VG_(fmsg_bad_option)("--ipcc-l2", "every cache must have the same line size\n");
+		BAD_OPTION("--ipcc-l2", "every cache must have the same line size\n");
 	if (geom_l2.line > 4096)
-		VG_(fmsg_bad_option)("--ipcc-l2", "a line of at most a page\n");
+		BAD_OPTION("--ipcc-l2", "a line of at most a page\n");
 	for (page_shift = 0; (geom_l2.line << page_shift) < 4096; page_shift++)
 		;
 	cache_alloc(&ll, &geom_ll);
@@ -2969,18 +2988,16 @@ static void post_clo_init(void)
 	}
 	if (clo_dtlb || clo_stlb) {
 		if (!clo_dtlb || !clo_stlb)
-			VG_(fmsg_bad_option)
-		("--ipcc-dtlb", "--ipcc-dtlb and --ipcc-stlb go together\n");
+			BAD_OPTION("--ipcc-dtlb", "--ipcc-dtlb and --ipcc-stlb go together\n");
 		cache_geometry(&geom_dtlb, "--ipcc-dtlb", clo_dtlb, False);
 		cache_geometry(&geom_stlb, "--ipcc-stlb", clo_stlb, False);
 		if (geom_dtlb.line != 4096 || geom_stlb.line != 4096)
-			VG_(fmsg_bad_option)("--ipcc-dtlb", "a TLB's line is a 4096-byte page\n");
+			BAD_OPTION("--ipcc-dtlb", "a TLB's line is a 4096-byte page\n");
 		tlb_on = True;
 		if (clo_itlb) {
 			cache_geometry(&geom_itlb, "--ipcc-itlb", clo_itlb, False);
 			if (geom_itlb.line != 4096)
-				VG_(fmsg_bad_option)
-			("--ipcc-itlb", "a TLB's line is a 4096-byte page\n");
+				BAD_OPTION("--ipcc-itlb", "a TLB's line is a 4096-byte page\n");
 			itlb_on = True;
 		}
 	}
