@@ -122,10 +122,12 @@ fi
 # a jmp's target inside one as none). The op cache's capacity, zen5's 1,024 entries: 1,024
 # blocks of four ops (64 KiB of code, past L1i) one cycle a block, as natively, for L1i's
 # misses are free while the op cache holds the lines (2.5 when each line came from L2);
-# 2,048 blocks of eight, past it, through the decoders two cycles a block at the least.
+# 2,048 blocks of eight, past it, through the decoders two cycles a block at the least; 448
+# blocks of 13 (three entries each, past it) four cycles a block, each fetch block's
+# ceil(13 / 4) though VEX puts two in a segment (3.5 charged once a segment).
 if command -v valgrind >/dev/null && ! nm "$build/bench/op_cache" 2>/dev/null | grep -q __asan_init; then
     python3 "$src/bench/op_cache.py" --quick --profile zen5 "$build/ipcc" "$build/bench/op_cache" \
-        64:4 64:7m 1024:3m 2048:7m \
+        64:4 64:7m 1024:3m 2048:7m 448:12m \
         >"$tmp/out" 2>&1 || fail "op_cache.py: $(cat "$tmp/out")"
     if ! grep -q 'x86-64 only' "$tmp/out"; then
         grep -q '^ *64  *4  *320  *4 | *-\{0,1\}[0-9.]* | *[0-9.]*  *[0-9.]*$' "$tmp/out" ||
@@ -141,6 +143,9 @@ if command -v valgrind >/dev/null && ! nm "$build/bench/op_cache" 2>/dev/null | 
         m=$(modelled 2048 7m)
         within "$m" 1.9 3.5 ||
             fail "op_cache.py: 2,048 blocks of 7m at $m cycles a block under the model, not 2 or more (past the op cache): $(cat "$tmp/out")"
+        m=$(modelled 448 12m)
+        within "$m" 3.8 4.3 ||
+            fail "op_cache.py: 448 blocks of 12m at $m cycles a block under the model, not 4 (the decoders, a fetch block each): $(cat "$tmp/out")"
     fi
 fi
 # bench/merge_sort.py, small: a row for each of its five cases, each with a native and a

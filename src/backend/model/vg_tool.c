@@ -671,6 +671,10 @@ typedef struct {
 	Counts *cnt;	     /* where the segment running now counts: set on its entry */
 	Cache l1d, l1i, l2;
 	Cache oc; /* when oc_on: the op cache's entries (op_cache_hit()) */
+	/* The fetch block op_cache_hit() saw last: the address after it, its last line, and
+	 * the instructions it has there so far */
+	Addr oc_next, oc_line;
+	UInt oc_have;
 	Addr ptr_seen[PTR_SEEN];
 	Cache dtlb, stlb;   /* when tlb_on: lines of 4 KiB, pages */
 	Cache itlb;	    /* when itlb_on: the instruction TLB, beside stlb */
@@ -1169,7 +1173,7 @@ typedef struct Seg {
 	UChar *len, *bytes;
 	const HChar *fn, *obj;
 	UInt id;  /* in the file: 1, 2, ... in the order written; 0: not written */
-	UInt noc; /* when oc_on: its op-cache entries' keys (seg_op_cache()) */
+	UInt noc; /* when oc_on: its pieces of lines (seg_op_cache()) */
 	Addr *oc;
 } Seg;
 
@@ -1267,43 +1271,28 @@ static Seg *seg_new(void)
 }
 
 /*
- * The op cache's keys for a segment's entries: each 64-byte line's piece of it (an
- * instruction belongs to the line it ends in, as in sim.c) takes an entry for each oc_ops
- * of its instructions (the decoders' fused pairs counted as two), keyed by the line and
- * the entry's place in the piece (bits 58 and up: no line number reaches them). Two
- * segments over one line share its first entries: a fetch block that falls through a
- * branch is one run of the op cache's entries, and the one after it starts where the
- * first ended in those (an approximation: one that jumps into the line's middle has
- * entries of its own there).
+ * A segment's pieces for the op cache: each 64-byte line's run of its instructions (an
+ * instruction belongs to the line it ends in, as in sim.c), as the line's number shifted
+ * left 8 bits and the run's instructions (at most 255; the decoders' fused pairs counted as
+ * two). op_cache_hit() makes entries of them.
  */
 static void seg_op_cache(Seg *s)
 {
-	UInt n = 0, cap = 0, run = 0;
+	UInt n = 0, run = 0;
 	Addr line = ~(Addr)0;
 
-	for (int pass = 0; pass < 2; pass++) {
-		n = run = 0;
-		line = ~(Addr)0;
-		for (UInt i = 0; i <= s->ninsns; i++) {
-			Addr l = i < s->ninsns ? (s->addr[i] + s->len[i] - 1) >> geom_l1i.shift
-					       : ~(Addr)0;
+	s->oc = VG_(malloc)("ipcc.seg.oc", s->ninsns * sizeof(Addr));
+	for (UInt i = 0; i <= s->ninsns; i++) {
+		Addr l = i < s->ninsns ? (s->addr[i] + s->len[i] - 1) >> geom_l1i.shift : ~(Addr)0;
 
-			if (l == line) {
-				run++;
-				continue;
-			}
-			for (UInt e = 0;
-			     line != ~(Addr)0 && e < (run + oc_ops - 1) / oc_ops && e < 32;
-			     e++, n++)
-				if (pass)
-					s->oc[n] = line | (Addr)e << 58;
-			line = l;
-			run = 1;
+		if (l == line && run < 255) {
+			run++;
+			continue;
 		}
-		if (!pass) {
-			cap = n;
-			s->oc = VG_(malloc)("ipcc.seg.oc", (cap ? cap : 1) * sizeof(Addr));
-		}
+		if (line != ~(Addr)0)
+			s->oc[n++] = line << 8 | run;
+		line = l;
+		run = 1;
 	}
 	s->noc = n;
 }
@@ -1724,6 +1713,38 @@ static void defs_child(ThreadId tid)
 	defs_used = 0;
 }
 
+/*
+ * Whether the op cache holds all of a segment's entries, each then the most recent of its
+ * set; it holds them after. A fetch block runs from a branch's target to a taken branch,
+ * and a line's piece of it takes an entry for each oc_ops of its instructions, keyed by the
+ * line and the entry's place (bits 58 and up: no line number reaches them). VEX cuts one
+ * fetch block into segments (at each conditional branch, and where a superblock ends): a
+ * segment that starts where the one before it ended, in the same line, goes on in that
+ * line's entries (bench/op_cache's blocks of 13 instructions, 448 of them, missed the op
+ * cache one block in two, each block's second segment finding the first's entries). Two
+ * fetch blocks that enter one line at different places share its entries (an
+ * approximation: each has entries of its own there).
+ */
+static Bool op_cache_hit(const Seg *s)
+{
+	Bool hit = True;
+	UInt base = s->noc && s->addr[0] == cur->oc_next && s->oc[0] >> 8 == cur->oc_line
+			? cur->oc_have
+			: 0;
+
+	for (UInt i = 0; i < s->noc; i++) {
+		Addr line = s->oc[i] >> 8;
+		UInt from = i ? 0 : base, n = (UInt)(s->oc[i] & 255);
+
+		for (UInt e = from / oc_ops; e <= (from + n - 1) / oc_ops && e < 32; e++)
+			hit &= cache_ref(&cur->oc, line | (Addr)e << 58);
+		cur->oc_line = line;
+		cur->oc_have = from + n;
+	}
+	cur->oc_next = s->addr[s->ninsns - 1] + s->len[s->ninsns - 1];
+	return hit;
+}
+
 static VG_REGPARM(1) void on_enter(Seg *s)
 {
 	if (!s->defined && defs_fd >= 0)
@@ -1782,10 +1803,8 @@ static VG_REGPARM(1) void on_enter(Seg *s)
 	 * the most recent.
 	 */
 	if (oc_on) {
-		Bool hit = True;
+		Bool hit = op_cache_hit(s);
 
-		for (UInt i = 0; i < s->noc; i++)
-			hit &= cache_ref(&cur->oc, s->oc[i]);
 		if (hit) {
 			cur->restart = False;
 			return;
