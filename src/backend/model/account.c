@@ -735,11 +735,10 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	ic += (double)s->l2i_restart * l2;
 
 	/*
-	 * A run the op cache did not hold comes through the decoders: decode_width
-	 * instructions a cycle, and decode_block_cycles at the least where it ends in a taken
-	 * branch (a fetch block's). What that takes past the run's own cycles is front-end
-	 * stall; the lines L2 serves it meanwhile cost no more (bench/op_cache on Zen 5: 1,024
-	 * blocks of eight ops, a line each, past L1i and the op cache, 2.0 cycles a block).
+	 * A run the op cache did not hold comes through the decoders (decoder_cycles(): each
+	 * fetch block's). What that takes past the run's own cycles is front-end stall; the
+	 * lines L2 serves it meanwhile cost no more (bench/op_cache on Zen 5: 1,024 blocks of
+	 * eight ops, a line each, past L1i and the op cache, 2.0 cycles a block).
 	 */
 	double dec = 0;
 
