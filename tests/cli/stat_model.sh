@@ -367,6 +367,15 @@ grep -q "left out: .*the op cache's capacity (every fetch block comes from it" "
     fail "zen5 with no op cache capacity: the capacity not said left out"
 grep -q "op cache misses" "$tmp/nocap" &&
     fail "zen5 with no op cache capacity: op cache misses counted"
+# ... and its JSON gives them as null, not 0; zen5's as counted.
+"$ipcc" stat --backend model --profile "$tmp/nocap.profile" --format json -o "$tmp/nocap.json" \
+    -- "$prog" 1000 2>/dev/null || fail "zen5 with no op cache capacity, JSON run"
+jq -e '.model.counts.opcache_misses == null and .model.counts.cycles.decode == null' \
+    "$tmp/nocap.json" >/dev/null || fail "no op cache capacity: $(jq -c .model.counts "$tmp/nocap.json")"
+"$ipcc" stat --backend model --profile zen5 --format json -o "$tmp/zen5.json" -- "$prog" 1000 \
+    2>/dev/null || fail "zen5, JSON run"
+jq -e '(.model.counts.opcache_misses | type) == "number" and (.model.counts.cycles.decode | type) == "number"' \
+    "$tmp/zen5.json" >/dev/null || fail "zen5: op cache counts not numbers: $(jq -c .model.counts "$tmp/zen5.json")"
 grep -q "the op cache and the decoders" "$tmp/zen5" &&
     fail "zen5: the op cache said left out whole, but the profile has its entries"
 # ... and the LLC's other tenants: goldencove gives the program all the LLC, raptorcove a share.

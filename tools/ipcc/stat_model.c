@@ -358,7 +358,8 @@ static json_t *kernel_json(const struct ipcc_mb_kernel *k, bool costed)
 			 costed ? json_real(k->cycles) : json_null());
 }
 
-static json_t *counts_json(const struct ipcc_mb_counts *c)
+/* opcache: the profile models the op cache's capacity; where not, its counts are null, not 0. */
+static json_t *counts_json(const struct ipcc_mb_counts *c, bool opcache)
 {
 	json_t *o = json_pack(
 	    "{sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI sI s{sf sf sf sf sf "
@@ -386,8 +387,10 @@ static json_t *counts_json(const struct ipcc_mb_counts *c)
 	json_object_set_new(o, "itlb_misses", json_integer((json_int_t)c->itlb_misses));
 	json_object_set_new(o, "itlb_walks", json_integer((json_int_t)c->itlb_walks));
 	json_object_set_new(o, "l1i_restarts", json_integer((json_int_t)c->l1i_restarts));
-	json_object_set_new(o, "opcache_misses", json_integer((json_int_t)c->decoded));
-	json_object_set_new(json_object_get(o, "cycles"), "decode", json_real(c->decode_cycles));
+	json_object_set_new(o, "opcache_misses",
+			    opcache ? json_integer((json_int_t)c->decoded) : json_null());
+	json_object_set_new(json_object_get(o, "cycles"), "decode",
+			    opcache ? json_real(c->decode_cycles) : json_null());
 	return o;
 }
 
@@ -450,7 +453,7 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 					    (json_int_t)r->model_caches.btb_restart_window, "sites",
 					    (json_int_t)r->model_caches.btb_restart_sites)
 				: json_null());
-	json_object_set_new(model, "counts", counts_json(&m->total));
+	json_object_set_new(model, "counts", counts_json(&m->total, r->model_caches.opcache));
 	json_t *kernel = kernel_json(&m->kernel, m->kernel_costed);
 
 	/* the run's alone: a function or a region starts no process */
@@ -470,9 +473,10 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 	json_object_set_new(model, "left_out", json_string(lo));
 	for (size_t i = 0; r->per_function && i < m->nfn; i++)
 		json_array_append_new(
-		    fns, json_pack("{ss ss so so}", "function", m->fn[i].name, "object",
-				   m->fn[i].object, "counts", counts_json(&m->fn[i].c), "kernel",
-				   kernel_json(&m->fn[i].kernel, m->kernel_costed)));
+		    fns,
+		    json_pack("{ss ss so so}", "function", m->fn[i].name, "object", m->fn[i].object,
+			      "counts", counts_json(&m->fn[i].c, r->model_caches.opcache), "kernel",
+			      kernel_json(&m->fn[i].kernel, m->kernel_costed)));
 	json_object_set_new(model, "functions", r->per_function ? fns : json_null());
 	if (!r->per_function)
 		json_decref(fns);
@@ -519,7 +523,7 @@ json_t *stat_model_regions_json(const struct stat_result *r)
 			if (given[g].k != IPCC_CYCLES_K || m->kernel_costed)
 				json_object_set_new(ctr, ipcc_counter_name(given[g].k),
 						    total_only(given[g].v));
-		json_t *mc = counts_json(c);
+		json_t *mc = counts_json(c, r->model_caches.opcache);
 
 		json_object_set_new(mc, "kernel", kernel_json(kn, m->kernel_costed));
 		json_array_append_new(regions,
