@@ -460,6 +460,12 @@ struct ipcc_model_profile {
 	/* A fault on a file's page read, which maps the 64 KiB around it; 0: fault_cycles */
 	unsigned file_fault_cycles;
 	/*
+	 * The program's first touch of a page a system call faulted in, where the running
+	 * kernel's mapping is not yet the program's (a PVM guest fills its shadow page table
+	 * for user mode then: ipcc_mb_kernel_touch() asks); 0 when missing: free.
+	 */
+	unsigned kernel_page_touch_cycles;
+	/*
 	 * Bandwidths, bytes a cycle: between L1 and L2 (each line L1 fills; each written line
 	 * it evicts at l2_wb_bytes_per_cycle, or where that is 0 at l2_bytes_per_cycle too),
 	 * and of non-temporal stores (movnt*: to memory, past the caches). The model backend
@@ -824,6 +830,7 @@ struct ipcc_model_error {
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, itlb_entries,
  * itlb_miss_cycles, itlb_walk_cycles, pointer_prefetch, fault_cycles,
  * syscall_cycles, syscall_bytes_per_cycle, process_cycles, file_fault_cycles,
+ * kernel_page_touch_cycles,
  * l2_bytes_per_cycle,
  * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
  * call_ret_cycles,

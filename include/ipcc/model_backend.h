@@ -71,6 +71,12 @@ struct ipcc_mb_caches {
 	 * the write after faults again (ipcc_mb_zero_page(); --ipcc-zero-page=no where not).
 	 */
 	bool zero_page;
+	/*
+	 * Whether this kernel's mapping of a page a system call faulted in is not yet the
+	 * program's, so that the program's first touch of it faults again where the guest
+	 * does not count it (ipcc_mb_kernel_touch(); --ipcc-kernel-touch=yes where so).
+	 */
+	bool kernel_touch;
 	/* The levels taken from the typical ones: bit 0 L1d, 1 L1i, 2 L2, 3 the LLC. */
 	unsigned guessed;
 	char source[96]; /* "sysfs (cpu0)", or where each level came from */
@@ -97,6 +103,14 @@ void ipcc_mb_tlbs(struct ipcc_mb_caches *c, const struct ipcc_model_profile *p);
  * page read first faults once, not twice. True where it cannot tell.
  */
 bool ipcc_mb_zero_page(void);
+
+/*
+ * Whether the program's first touch of a page that a system call faulted in (read() into a
+ * fresh buffer) costs a fault of its own that the guest does not count: measured, by the
+ * time of such touches (a PVM guest, whose shadow page table for user mode is filled then,
+ * takes microseconds; other kernels a TLB miss). False where it cannot tell.
+ */
+bool ipcc_mb_kernel_touch(void);
 
 /*
  * The core frequency the model backend turns cycles into time and constant-rate ticks with:
@@ -169,12 +183,14 @@ struct ipcc_mb_counts {
  * The kernel's part of a run, every process's: page faults (a page's first touch, but for a
  * file's page in a 64 KiB window an earlier fault mapped; file_faults, those of a file's
  * page read, each mapping that window), system calls, and the bytes those
- * that read or write moved; the processes started and ended (a region's none); cycles, the profile's costs of them (fault_cycles,
- * file_fault_cycles, syscall_cycles, syscall_bytes_per_cycle, process_cycles); 0 where the
- * profile has none.
+ * that read or write moved; the processes started and ended (a region's none); touches, the
+ * program's first touches of pages a system call faulted in, where they fault again
+ * (ipcc_mb_kernel_touch(); else 0); cycles, the profile's costs of them (fault_cycles,
+ * file_fault_cycles, syscall_cycles, syscall_bytes_per_cycle, process_cycles,
+ * kernel_page_touch_cycles); 0 where the profile has none.
  */
 struct ipcc_mb_kernel {
-	uint64_t faults, file_faults, syscalls, bytes, processes;
+	uint64_t faults, file_faults, syscalls, bytes, processes, touches;
 	double cycles;
 };
 
@@ -221,7 +237,9 @@ struct ipcc_mb_result {
 	bool llc_share;	     /* it has an LLC share (llc_share_mib): not all the LLC is kept */
 	bool kernel_costed;  /* it has the kernel's costs (fault_cycles): kernel cycles given */
 	bool process_costed; /* ... and a program's start and end (process_cycles) */
-	int exit_status;     /* the first process's exit code (tool's view) */
+	bool
+	    touch_costed; /* ... and a page's touch after the kernel's (kernel_page_touch_cycles) */
+	int exit_status;  /* the first process's exit code (tool's view) */
 };
 
 /*

@@ -412,6 +412,7 @@ static int run_model(const struct stat_opts *o, struct stat_result *r)
 	ipcc_mb_caches(&r->model_caches);
 	ipcc_mb_tlbs(&r->model_caches, &prof);
 	r->model_caches.zero_page = ipcc_mb_zero_page();
+	r->model_caches.kernel_touch = ipcc_mb_kernel_touch();
 	if (o->llc) { /* whole sets of the geometry's ways and lines */
 		struct ipcc_mb_cache *l = &r->model_caches.llc;
 		uint64_t set = (uint64_t)l->assoc * l->line, size = o->llc / set * set;

@@ -297,11 +297,19 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 	fprintf(out,
 		" %" PRIu64 " page faults (%" PRIu64 " of a file's pages), %" PRIu64
 		" system calls, %" PRIu64 " bytes read or written, %" PRIu64
-		" process%s started and ended%s\n",
+		" process%s started and ended%s",
 		kn->faults, kn->file_faults, kn->syscalls, kn->bytes, kn->processes,
 		kn->processes == 1 ? "" : "es",
 		m->kernel_costed && !m->process_costed ? " (this profile has no cost for those)"
 						       : "");
+	if (r->model_caches.kernel_touch)
+		fprintf(out,
+			", %" PRIu64 " first touches of pages a system call faulted in (a fault "
+			"this kernel does not count%s)",
+			kn->touches,
+			m->kernel_costed && !m->touch_costed ? "; this profile has no cost for it"
+							     : "");
+	fprintf(out, "\n");
 	fprintf(out, "\n  approximated: %" PRIu64 " instructions (%.3f%%)%s%s\n", c->approximated,
 		pct((double)c->approximated, (double)c->instructions),
 		*m->approximated_names ? ": " : "", m->approximated_names);
@@ -350,11 +358,12 @@ void stat_model_text(FILE *out, const struct stat_result *r)
  * The kernel's part: page faults, system calls, the bytes they moved, and their cycles
  * (null where the profile has no costs for them: not 0).
  */
-static json_t *kernel_json(const struct ipcc_mb_kernel *k, bool costed)
+static json_t *kernel_json(const struct ipcc_mb_kernel *k, bool costed, bool touch)
 {
-	return json_pack("{sI sI sI sI so}", "page_faults", (json_int_t)k->faults,
+	return json_pack("{sI sI sI sI so so}", "page_faults", (json_int_t)k->faults,
 			 "file_page_faults", (json_int_t)k->file_faults, "syscalls",
-			 (json_int_t)k->syscalls, "bytes", (json_int_t)k->bytes, "cycles",
+			 (json_int_t)k->syscalls, "bytes", (json_int_t)k->bytes, "page_touches",
+			 touch ? json_integer((json_int_t)k->touches) : json_null(), "cycles",
 			 costed ? json_real(k->cycles) : json_null());
 }
 
@@ -454,12 +463,13 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 					    (json_int_t)r->model_caches.btb_restart_sites)
 				: json_null());
 	json_object_set_new(model, "counts", counts_json(&m->total, r->model_caches.opcache));
-	json_t *kernel = kernel_json(&m->kernel, m->kernel_costed);
+	json_t *kernel = kernel_json(&m->kernel, m->kernel_costed, r->model_caches.kernel_touch);
 
 	/* the run's alone: a function or a region starts no process */
 	json_object_set_new(kernel, "processes", json_integer((json_int_t)m->kernel.processes));
 	json_object_set_new(model, "kernel", kernel);
 	json_object_set_new(model, "zero_page", json_boolean(r->model_caches.zero_page));
+	json_object_set_new(model, "kernel_touch", json_boolean(r->model_caches.kernel_touch));
 	char lo[sizeof(left_out) + sizeof(ports_left_out) + sizeof(branches_left_out) +
 		sizeof(pointer_left_out) + 3072],
 	    said[512];
@@ -476,7 +486,8 @@ void stat_model_json(json_t *root, const struct stat_result *r)
 		    fns,
 		    json_pack("{ss ss so so}", "function", m->fn[i].name, "object", m->fn[i].object,
 			      "counts", counts_json(&m->fn[i].c, r->model_caches.opcache), "kernel",
-			      kernel_json(&m->fn[i].kernel, m->kernel_costed)));
+			      kernel_json(&m->fn[i].kernel, m->kernel_costed,
+					  r->model_caches.kernel_touch)));
 	json_object_set_new(model, "functions", r->per_function ? fns : json_null());
 	if (!r->per_function)
 		json_decref(fns);
@@ -525,7 +536,8 @@ json_t *stat_model_regions_json(const struct stat_result *r)
 						    total_only(given[g].v));
 		json_t *mc = counts_json(c, r->model_caches.opcache);
 
-		json_object_set_new(mc, "kernel", kernel_json(kn, m->kernel_costed));
+		json_object_set_new(
+		    mc, "kernel", kernel_json(kn, m->kernel_costed, r->model_caches.kernel_touch));
 		json_array_append_new(regions,
 				      json_pack("{ss sn sI so so}", "name", m->region[i].name,
 						"thread", "calls", (json_int_t)m->region[i].calls,

@@ -71,6 +71,7 @@ struct seg_counts {
 	uint64_t lone_l2, lone_llc, lone_mem, lone_stlb, lone_walk;
 	uint64_t l2i_restart; /* fetches after a mispredict that missed L1i and hit L2 */
 	uint64_t decoded;     /* runs the op cache did not hold (vg_tool.c op cache) */
+	uint64_t touches;     /* first touches of pages a system call faulted in (kernel_wrote()) */
 };
 
 /* One segment of one process, as the tool wrote it. */
@@ -910,7 +911,7 @@ static int read_counts(const char *p, struct seg_counts *c)
 			  &c->iwalk,	  &c->faults,	   &c->syscalls,    &c->bytes,
 			  &c->lone_l2,	  &c->lone_llc,	   &c->lone_mem,    &c->lone_stlb,
 			  &c->lone_walk,  &c->l2i_restart, &c->btb_restart, &c->file_faults,
-			  &c->decoded };
+			  &c->decoded,	  &c->touches };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		char *end;
@@ -1021,10 +1022,12 @@ static int read_region_line(char *line, struct ipcc_mb_result *r, struct paths *
 /*
  * A process's or a region's kernel part: the counts, and their cycles at p's costs (a
  * file's fault, which maps the 64 KiB around its page, at file_fault_cycles where the
- * profile has them).
+ * profile has them; the program's first touch of a page a system call faulted in, at
+ * kernel_page_touch_cycles, where the tool counted them: --ipcc-kernel-touch).
  */
 static void kernel_add(struct ipcc_mb_kernel *k, const struct ipcc_model_profile *p,
-		       uint64_t faults, uint64_t file_faults, uint64_t calls, uint64_t bytes)
+		       uint64_t faults, uint64_t file_faults, uint64_t calls, uint64_t bytes,
+		       uint64_t touches)
 {
 	unsigned file_cost = p->file_fault_cycles ? p->file_fault_cycles : p->fault_cycles;
 
@@ -1033,27 +1036,29 @@ static void kernel_add(struct ipcc_mb_kernel *k, const struct ipcc_model_profile
 	k->file_faults += file_faults;
 	k->syscalls += calls;
 	k->bytes += bytes;
+	k->touches += touches;
 	if (p->fault_cycles)
 		k->cycles +=
+		    (double)touches * p->kernel_page_touch_cycles +
 		    (double)(faults - file_faults) * p->fault_cycles +
 		    (double)file_faults * file_cost + (double)calls * p->syscall_cycles +
 		    (p->syscall_bytes_per_cycle ? (double)bytes / p->syscall_bytes_per_cycle : 0);
 }
 
 /*
- * "kernel FAULTS SYSCALLS BYTES FILE_FAULTS": the process's kernel part, added to k; and, in
+ * "kernel FAULTS SYSCALLS BYTES FILE_FAULTS TOUCHES": the process's kernel part, added to k; and, in
  * the file of a process's last image (not one an exec replaced: exec), its start and end
  * (a fork or spawn, the exec, the exit and the wake-up of the parent that reaps it).
  */
 static int read_kernel_line(const char *line, const struct ipcc_model_profile *p,
 			    struct ipcc_mb_kernel *k, bool exec)
 {
-	uint64_t faults, calls, bytes, file;
+	uint64_t faults, calls, bytes, file, touches;
 
-	if (sscanf(line, "kernel %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &faults, &calls,
-		   &bytes, &file) != 4)
+	if (sscanf(line, "kernel %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &faults,
+		   &calls, &bytes, &file, &touches) != 5)
 		return -1;
-	kernel_add(k, p, faults, file, calls, bytes);
+	kernel_add(k, p, faults, file, calls, bytes, touches);
 	if (!exec) {
 		k->processes++;
 		if (p->fault_cycles)
@@ -1082,7 +1087,7 @@ static size_t path_regions(const struct paths *ps, unsigned id, size_t out[64])
 }
 
 /*
- * "RK ID FAULTS SYSCALLS BYTES FILE_FAULTS": the kernel's part while path ID was the
+ * "RK ID FAULTS SYSCALLS BYTES FILE_FAULTS TOUCHES": the kernel's part while path ID was the
  * innermost open.
  */
 static int read_region_kernel(const char *line, const struct ipcc_model_profile *p,
@@ -1090,14 +1095,14 @@ static int read_region_kernel(const char *line, const struct ipcc_model_profile 
 {
 	size_t on[64];
 	unsigned id;
-	uint64_t f, c, b, ff;
+	uint64_t f, c, b, ff, t;
 
-	if (sscanf(line, "RK %u %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &id, &f, &c, &b,
-		   &ff) != 5 ||
+	if (sscanf(line, "RK %u %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &id, &f,
+		   &c, &b, &ff, &t) != 6 ||
 	    id == 0 || id >= ps->n)
 		return -1;
 	for (size_t i = 0, n = path_regions(ps, id, on); i < n; i++)
-		kernel_add(&r->region[on[i]].kernel, p, f, ff, c, b);
+		kernel_add(&r->region[on[i]].kernel, p, f, ff, c, b, t);
 	return 0;
 }
 
@@ -2036,7 +2041,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 	while (!ret && (n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(line, "ipcc-vg 17\n"))
+			if (strcmp(line, "ipcc-vg 18\n"))
 				ret = err_set(IPCC_EINVAL, "%s: not a file of ipcc's Valgrind tool",
 					      path);
 			header = true;
@@ -2106,7 +2111,7 @@ static int account_file(const char *path, csh cs, const struct ipcc_model_profil
 				} else {
 					charge(&r->fn[k].c, &s, &s.c, &st, p);
 					kernel_add(&r->fn[k].kernel, p, s.c.faults, s.c.file_faults,
-						   s.c.syscalls, s.c.bytes);
+						   s.c.syscalls, s.c.bytes, s.c.touches);
 				}
 				have_seg = true;
 			}
@@ -2168,6 +2173,7 @@ int ipcc_mb_account(const char *dir, const struct ipcc_model_profile *p, struct 
 	out->llc_share = p->llc_share_mib != 0;
 	out->kernel_costed = p->fault_cycles != 0;
 	out->process_costed = p->fault_cycles && p->process_cycles;
+	out->touch_costed = p->fault_cycles && p->kernel_page_touch_cycles;
 	n = scandir(dir, &names, tool_file, by_name);
 	if (n < 0)
 		return err_sys("cannot read the folder '%s'", dir);

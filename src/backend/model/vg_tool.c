@@ -101,6 +101,8 @@ static Bool clo_l1_prefetch = True;   /* with clo_prefetch: the L1 prefetcher to
 static Bool clo_ptr_prefetch = False; /* the pointer prefetcher: ptr_prefetch() */
 static Bool clo_frames = True;	  /* L2 and the LLC indexed by a page's frame, not its address */
 static Bool clo_zero_page = True; /* a page read first maps the zero page (page_fault()) */
+/* A page a system call faulted in costs the program's first touch again (kernel_wrote()) */
+static Bool clo_kernel_touch = False;
 /*
  * The order the segments run in, for bench/trace_windows (a diagnostic, not for ipcc stat):
  * with --ipcc-trace=FILE, the segments the running thread enters in a window of
@@ -136,6 +138,7 @@ static Bool opt_process(const HChar *arg)
 	} else if VG_BOOL_CLO (arg, "--ipcc-pointer-prefetch", clo_ptr_prefetch) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-frames", clo_frames) {
 	} else if VG_BOOL_CLO (arg, "--ipcc-zero-page", clo_zero_page) {
+	} else if VG_BOOL_CLO (arg, "--ipcc-kernel-touch", clo_kernel_touch) {
 	} else if VG_BINT_CLO (arg, "--ipcc-window", clo_window, 0, 1 << 20) {
 	} else if VG_STR_CLO (arg, "--ipcc-trace", clo_trace) {
 	} else if VG_BINT_CLO (arg, "--ipcc-trace-every", clo_trace_every, 1, 1ll << 50) {
@@ -185,6 +188,8 @@ static void opt_usage(void)
 	 "    --ipcc-zero-page=yes|no    an anonymous page read before it is written maps\n"
 	 "                               the kernel's zero page, and the write faults again;\n"
 	 "                               no: the read's fault gives the page its own [yes]\n"
+	 "    --ipcc-kernel-touch=yes|no count the program's first touches of pages a system\n"
+	 "                               call faulted in (a second fault on some guests) [no]\n"
 	 "    --ipcc-window=N            out-of-order window in instructions, 0: none [512]\n"
 	 "    --ipcc-llc-share=BYTES     the LLC a program keeps on a shared host: a line\n"
 	 "                               reused after D bytes of lines brought forward is\n"
@@ -383,10 +388,12 @@ ALWAYS_INLINE Bool cache_ref_write(Cache *c, Addr line, Bool store, Bool *wb, Bo
  * and of the 64 KiB windows of a file that a fault has mapped (WINDOW); a page unmapped is
  * marked GONE, which a lookup passes over and a rehash drops.
  */
-#define EMPTY  (~(Addr)0)
-#define GONE   (~(Addr)1)
-#define WINDOW ((Addr)1 << 62)
-#define RO     ((Addr)1 << 61) /* on a page's key: mapped read-only (page_fault()) */
+#define EMPTY	   (~(Addr)0)
+#define GONE	   (~(Addr)1)
+#define WINDOW	   ((Addr)1 << 62)
+#define RO	   ((Addr)1 << 61) /* on a page's key: mapped read-only (page_fault()) */
+#define KT	   ((Addr)1 << 60) /* ... a system call faulted it in, the program has not touched it */
+#define PAGE_FLAGS (RO | KT)
 static Addr *pages;
 static SizeT pages_cap, pages_used, pages_ro;
 
@@ -399,7 +406,7 @@ static void pages_grow(void)
 		t[i] = EMPTY;
 	for (SizeT i = 0; i < pages_cap; i++)
 		if (pages[i] != EMPTY && pages[i] != GONE) {
-			SizeT h = ((pages[i] & ~RO) * 0x9E3779B97F4A7C15ull) & (cap - 1);
+			SizeT h = ((pages[i] & ~PAGE_FLAGS) * 0x9E3779B97F4A7C15ull) & (cap - 1);
 
 			while (t[h] != EMPTY)
 				h = (h + 1) & (cap - 1);
@@ -420,7 +427,7 @@ static Addr *page_slot(Addr page)
 		pages_grow();
 	SizeT h = (page * 0x9E3779B97F4A7C15ull) & (pages_cap - 1);
 
-	while (pages[h] != EMPTY && (pages[h] & ~RO) != page)
+	while (pages[h] != EMPTY && (pages[h] & ~PAGE_FLAGS) != page)
 		h = (h + 1) & (pages_cap - 1);
 	return &pages[h];
 }
@@ -463,7 +470,9 @@ static void page_forget(Addr page)
  */
 static ULong k_faults, k_syscalls, k_bytes;
 static ULong k_file_faults; /* of the faults, a file's page read: its 64 KiB window mapped */
+static ULong k_touches;	    /* the program's first touches of pages a system call faulted in */
 static void fault_counted(Bool file);
+static void touch_counted(void);
 
 /*
  * A page's first touch (its key just added): a fault, or none where fault-around mapped it.
@@ -587,6 +596,7 @@ typedef struct {
 	ULong faults, syscalls, bytes;
 	ULong file_faults; /* of the faults, a file's page read (page_fault()) */
 	ULong decoded;	   /* runs the op cache did not hold: through the decoders */
+	ULong touches;	   /* first touches of pages a system call faulted in (kernel_wrote()) */
 } Counts;
 
 /* A stack of open regions: the innermost region's name, under its parent's path. */
@@ -597,6 +607,7 @@ typedef struct Path {
 	ULong calls;
 	ULong faults, syscalls, bytes; /* the kernel's part while it was the innermost open */
 	ULong file_faults;	       /* of the faults, a file's page read */
+	ULong touches;		       /* first touches of pages a system call faulted in */
 } Path;
 
 static Path *paths; /* every path, newest first */
@@ -832,6 +843,8 @@ static void kernel_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
 			page_written(p);
 		else {
 			page_fault(p, True, False, NULL);
+			if (clo_kernel_touch)
+				*page_slot(p) |= KT;
 			for (Addr l = p << (12 - geom_l1d.shift);
 			     l < (p + 1) << (12 - geom_l1d.shift); l++)
 				ll_touch(frame_line(l));
@@ -867,6 +880,21 @@ static void fault_counted(Bool file)
 		cur->cnt->faults++;
 		cur->cnt->file_faults += file;
 	}
+}
+
+/*
+ * The program's first touch of a page a system call faulted in (--ipcc-kernel-touch): where
+ * the kernel's mapping is not yet the program's (a PVM guest fills its shadow page table for
+ * user mode there), a second fault that the guest never counts, charged to the segment that
+ * touched it (bench/kernel_costs measures it).
+ */
+static void touch_counted(void)
+{
+	k_touches++;
+	if (cur && cur->regions)
+		cur->regions->touches++;
+	if (cur && cur->cnt)
+		cur->cnt->touches++;
 }
 
 /* The counts of the segment that ran last on thread tid (its system call's), or NULL. */
@@ -1089,7 +1117,7 @@ static void post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes 
 static void kernel_child(ThreadId tid)
 {
 	(void)tid;
-	k_faults = k_syscalls = k_bytes = k_file_faults = 0;
+	k_faults = k_syscalls = k_bytes = k_file_faults = k_touches = 0;
 }
 /*
  * The line the running thread accessed last, while it is its L1d set's most recent and was
@@ -1698,7 +1726,7 @@ static void counts_child(ThreadId tid)
 		s->succ_n[0] = s->succ_n[1] = s->pred_n[0] = s->pred_n[1] = 0;
 	}
 	for (Path *p = paths; p; p = p->all_next)
-		p->calls = p->faults = p->syscalls = p->bytes = p->file_faults = 0;
+		p->calls = p->faults = p->syscalls = p->bytes = p->file_faults = p->touches = 0;
 	nthreads = 1;
 	trace_n = 0; /* the parent's windows are the parent's to write */
 }
@@ -1942,6 +1970,10 @@ ALWAYS_INLINE UInt data_line(Addr line, Bool store)
 	Addr *e = page_slot(first / per_page);
 
 	if (*e != EMPTY) {
+		if (*e & KT) {
+			*e &= ~KT;
+			touch_counted();
+		}
 		if ((*e & RO) && store) {
 			*e &= ~RO;
 			pages_ro--;
@@ -3074,6 +3106,7 @@ static void counts_add(Counts *t, const Counts *c)
 	t->lone_stlb += c->lone_stlb, t->lone_walk += c->lone_walk;
 	t->l2i_restart += c->l2i_restart;
 	t->decoded += c->decoded;
+	t->touches += c->touches;
 }
 
 /* A segment's events (not its executions), in the file's order. */
@@ -3083,13 +3116,13 @@ static void counts_write(VgFile *f, const Counts *c)
 	(f,
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
 	 "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-	 "%llu %llu %llu %llu %llu %llu %llu",
+	 "%llu %llu %llu %llu %llu %llu %llu %llu",
 	 c->l1d, c->l2, c->ll, c->l1i, c->l2i, c->lli, c->cond, c->taken, c->cond_miss, c->ind,
 	 c->ind_miss, c->ret, c->ret_miss, c->stall_l2, c->stall_llc, c->stall_mem, c->rep_iters,
 	 c->rep_runs, c->dtlb, c->walk, c->stall_stlb, c->stall_walk, c->wb, c->btb, c->fe_slow,
 	 c->fe_full, c->btb2, c->itlb, c->iwalk, c->faults, c->syscalls, c->bytes, c->lone_l2,
 	 c->lone_llc, c->lone_mem, c->lone_stlb, c->lone_walk, c->l2i_restart, c->btb_restart,
-	 c->file_faults, c->decoded);
+	 c->file_faults, c->decoded, c->touches);
 }
 
 /*
@@ -3105,7 +3138,7 @@ static void write_counts(const HChar *path, Int exitcode, Bool exec)
 		VG_(umsg)("ipcc: cannot write '%s'\n", path);
 		return;
 	}
-	VG_(fprintf)(f, "ipcc-vg 17\n");
+	VG_(fprintf)(f, "ipcc-vg 18\n");
 	VG_(fprintf)(f, "pid %d\nppid %d\n", VG_(getpid)(), VG_(getppid)());
 	if (exec)
 		VG_(fprintf)(f, "exec\n");
@@ -3131,7 +3164,8 @@ static void write_counts(const HChar *path, Int exitcode, Bool exec)
 	VG_(fprintf)(f, "frames %s\n", clo_frames ? "yes" : "no");
 	VG_(fprintf)(f, "window %lld\n", clo_window);
 	VG_(fprintf)
-	(f, "kernel %llu %llu %llu %llu\n", k_faults, k_syscalls, k_bytes, k_file_faults);
+	(f, "kernel %llu %llu %llu %llu %llu\n", k_faults, k_syscalls, k_bytes, k_file_faults,
+	 k_touches);
 	/* Oldest first, so that a parent's line comes before its children's. */
 	for (UInt id = 1; id <= npaths; id++)
 		for (Path *p = paths; p; p = p->all_next)
@@ -3142,10 +3176,10 @@ static void write_counts(const HChar *path, Int exitcode, Bool exec)
 				VG_(fprintf)
 				(f, "region %u %u %llu\t%s\n", p->id, p->parent ? p->parent->id : 0,
 				 p->calls, p->name);
-				if (p->faults || p->syscalls || p->bytes)
+				if (p->faults || p->syscalls || p->bytes || p->touches)
 					VG_(fprintf)
-				(f, "RK %u %llu %llu %llu %llu\n", p->id, p->faults, p->syscalls,
-				 p->bytes, p->file_faults);
+				(f, "RK %u %llu %llu %llu %llu %llu\n", p->id, p->faults,
+				 p->syscalls, p->bytes, p->file_faults, p->touches);
 			}
 	/* The ids the N lines name: the segments written, in order. */
 	UInt next_id = 0;
