@@ -474,6 +474,12 @@ struct ipcc_model_profile {
 	 */
 	unsigned l2_bytes_per_cycle, l2_wb_bytes_per_cycle, nt_bytes_per_cycle;
 	/*
+	 * The lines L2 takes from the LLC keep L2 busy on top of L1's lines: each costs 64 /
+	 * llc_bytes_per_cycle cycles, added to the cycles of L1's lines in the same floor (a
+	 * triad streamed from the LLC); 0 when missing: free.
+	 */
+	unsigned llc_bytes_per_cycle;
+	/*
 	 * Taken branches the front end follows per cycle (fetch stops at a taken one): 0 when
 	 * missing, no limit. The model backend gives each segment at least its taken branches'
 	 * cycles, the extra as front-end stall; the pipeline simulation (ipcc sim, blocks,
@@ -832,7 +838,7 @@ struct ipcc_model_error {
  * syscall_cycles, syscall_bytes_per_cycle, process_cycles, file_fault_cycles,
  * kernel_page_touch_cycles,
  * l2_bytes_per_cycle,
- * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
+ * l2_wb_bytes_per_cycle, nt_bytes_per_cycle, llc_bytes_per_cycle, taken_per_cycle, indirect_call_cycles,
  * call_ret_cycles,
  * btb_entries, btb_miss_cycles, btb2_entries, btb2_miss_cycles, btb_restart_entries,
  * btb_restart_window, btb_restart_sites, fe_line_branches,

@@ -44,6 +44,8 @@
 #   tagged tables of 8,192 entries, missed by goldencove's 1,024;
 # - a chain of jmps a line apart that misses L1i at every jump (model_traces scatter): each
 #   line from L2 costs zen5's front end 2 cycles;
+# - blocks of two lines past L2 (model_traces runs, hops): the next line the L1i prefetcher
+#   brings goes through L2, and costs as a fetch's where L2 misses it, used or not;
 # - blocks each with a random branch (bench/mispredict_sites, SITES): under zen5 a mispredict
 #   among 8,192 such sites costs about twice what it costs among 1,024 (natively 25-32
 #   cycles to 3,584-4,096 sites, 67-79 at 6,144-8,192), and the same with a profile that
@@ -183,6 +185,38 @@ printf 'base = zen5\nl1i_l2_cycles = 0\nopcache_capacity = 0\n' >"$tmp/nol1i.pro
 printf 'base = zen5\nopcache_capacity = 0\n' >"$tmp/nocap.profile"
 s=$(traces scatter 20 "$tmp/nol1i.profile" .counters.cycles 40960)
 within "$s" 0.9 1.2 || fail "scatter, lines from L2 hidden: $s cycles a jump, not 1"
+# The next line the L1i prefetcher asks L2 for goes through L2, and where L2 misses it, it
+# costs as a fetch that L2 misses, used or not (vg_tool.c fetch_line(): a rule that stands
+# for what the model's L2 keeps of flat code that the machine's does not). 2,048 blocks of
+# two lines (256 KiB), each jumping 67 blocks on, past an L2 of 64 KiB: from its second line,
+# into which it runs from its first (model_traces runs), three lines from the LLC a block
+# (its first fetched, its second prefetched and run, and the next block's first prefetched
+# when the second runs); from its first (hops), two (its second prefetched, never run), and
+# one L1i miss; within an L2 of 2 MiB, none. Before, a line the prefetcher brought was free
+# and never went through L2: one a block either way.
+for l2 in 64K 2048K; do
+    for c in "0 1 Data 48K 12" "1 1 Instruction 32K 8" "2 2 Unified $l2 8" "3 3 Unified 32768K 16"; do
+        set -- $c
+        mkdir -p "$tmp/sys$l2/cpu0/cache/index$1"
+        for f in level:$2 type:$3 size:$4 ways_of_associativity:$5 coherency_line_size:64; do
+            echo "${f#*:}" >"$tmp/sys$l2/cpu0/cache/index$1/${f%%:*}"
+        done
+    done
+done
+set --
+export IPCC_SYSFS_CPU="$tmp/sys64K"
+r=$(traces runs 4 zen5 .model.counts.l2i_misses 8192)
+rl=$(traces runs 4 zen5 .model.counts.llci_misses 8192)
+h=$(traces hops 4 zen5 .model.counts.l2i_misses 8192)
+hi=$(traces hops 4 zen5 .model.counts.l1i_misses 8192)
+export IPCC_SYSFS_CPU="$tmp/sys2048K"
+w=$(traces runs 4 zen5 .model.counts.l2i_misses 8192)
+unset IPCC_SYSFS_CPU
+within "$r" 2.95 3.05 || fail "runs: $r lines from past L2 a block, not 3"
+within "$rl" -0.01 0.01 || fail "runs: $rl lines from memory a block, not 0 (the LLC holds them)"
+within "$h" 1.95 2.05 || fail "hops: $h lines from past L2 a block, not 2"
+within "$hi" 0.95 1.05 || fail "hops: $hi L1i misses a block, not 1"
+within "$w" -0.01 0.01 || fail "runs within L2: $w lines from past L2 a block, not 0"
 # A mispredict restarts the fetch at a line that nothing fetched ahead (vg_tool.c
 # on_enter()): where L1i lacks it, the refill waits for L2, l2_latency - load_latency (10)
 # more under zen5. Random calls to 1,024 functions 128 bytes apart miss L1i three times in

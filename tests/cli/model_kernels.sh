@@ -216,6 +216,32 @@ if [ $# = 0 ]; then
         'BEGIN { exit !(w > 1.24 && w < 1.27 && o > 1.08 && o < 1.10) }' ||
         fail "bandwidth.copy: $(cat "$tmp/wwb") cycles an iteration with write-backs apart" \
             "(1.253 expected), $(cat "$tmp/wone") at one rate (1.091)"
+    # The lines L2 takes from the LLC keep it busy on top of L1's (llc_bytes_per_cycle): a
+    # triad over 6 MiB, past that L2 of 2 MiB, with L1's lines at 32 bytes a cycle (8 cycles
+    # an iteration, over the pipeline's), takes exactly 64/16 = 4 cycles more for each line
+    # L2 misses than with the LLC free, and the LLC's cycles hold them.
+    printf 'base = goldencove\nl2_bytes_per_cycle = 32\nllc_bytes_per_cycle = 16\n' >"$tmp/llc.profile"
+    printf 'base = goldencove\nl2_bytes_per_cycle = 32\n' >"$tmp/nollc.profile"
+    for p in llc nollc; do
+        for i in 5000 10000; do
+            IPCC_SYSFS_CPU="$tmp/sysfs" "$ipcc" stat --backend model --profile "$tmp/$p.profile" \
+                --per-function --format json -o "$tmp/t$p$i.json" -- "$drv" bandwidth.triad $i \
+                6291456 2>"$tmp/err" || fail "bandwidth.triad, $p: $(cat "$tmp/err")"
+        done
+        jq -n -r --slurpfile a "$tmp/t${p}5000.json" --slurpfile b "$tmp/t${p}10000.json" \
+            'def c($r): [$r.model.functions[] | select(.function == "k_triad") | .counts][0];
+             [c($b[0]), c($a[0])] as [$y, $x]
+             | "\(($y.cycles.total - $x.cycles.total) / 5000) \(($y.l2_misses - $x.l2_misses) / 5000) \(($y.cycles.llc_hits - $x.cycles.llc_hits) / 5000)"' \
+            >"$tmp/t$p"
+    done
+    read -r cl ml ll <"$tmp/tllc"
+    read -r cn mn ln <"$tmp/tnollc"
+    awk -v cl="$cl" -v ml="$ml" -v ll="$ll" -v cn="$cn" -v mn="$mn" -v ln="$ln" 'BEGIN {
+        d = cl - cn - 4 * ml; if (d < 0) d = -d
+        e = ll - ln - 4 * ml; if (e < 0) e = -e
+        exit !(ml > 2 && ml == mn && cn > 7.9 && cn < 8.1 && d < 0.001 && e < 0.001) }' ||
+        fail "bandwidth.triad: $cl cycles an iteration with the LLC at 16 bytes a cycle" \
+            "($ll of them the LLC's), $cn without; $ml lines an iteration miss L2 ($mn)"
 fi
 # A mispredict costs the backend what it costs the pipeline model, with whose convention
 # ipcc bench --fit-profile fits recovery (account.c): branch.random under the backend within 2%
@@ -369,7 +395,7 @@ fi
 echo "ok: every kernel's instructions, loads, stores and branches exact under the model;" \
     "a chase's misses stall, a stream's overlap, a page chase misses the TLB; one taken" \
     "branch a cycle; a mispredict as the pipeline model charges it; a copy's write-backs at" \
-    "their own rate; a stream read in order waits for" \
+    "their own rate; a triad's lines from the LLC keep L2 busy; a stream read in order waits for" \
     "L2 once a page; a chase over 7/8 of L2 misses in its crowded page colours; a chase" \
     "over 48 MiB misses the LLC's share; zen5: a stream's lone misses hidden by the reorder" \
     "buffer, a chase's not; page starts spread over L2 by its index's fold"

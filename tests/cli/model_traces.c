@@ -35,6 +35,11 @@
  *                    each to the one 67 lines on: every jump an L1i miss that L2 serves on
  *                    the predicted path, which no next-line prefetch brings in. Zen 5: 2.0
  *                    cycles a jump natively, 0.7 within L1i (stop 65).
+ *   model_traces runs N   N passes over 2,048 blocks of two lines (256 KiB of code), each
+ *                    jumping to the one 67 on from its second line, into which it runs
+ *                    from its first: the line the L1i prefetcher asks L2 for is then run.
+ *                    `hops N` the same with each block's jmp at its first line, its second
+ *                    never run (the line the prefetcher brings is not used).
  *   model_traces dispatch N   N iterations of an interpreter's loop: a call through memory
  *                    (call [rax+16], as perl's runops) to a function of four chains of four
  *                    adds, which returns where the next one is; `direct N` the same loop with
@@ -129,6 +134,30 @@ __asm__(".text\n"
 	"	jnz scatter\n"
 	"	ret\n"
 	".size scatter, . - scatter\n");
+
+/* 2,048 blocks of 128 bytes, each jumping to the one 67 on, after BODY. */
+#define BLOCKS(name, body)                                                              \
+	void name(long n);                                                              \
+	__asm__(".text\n"                                                               \
+		".p2align 7\n"                                                          \
+		".type " #name ", @function\n" #name ":\n"                              \
+		".set " #name "_j, 0\n"                                                 \
+		".rept 2048\n"                                                          \
+		"	.p2align 7\n" body "	.if ((" #name "_j + 67) % 2048) == 0\n" \
+		"	jmp 2f\n"                                                             \
+		"	.else\n"                                                              \
+		"	jmp " #name " + ((" #name "_j + 67) % 2048) * 128\n"            \
+		"	.endif\n"                                                             \
+		"	.set " #name "_j, " #name "_j + 1\n"                            \
+		".endr\n"                                                               \
+		"	.p2align 7\n"                                                         \
+		"2:	dec %rdi\n"                                                         \
+		"	jnz " #name "\n"                                                \
+		"	ret\n"                                                                \
+		".size " #name ", . - " #name "\n");
+/* a line of 64 one-byte nops, then the jmp at the second line's start */
+BLOCKS(runs, "	.skip 64, 0x90\n")
+BLOCKS(hops, "")
 
 /* 1,024 functions of lea rax, [rdi + 1]; ret: 128 (far) or 16 bytes (near) apart. */
 #define FUNCTIONS(name, align)                             \
@@ -295,6 +324,7 @@ static const struct {
 	{ "jumps", jumps }, { "lines", lines },	      { "packed", packed }, { "both", both },
 	{ "apart", apart }, { "dispatch", dispatch }, { "direct", direct }, { "interp", interp },
 	{ "chain", chain }, { "far", far },	      { "near", near },	    { "scatter", scatter },
+	{ "runs", runs },   { "hops", hops },
 };
 
 static unsigned char bytes[64];
@@ -312,7 +342,7 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"usage: model_traces "
 			"[jumps|lines|packed|both|apart|dispatch|direct|interp|chain|far|near|"
-			"scatter] "
+			"scatter|runs|hops] "
 			"ITERATIONS\n");
 		return 2;
 	}
@@ -324,7 +354,7 @@ int main(int argc, char **argv)
 	if (argc == 3) {
 		fprintf(stderr,
 			"model_traces: no mode %s (jumps, lines, packed, both, apart, dispatch, "
-			"direct, interp, chain, far, near, scatter)\n",
+			"direct, interp, chain, far, near, scatter, runs, hops)\n",
 			argv[1]);
 		return 2;
 	}

@@ -152,6 +152,14 @@ if command -v valgrind >/dev/null && ! nm "$build/bench/merge_sort" 2>/dev/null 
     [ "$(grep -c '^ *[24]000 \(random\|sorted\) \(branch\|select\)  *[0-9][0-9.]*  *[0-9][0-9.]* ' "$tmp/out")" = 5 ] ||
         fail "merge_sort.py: $(cat "$tmp/out")"
 fi
+# bench/code_footprint.py, small: a row for each of two sizes, a native and a modelled figure
+# (or why not: x86-64 only).
+if command -v valgrind >/dev/null; then
+    python3 "$src/bench/code_footprint.py" --sizes 64,128 --rounds 1 --calls 20000 \
+        --model-calls 2048 "$build" >"$tmp/out" 2>&1 || fail "code_footprint.py: $(cat "$tmp/out")"
+    [ "$(grep -c '^ *\(64\|128\)  *[0-9][0-9]*  *[0-9][0-9.]*  *[0-9.]*%  *[0-9][0-9.]*  *[-+][0-9.]*%' "$tmp/out")" = 2 ] ||
+        grep -q 'x86-64 only' "$tmp/out" || fail "code_footprint.py: $(cat "$tmp/out")"
+fi
 # bench/llc_time.py, quick: a row for each of its four points and a fit (or why there is
 # none: memory no slower than the LLC, or not x86-64).
 python3 "$src/bench/llc_time.py" "$build/bench/llc_time" --quick >"$tmp/out" 2>&1 ||

@@ -40,8 +40,9 @@ static const char left_out[] =
     "prefetchers but a stream one into L2 and the spatial one (a line's 128-byte pair); the "
     "page frames the kernel gives the program (L2 and the LLC are indexed by frames "
     "scattered by a fixed rule, not by the real ones); huge pages (the TLB model's pages "
-    "are 4 KiB) and where a page walk's entries are (its latency is fixed); the LLC's and "
-    "memory's bandwidth (L2's and streaming stores' are modelled); the overlap of cache "
+    "are 4 KiB) and where a page walk's entries are (its latency is fixed); memory's "
+    "bandwidth (L2's, streaming stores' and, where the profile measured it, the LLC's are "
+    "modelled); the overlap of cache "
     "misses is estimated (an epoch over the reorder buffer: a load's miss within it, "
     "independent of an earlier one, costs nothing; a lone one, where no load of its "
     "segment chases a pointer, costs what is left of its latency once the reorder buffer "
@@ -245,7 +246,8 @@ void stat_model_text(FILE *out, const struct stat_result *r)
 	fprintf(out, "  %-24s %18" PRIu64 "\n", "L2 misses (data)", c->l2_misses);
 	fprintf(out, "  %-24s %18" PRIu64 "\n", "LLC misses (data)", c->llc_misses);
 	fprintf(out,
-		"  %-24s %18" PRIu64 "  (%" PRIu64 " missed L2 too; %" PRIu64
+		"  %-24s %18" PRIu64 "  (%" PRIu64 " code lines from past L2, the L1i "
+		"prefetcher's among them; %" PRIu64
 		" from L2 where a mispredict restarted the fetch)\n",
 		"L1i misses", c->l1i_misses, c->l2i_misses, c->l1i_restarts);
 	if (r->model_caches.opcache)
