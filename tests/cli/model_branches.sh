@@ -56,6 +56,7 @@ prog=$2
 traces=$3
 sites=$4
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/fake_sysfs.sh"
 command -v valgrind >/dev/null || { echo "SKIP: no valgrind (make deps installs it)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -195,15 +196,8 @@ within "$s" 0.9 1.2 || fail "scatter, lines from L2 hidden: $s cycles a jump, no
 # one L1i miss; within an L2 of 2 MiB, none. Before, a line the prefetcher brought was free
 # and never went through L2: one a block either way.
 for l2 in 64K 2048K; do
-    for c in "0 1 Data 48K 12" "1 1 Instruction 32K 8" "2 2 Unified $l2 8" "3 3 Unified 32768K 16"; do
-        set -- $c
-        mkdir -p "$tmp/sys$l2/cpu0/cache/index$1"
-        for f in level:$2 type:$3 size:$4 ways_of_associativity:$5 coherency_line_size:64; do
-            echo "${f#*:}" >"$tmp/sys$l2/cpu0/cache/index$1/${f%%:*}"
-        done
-    done
+    fake_sysfs "$tmp/sys$l2" $l2 8 || fail "a sysfs of $l2 in $tmp"
 done
-set --
 export IPCC_SYSFS_CPU="$tmp/sys64K"
 r=$(traces runs 4 zen5 .model.counts.l2i_misses 8192)
 rl=$(traces runs 4 zen5 .model.counts.llci_misses 8192)

@@ -14,6 +14,7 @@ ipcc=$1
 drv=$2
 shift 2
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/fake_sysfs.sh"
 command -v valgrind >/dev/null || { echo "SKIP: no valgrind (make deps installs it)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -191,14 +192,7 @@ fi
 # caches are the machine's where they were measured (Emerald Rapids, a 2 MiB L2), not this
 # one's (Zen 5's 1 MiB L2 put the one rate at 1.138).
 if [ $# = 0 ]; then
-    for c in "0 1 Data 48K 12" "1 1 Instruction 32K 8" "2 2 Unified 2048K 16" "3 3 Unified 32768K 16"; do
-        set -- $c
-        mkdir -p "$tmp/sysfs/cpu0/cache/index$1"
-        for f in level:$2 type:$3 size:$4 ways_of_associativity:$5 coherency_line_size:64; do
-            echo "${f#*:}" >"$tmp/sysfs/cpu0/cache/index$1/${f%%:*}"
-        done
-    done
-    set --
+    fake_sysfs "$tmp/sysfs" 2048K 16
     printf 'base = goldencove\nl2_bytes_per_cycle = 88\nl2_wb_bytes_per_cycle = 18\n' >"$tmp/wb.profile"
     printf 'base = goldencove\nl2_bytes_per_cycle = 44\n' >"$tmp/one.profile"
     for p in wb one; do
