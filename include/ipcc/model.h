@@ -354,6 +354,22 @@ struct ipcc_model_profile {
 	 */
 	unsigned vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports;
 	/*
+	 * Whether the vector classes are Zen 5's four pipes rather than Intel's ports: FP and
+	 * integer multiplies, FMA, AES and variable blends on two (vec_mul_ports); FP adds,
+	 * compares, min/max, rounding, conversions and bit shifts on two others (vec_add_ports);
+	 * byte shuffles and shifts, packs, zero and sign extensions, saturating adds, abs,
+	 * reciprocals, lane permutes and inserts on one of each (vec_shuffle_ports); logic,
+	 * integer adds, compares, min/max and averages, dword shuffles, unpacks and blends on
+	 * all four. Measured on a Zen 5 guest (four independent of each and the loop's dec,
+	 * jnz; two beside two vmulps or two vaddps): vmulps, vaddps, vpsllq, vpshufb 2.00;
+	 * vpcmpeqb, vpshufd, vpunpcklbw 1.00; two vmulps and two vpmullw 2.00, and two vaddps
+	 * 1.00; two vaddps and two vminps 2.00; two vpshufb beside two vmulps or two vaddps
+	 * 1.33. Where true, a multiplying pipe and the shuffling class together take at most
+	 * vec_mul_ports + 1 a cycle, an adding pipe and it vec_add_ports + 1 (the limits
+	 * "vec_mul_mix_ports" and "vec_add_mix_ports"). false: Intel's classes.
+	 */
+	bool vec_zen_pipes;
+	/*
 	 * A load that a store before it overlaps but cannot forward to (not all its bytes, or
 	 * another virtual page of one physical page, as in ipcc bench --block's harness)
 	 * waits until it is the oldest, then takes this many cycles (Golden Cove: 16); 0: not
@@ -1010,6 +1026,8 @@ enum ipcc_model_limit {
 	IPCC_LIMIT_DEPLOAD,    /* dep_load_ports: loads of an address a load gave */
 	IPCC_LIMIT_VLOAD,      /* vec_load_ports: loads into vector registers */
 	IPCC_LIMIT_VIN,	       /* vec_in_ports: moves from general into vector registers */
+	IPCC_LIMIT_VMULMIX,    /* vec_zen_pipes: the multiplying pipes and shuffles together */
+	IPCC_LIMIT_VADDMIX,    /* vec_zen_pipes: the adding pipes and shuffles together */
 	IPCC_LIMIT_MISPREDICT, /* sum over branches of their rate x the profile's recovery */
 	IPCC_LIMIT_TAGS,       /* loads of a line through several virtual tags (utag_alias_*) */
 	IPCC_LIMITS

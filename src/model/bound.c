@@ -38,6 +38,8 @@ static const char *const limit_names[IPCC_LIMITS] = {
 	[IPCC_LIMIT_DEPLOAD] = "ports for loaded addresses",
 	[IPCC_LIMIT_VLOAD] = "vector load ports",
 	[IPCC_LIMIT_VIN] = "moves into vector registers",
+	[IPCC_LIMIT_VMULMIX] = "vector multiply and shuffle pipes",
+	[IPCC_LIMIT_VADDMIX] = "vector add and shuffle pipes",
 	[IPCC_LIMIT_MISPREDICT] = "mispredicts",
 	[IPCC_LIMIT_TAGS] = "virtual tags",
 };
@@ -219,11 +221,23 @@ static int find_chain(const struct ipcc_model_program *prog, const struct ipcc_m
 int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
 		     struct ipcc_model_bound *out)
 {
-	const unsigned ports[] = { p->alu_ports,      p->load_ports,	 p->store_ports,
-				   p->vector_ports,   p->pair_stores,	 p->agu_ports,
-				   p->shift_ports,    p->mul_ports,	 p->vec_mul_ports,
-				   p->vec_add_ports,  p->vec_out_ports,	 p->vec_shuffle_ports,
-				   p->dep_load_ports, p->vec_load_ports, p->vec_in_ports };
+	const unsigned ports[] = { p->alu_ports,
+				   p->load_ports,
+				   p->store_ports,
+				   p->vector_ports,
+				   p->pair_stores,
+				   p->agu_ports,
+				   p->shift_ports,
+				   p->mul_ports,
+				   p->vec_mul_ports,
+				   p->vec_add_ports,
+				   p->vec_out_ports,
+				   p->vec_shuffle_ports,
+				   p->dep_load_ports,
+				   p->vec_load_ports,
+				   p->vec_in_ports,
+				   model_mix_limit(p, p->vec_mul_ports),
+				   model_mix_limit(p, p->vec_add_ports) };
 	double uops = 0, fe = 0, mispredict = 0, tags = 0, use[PORT_CLASSES] = { 0 };
 	bool paired = false;
 	int ret;

@@ -103,6 +103,7 @@ enum unit model_insn_unit(const char *m);
  */
 enum vunit { V_ANY, V_MUL, V_ADD, V_OUT, V_SHUF };
 enum vunit model_insn_vunit(const char *base, bool to_gpr, bool from_gpr, bool mem);
+enum vunit model_insn_vunit_zen(const char *base, bool to_gpr, bool from_gpr, bool mem);
 bool model_insn_is_conversion(const char *base);
 
 /* Whether s is a condition code (o, no, b, ... g), as in jcc, cmovcc and setcc. */

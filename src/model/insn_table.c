@@ -765,6 +765,60 @@ enum vunit model_insn_vunit(const char *b, bool to_gpr, bool from_gpr, bool mem)
 }
 
 /*
+ * The same on Zen 5's four pipes (vec_zen_pipes; include/ipcc/model.h says what was
+ * measured): V_MUL on two, V_ADD on two others, V_SHUF on one of each, V_ANY on all four.
+ * Moves from general registers are the profile's vec_in_ports' (V_ANY here).
+ */
+enum vunit model_insn_vunit_zen(const char *b, bool to_gpr, bool from_gpr, bool mem)
+{
+	static const char *const mul[] = { "mulps",	"mulpd",      "mulss",	   "mulsd",
+					   "pmullw",	"pmulld",     "pmulhw",	   "pmulhuw",
+					   "pmulhrsw",	"pmuludq",    "pmuldq",	   "pmaddwd",
+					   "pmaddubsw", "psadbw",     "aesenc",	   "aesenclast",
+					   "aesdec",	"aesdeclast", "aesimc",	   "blendvps",
+					   "blendvpd",	"pblendvb",   "pclmulqdq", NULL };
+	static const char *const add[] = {
+		"addps",    "addpd",	"addss",    "addsd",	 "subps",     "subpd",
+		"subss",    "subsd",	"addsubps", "addsubpd",	 "minps",     "minpd",
+		"minss",    "minsd",	"maxps",    "maxpd",	 "maxss",     "maxsd",
+		"cmpps",    "cmppd",	"cmpss",    "cmpsd",	 "roundps",   "roundpd",
+		"roundss",  "roundsd",	"cvtdq2ps", "cvtps2dq",	 "cvttps2dq", "cvtps2pd",
+		"cvtpd2ps", "cvtdq2pd", "cvtpd2dq", "cvttpd2dq", "cvtss2sd",  "cvtsd2ss",
+		"psllw",    "pslld",	"psllq",    "psrlw",	 "psrld",     "psrlq",
+		"psraw",    "psrad",	"vpsllvd",  "vpsllvq",	 "vpsrlvd",   "vpsrlvq",
+		"vpsravd",  NULL
+	};
+	static const char *const mix[] = {
+		"pshufb",   "pslldq",	"psrldq",   "pmovzxbw",	  "pmovzxbd",	"pmovzxbq",
+		"pmovzxwd", "pmovzxwq", "pmovzxdq", "pmovsxbw",	  "pmovsxbd",	"pmovsxbq",
+		"pmovsxwd", "pmovsxwq", "pmovsxdq", "palignr",	  "packsswb",	"packssdw",
+		"packuswb", "packusdw", "paddusb",  "paddusw",	  "psubusb",	"psubusw",
+		"paddsb",   "paddsw",	"psubsb",   "psubsw",	  "pabsb",	"pabsw",
+		"pabsd",    "rcpps",	"rsqrtps",  "rcpss",	  "rsqrtss",	"vpermd",
+		"vpermps",  "vpermq",	"vpermpd",  "vperm2f128", "vperm2i128", NULL
+	};
+	/* from a register only: from memory, the load does it */
+	static const char *const mix_reg[] = { "vinsertf128",  "vinserti128",  "vextractf128",
+					       "vextracti128", "vinsertf32x4", "vinserti32x4",
+					       "vinsertf64x2", "vinserti64x2", NULL };
+	static const char *const out[] = {
+		"ucomiss", "ucomisd", "comiss", "comisd", "ptest", NULL
+	};
+
+	if (to_gpr || model_insn_in_list(b, out))
+		return V_OUT;
+	if (from_gpr)
+		return V_ANY;
+	if (model_insn_in_list(b, mul) || !strncmp(b, "vfm", 3) || !strncmp(b, "vfnm", 4))
+		return V_MUL;
+	if (model_insn_in_list(b, add))
+		return V_ADD;
+	if (model_insn_in_list(b, mix) || (!mem && model_insn_in_list(b, mix_reg)))
+		return V_SHUF;
+	return V_ANY;
+}
+
+/*
  * Conversions between single and double precision, and from double to 32-bit integers and
  * back, in two micro-ops from a register: one on the shuffle port and one on a multiplying
  * one (Emerald Rapids, four independent cvtps2pd, cvtpd2ps, cvtdq2pd or cvttpd2dq 4.00

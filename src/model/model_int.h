@@ -89,7 +89,7 @@ struct minsn {
 	bool logic_flags;      /* writes the flags as and, or, xor, test do */
 	bool fused_flags;      /* writes the flags as the first of a macro-fused pair */
 	bool cond;	       /* setcc, cmovcc: reads the flags as a condition */
-	uint16_t ports;	       /* the execution-port classes it issues to (PORT_* bits) */
+	uint32_t ports;	       /* the execution-port classes it issues to (PORT_* bits) */
 	bool shift_twice;      /* two micro-ops on the shift ports (and two ALU ports) */
 	uint8_t alu_held;      /* ALU issue slots it holds beside its own (lea3_alu_slots) */
 	uint8_t alu_subset;    /* ALU_*: some ALU ports (alu_port_subsets); 0: any */
@@ -343,6 +343,11 @@ static inline bool model_taken(const struct minsn *in, uint64_t k)
  * profile names them (vec_load_ports).
  * PORT_VIN: of the vector ports, those that take a general register's value into a vector
  * register, where the profile names them (vec_in_ports).
+ * PORT_VMULMIX, PORT_VADDMIX: with vec_zen_pipes, Zen 5's multiplying pipes (0, 1) and its
+ * adding ones (2, 3), each with the shuffling class (pipes 1 and 2: PORT_VSHUF): a
+ * multiply counts in PORT_VMUL and PORT_VMULMIX, an add in PORT_VADD and PORT_VADDMIX, a
+ * shuffle in PORT_VSHUF and both unions. With the vector class, these counts are exact for
+ * the four pipes (every union of the sets is one of them, or all four).
  */
 enum {
 	PORT_ALU,
@@ -360,8 +365,16 @@ enum {
 	PORT_DEPLOAD,
 	PORT_VLOAD,
 	PORT_VIN,
+	PORT_VMULMIX,
+	PORT_VADDMIX,
 	PORT_CLASSES
 };
+
+/* With vec_zen_pipes, the limit of a vector class and the shuffling one together. */
+static inline unsigned model_mix_limit(const struct ipcc_model_profile *p, unsigned ports)
+{
+	return p->vec_zen_pipes && ports ? ports + 1 : 0; /* the shuffles take one pipe of it */
+}
 
 struct ipcc_model_program {
 	struct minsn *insn;

@@ -869,7 +869,9 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 					from_gpr |= i > 0 && o[0].kind == O_REG &&
 						    o[0].reg >= REG_VEC0 && o[0].reg < REG_FLAGS;
 				}
-			const enum vunit v = model_insn_vunit(base, to_gpr, from_gpr, mem);
+			const enum vunit v = p->vec_zen_pipes
+						 ? model_insn_vunit_zen(base, to_gpr, from_gpr, mem)
+						 : model_insn_vunit(base, to_gpr, from_gpr, mem);
 
 			/*
 			 * a general register's value into a vector register: the crossing's
@@ -882,24 +884,36 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 				in.slow_extra = p->from_gpr_extra;
 			}
 			in.ports |= 1u << PORT_VEC;
-			/* the out port is one of the multiplying ones, the shuffle one an adder */
-			if (v == V_OUT && p->vec_out_ports)
-				in.ports |= 1u << PORT_VOUT;
-			if ((v == V_OUT || v == V_MUL) && p->vec_mul_ports)
-				in.ports |= 1u << PORT_VMUL;
-			if (v == V_SHUF && p->vec_shuffle_ports)
-				in.ports |= 1u << PORT_VSHUF;
-			if ((v == V_SHUF || v == V_ADD) && p->vec_add_ports)
-				in.ports |= 1u << PORT_VADD;
+			if (p->vec_zen_pipes) { /* pipes 0-1, 2-3, and the shuffles on 1 and 2 */
+				if (v == V_MUL)
+					in.ports |= 1u << PORT_VMUL | 1u << PORT_VMULMIX;
+				else if (v == V_ADD)
+					in.ports |= 1u << PORT_VADD | 1u << PORT_VADDMIX;
+				else if (v == V_SHUF)
+					in.ports |= 1u << PORT_VSHUF | 1u << PORT_VMULMIX |
+						    1u << PORT_VADDMIX;
+				else if (v == V_OUT && p->vec_out_ports)
+					in.ports |= 1u << PORT_VOUT;
+			} else {
+				/* the out port is one of the multiplying ones, the shuffle one an adder */
+				if (v == V_OUT && p->vec_out_ports)
+					in.ports |= 1u << PORT_VOUT;
+				if ((v == V_OUT || v == V_MUL) && p->vec_mul_ports)
+					in.ports |= 1u << PORT_VMUL;
+				if (v == V_SHUF && p->vec_shuffle_ports)
+					in.ports |= 1u << PORT_VSHUF;
+				if ((v == V_SHUF || v == V_ADD) && p->vec_add_ports)
+					in.ports |= 1u << PORT_VADD;
+				/* a conversion from a register: its second micro-op multiplies */
+				if (v == V_SHUF && p->vec_shuffle_ports && p->vec_mul_ports &&
+				    model_insn_is_conversion(base)) {
+					in.ports |= 1u << PORT_VMUL;
+					in.vec_twice = true;
+				}
+			}
 			/* a general register's value in: where the profile counts such moves */
 			if (from_gpr && p->vec_in_ports)
 				in.ports |= 1u << PORT_VIN;
-			/* a conversion from a register: its second micro-op multiplies */
-			if (v == V_SHUF && p->vec_shuffle_ports && p->vec_mul_ports &&
-			    model_insn_is_conversion(base)) {
-				in.ports |= 1u << PORT_VMUL;
-				in.vec_twice = true;
-			}
 		}
 		if (in.zero || in.eliminated) { /* at rename */
 			in.ports = 0;

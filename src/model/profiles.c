@@ -379,6 +379,19 @@ static const struct ipcc_model_profile builtin[] = {
 	  .load_ports = 4,
 	  .store_ports = 2,
 	  .vector_ports = 4,
+	  /*
+	   * ipcc bench --block on the Zen 5 guest of stop 75 (four independent of each and the
+	   * loop; two beside two vmulps, two beside two vaddps): vmulps, vpmullw, vpmulld,
+	   * vpmaddwd, vpmulhw, vaesenc 2.00, 2.00, 1.00; vaddps, vminps, vcmpltps, vroundps,
+	   * vcvtdq2ps, vcvtps2pd, vpsllq, vpsraw, vpsllvd 2.00, 1.00, 2.00; vpshufb, vpsrldq,
+	   * vpmovzxbw, vpalignr, vpacksswb, vpaddusb, vpabsd, vrcpps, vinsertf128 2.00, 1.33,
+	   * 1.33; vpcmpeqb, vpminub, vpavgb, vpaddd, vpshufd, vshufps, vpunpcklbw, vunpcklps,
+	   * vpermilps, vblendps 1.00 (four pipes); the model had them all at 1.00
+	   */
+	  .vec_mul_ports = 2,
+	  .vec_add_ports = 2,
+	  .vec_shuffle_ports = 2,
+	  .vec_zen_pipes = true,
 	  .placement = IPCC_MODEL_PLACE_NEXT,
 	  .latencies = "zen5",
 	  .lock_latency = 20, /* measured: atomic.lock_add 19.99, a lock xadd block 20.0 */
@@ -1159,7 +1172,7 @@ static const struct key {
 	 * forward_extra, vector_forward_extra: 0, a forward as fast as the cache;
 	 * from_gpr_extra: 0, no crossing;
 	 * agu_ports: 0, none shared; shift_ports, mul_ports, vec_mul_ports, vec_add_ports,
-	 * vec_out_ports, vec_shuffle_ports: 0, any port of the class; indexed_store_alu: false; mul_high_latency: 0, as rax's;
+	 * vec_out_ports, vec_shuffle_ports: 0, any port of the class; vec_zen_pipes: false, Intel's classes; indexed_store_alu: false; mul_high_latency: 0, as rax's;
 	 * l2_latency, llc_latency, dram_latency: 0, a miss costs
 	 * nothing (the model backend says so); llc_share_mib: 0, the whole LLC; llc_foreign: 0, no other tenant; l2_fold_bits: 0, a plain index; dtlb_entries: 0, no TLB modelled (stlb_entries,
 	 * stlb_latency, walk_latency: 0, none); itlb_entries: 0, no instruction TLB
@@ -1245,6 +1258,7 @@ static const struct key {
 	KEY(vec_add_ports, K_UNSIGNED, 0, 64),
 	KEY(vec_out_ports, K_UNSIGNED, 0, 64),
 	KEY(vec_shuffle_ports, K_UNSIGNED, 0, 64),
+	KEY(vec_zen_pipes, K_BOOL, 0, 0),
 	KEY(indexed_store_alu, K_BOOL, 0, 0),
 	KEY(mul_high_latency, K_UNSIGNED, 0, 1000),
 	KEY(l2_latency, K_UNSIGNED, 0, 100000),
@@ -1821,6 +1835,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->vec_mul_ports == b->vec_mul_ports && a->vec_add_ports == b->vec_add_ports &&
 	       a->vec_out_ports == b->vec_out_ports &&
 	       a->vec_shuffle_ports == b->vec_shuffle_ports &&
+	       a->vec_zen_pipes == b->vec_zen_pipes &&
 	       a->indexed_store_alu == b->indexed_store_alu &&
 	       a->mul_high_latency == b->mul_high_latency && a->l2_latency == b->l2_latency &&
 	       a->llc_latency == b->llc_latency && a->dram_latency == b->dram_latency &&

@@ -89,7 +89,7 @@ static int64_t allocate(struct alloc *a, const int64_t *ring, uint64_t g, size_t
  */
 struct ports {
 	unsigned limit[PORT_CLASSES]; /* 0: unlimited */
-	uint16_t want;		      /* classes with a limit */
+	uint32_t want;		      /* classes with a limit */
 	size_t size;		      /* a power of two */
 	int64_t *tag;
 	uint8_t (*used)[PORT_CLASSES];
@@ -204,12 +204,12 @@ static int64_t ports_next_free(struct ports *pt, int k, int64_t t)
 }
 
 /* The port classes `in` issues to: a store not paired also reaches the cache alone. */
-static uint16_t store_ports(const struct ipcc_model_profile *p, const struct minsn *in,
+static uint32_t store_ports(const struct ipcc_model_profile *p, const struct minsn *in,
 			    bool *paired)
 {
 	if (!p->pair_stores || !(in->mem & MEM_STORE) || model_store_pairs(in, paired))
 		return in->ports;
-	return (uint16_t)(in->ports | 1u << PORT_COMMIT);
+	return in->ports | 1u << PORT_COMMIT;
 }
 
 /*
@@ -218,8 +218,8 @@ static uint16_t store_ports(const struct ipcc_model_profile *p, const struct min
  * first cycle from then with one free (and ALU port `port2` free, where >= 0), whose cycle it
  * returns; -1: no memory.
  */
-static int64_t ports_issue(struct ports *pt, uint16_t need, int64_t t, int64_t floor, int port,
-			   uint16_t twice, int port2, int bank)
+static int64_t ports_issue(struct ports *pt, uint32_t need, int64_t t, int64_t floor, int port,
+			   uint32_t twice, int port2, int bank)
 {
 	ptrdiff_t j;
 	bool moved = true;
@@ -335,7 +335,7 @@ static unsigned bind_waiting(struct bind *b, unsigned j, int64_t t)
  * The port that an instruction of port classes `ports` (of ALU ports `subset`, an ALU_* or
  * 0), allocated in cycle s in allocation group grp, is bound to.
  */
-static int bind_port(struct bind *b, uint16_t ports, unsigned subset, int64_t s, uint64_t grp)
+static int bind_port(struct bind *b, uint32_t ports, unsigned subset, int64_t s, uint64_t grp)
 {
 	uint8_t set = ports >> PORT_MUL & 1 ? b->mul : ports >> PORT_SHIFT & 1 ? b->shift : b->all;
 
@@ -569,7 +569,8 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				       p->pair_stores, p->agu_ports, p->shift_ports, p->mul_ports,
 				       p->vec_mul_ports, p->vec_add_ports, p->vec_out_ports,
 				       p->vec_shuffle_ports, p->dep_load_ports, p->vec_load_ports,
-				       p->vec_in_ports },
+				       p->vec_in_ports, model_mix_limit(p, p->vec_mul_ports),
+				       model_mix_limit(p, p->vec_add_ports) },
 			    .per_bank = p->loads_per_bank <= 2 ? p->loads_per_bank : 0,
 			    .dep_gap = p->dep_load_gap };
 	bool paired = false;	  /* the last store reached the cache with the one before it */
@@ -610,7 +611,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 			       (unsigned long long)(iters * n));
 	for (int k = 0; k < PORT_CLASSES; k++)
 		if (pt.limit[k])
-			pt.want |= (uint16_t)(1u << k);
+			pt.want |= 1u << k;
 	df = calloc(1, sizeof(*df));
 	if (df)
 		df_init(df, p);
@@ -908,13 +909,13 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				 * Rapids, the shift, the add and the loop's branch on the two
 				 * shift ports; two such pairs 2.50)
 				 */
-				uint16_t twice = 0;
+				uint32_t twice = 0;
 				const bool second = in->shift_twice || materialize;
 
 				for (int cl = 0; second && cl < PORT_CLASSES; cl++)
 					if ((cl == PORT_SHIFT || cl == PORT_ALU) &&
 					    pt.limit[cl] >= 2)
-						twice |= (uint16_t)(1u << cl);
+						twice |= 1u << cl;
 				if (in->vec_twice) /* a conversion's two: one vector port more */
 					twice |= 1u << PORT_VEC;
 				/*

@@ -188,9 +188,11 @@ static const struct {
 	{ "mul_ports", "480fafc6480fafde480fafce480fafd6", D_BLOCK, 4,
 	  offsetof(struct ipcc_model_profile, mul_ports) },
 	/*
-	 * Four independent vmulps, vaddps, vmovmskpd, vunpcklps xmm: 2.00, 2.00, 4.00, 4.00
+	 * Four independent vmulps, vaddps, vmovmskpd, vpalignr xmm: 2.00, 2.00, 4.00, 4.00
 	 * cycles there (two multiplying ports, two adding, one out, one shuffling); the out
-	 * and shuffle rows after the others, whose classes hold theirs.
+	 * and shuffle rows after the others, whose classes hold theirs. On a Zen 5 guest
+	 * vpalignr is of the class on one multiplying and one adding pipe (vec_zen_pipes):
+	 * 2.00, as vmulps and vaddps.
 	 */
 	{ "vec_mul_ports", "c5d059cec5d059d6c5d059dec5d059e6", D_BLOCK, 4,
 	  offsetof(struct ipcc_model_profile, vec_mul_ports) },
@@ -198,7 +200,7 @@ static const struct {
 	  offsetof(struct ipcc_model_profile, vec_add_ports) },
 	{ "vec_out_ports", "c5f950c5c5f950ddc5f950cdc5f950d5", D_BLOCK, 4,
 	  offsetof(struct ipcc_model_profile, vec_out_ports) },
-	{ "vec_shuffle_ports", "c5d014cec5d014d6c5d014dec5d014e6", D_BLOCK, 4,
+	{ "vec_shuffle_ports", "c4e3510fce01c4e3510fd601c4e3510fde01c4e3510fe601", D_BLOCK, 4,
 	  offsetof(struct ipcc_model_profile, vec_shuffle_ports) },
 	/*
 	 * Twenty independent movzx r32, r12w and the loop's branch: 21 ALU micro-ops, 4.23

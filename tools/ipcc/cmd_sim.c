@@ -296,7 +296,7 @@ static void print_text(const struct sim_opts *o, const struct ipcc_model_program
 	const struct ipcc_model_summary *s = &res->summary;
 	const struct ipcc_model_row *rows = o->run.trace ? res->trace : res->rows;
 	uint64_t nrows = o->run.trace ? res->ntrace : res->nrows;
-	char rob[16], b[4][16], fold[32], placed[48] = "", alu_units[64] = "", vec_units[64] = "";
+	char rob[16], b[4][16], fold[32], placed[48] = "", alu_units[64] = "", vec_units[128] = "";
 
 	snprintf(rob, sizeof(rob), p->rob ? "%u" : "none", p->rob);
 	snprintf(fold, sizeof(fold), "%u a cycle", p->fold_imm);
@@ -312,9 +312,10 @@ static void print_text(const struct sim_opts *o, const struct ipcc_model_program
 	else if (p->port_binding)
 		snprintf(alu_units, sizeof(alu_units), " (bound at allocation)");
 	if (p->vec_mul_ports || p->vec_add_ports || p->vec_out_ports || p->vec_shuffle_ports)
-		snprintf(vec_units, sizeof(vec_units), " (multiply %u, add %u, out %u, shuffle %u)",
-			 p->vec_mul_ports, p->vec_add_ports, p->vec_out_ports,
-			 p->vec_shuffle_ports);
+		snprintf(vec_units, sizeof(vec_units),
+			 " (multiply %u, add %u, out %u, shuffle %u%s)", p->vec_mul_ports,
+			 p->vec_add_ports, p->vec_out_ports, p->vec_shuffle_ports,
+			 p->vec_zen_pipes ? " on one multiplying and one adding pipe" : "");
 	printf("ports: ALU %s%s, load %s, store %s, vector %s%s; immediate folding %s; samples "
 	       "land on %s%s\n",
 	       ports(p->alu_ports, b[0]), alu_units, ports(p->load_ports, b[1]),
