@@ -392,6 +392,26 @@ static const struct ipcc_model_profile builtin[] = {
 	  .vec_add_ports = 2,
 	  .vec_shuffle_ports = 2,
 	  .vec_zen_pipes = true,
+	  /*
+	   * Stop 75, on a busy host: bench/fast_strings, L1-resident, stosb and movsb up to 64
+	   * bytes 7.0 and 10.4 cycles, 256 B 36 and 35, 1 KiB 42 and 48, 4 KiB 115 and 120,
+	   * 16 KiB 421 and 422; in ipcc bench --block's loop (mov ecx, N; xor eax, eax; mov
+	   * rdi, r13; rep stosb) 64 B 7.4, 128 B 34.9, 256 B 36.0, 800 B 43.3, 4,000 B 117.9:
+	   * 25 cycles and 42 bytes a cycle. Copies of 256 KiB (L2) 31.2 bytes a cycle, 4 MiB
+	   * (the LLC) 15.7: 240 and 50 bytes a cycle for each line that misses L1, source or
+	   * destination (fills 40.5 and 31.4). rep stosq of 1-11 elements 15.0, 16-64 43,
+	   * 100 44.0, 200 54.0, 500 118.0: 30 cycles and its bytes at 42 fits 128-800 bytes
+	   * (--fit-profile's row, 11 elements, meets the short path below them). Before, a run
+	   * went through the pipeline model an iteration at a time: Debian's blocks of seed
+	   * 77 2.42% -> 2.28% (two rep stosq blocks, 54.7 and 49.0 cycles measured, 4.0 and
+	   * 2.0 modelled, now 50 and 39), BHive's unmoved
+	   */
+	  .rep_short_cycles = 9,
+	  .rep_cycles = 25,
+	  .rep_bytes_per_cycle = 42,
+	  .rep_l2_bytes_per_cycle = 240,
+	  .rep_llc_bytes_per_cycle = 50,
+	  .rep_wide_cycles = 30,
 	  .placement = IPCC_MODEL_PLACE_NEXT,
 	  .latencies = "zen5",
 	  .lock_latency = 20, /* measured: atomic.lock_add 19.99, a lock xadd block 20.0 */
