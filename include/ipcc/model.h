@@ -593,6 +593,12 @@ struct ipcc_model_profile {
 	 */
 	unsigned rep_wide_cycles;
 	/*
+	 * A wide run of under 128 bytes costs this many cycles instead, where the profile has
+	 * it (Zen 5: rep stosq of 1 to 15 elements 15.0 cycles in ipcc bench --block's loop,
+	 * 16 elements 42.7). 0 when missing: no short path, rep_wide_cycles as for any.
+	 */
+	unsigned rep_wide_short_cycles;
+	/*
 	 * cpuid: serializing, this many cycles. In a virtual machine it traps to the hypervisor
 	 * (thousands of cycles, the host's figure: ipcc bench --fit-profile measures it); a
 	 * program's start runs it a hundred times or more (the loader's cache and feature

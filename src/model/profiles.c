@@ -399,9 +399,9 @@ static const struct ipcc_model_profile builtin[] = {
 	   * rdi, r13; rep stosb) 64 B 7.4, 128 B 34.9, 256 B 36.0, 800 B 43.3, 4,000 B 117.9:
 	   * 25 cycles and 42 bytes a cycle. Copies of 256 KiB (L2) 31.2 bytes a cycle, 4 MiB
 	   * (the LLC) 15.7: 240 and 50 bytes a cycle for each line that misses L1, source or
-	   * destination (fills 40.5 and 31.4). rep stosq of 1-11 elements 15.0, 16-64 43,
-	   * 100 44.0, 200 54.0, 500 118.0: 30 cycles and its bytes at 42 fits 128-800 bytes
-	   * (--fit-profile's row, 11 elements, meets the short path below them). Before, a run
+	   * destination (fills 40.5 and 31.4). rep stosq of 1-15 elements 15.0 (a short path
+	   * under 128 bytes), 16-64 43, 100 49.0, 200 54.0, 500 118.0: 30 cycles and its bytes
+	   * at 42 fits 128-800 bytes. Before, a run
 	   * went through the pipeline model an iteration at a time: Debian's blocks of seed
 	   * 77 2.42% -> 2.28% (two rep stosq blocks, 54.7 and 49.0 cycles measured, 4.0 and
 	   * 2.0 modelled, now 50 and 39), BHive's unmoved
@@ -412,6 +412,7 @@ static const struct ipcc_model_profile builtin[] = {
 	  .rep_l2_bytes_per_cycle = 240,
 	  .rep_llc_bytes_per_cycle = 50,
 	  .rep_wide_cycles = 30,
+	  .rep_wide_short_cycles = 15,
 	  .placement = IPCC_MODEL_PLACE_NEXT,
 	  .latencies = "zen5",
 	  .lock_latency = 20, /* measured: atomic.lock_add 19.99, a lock xadd block 20.0 */
@@ -1209,7 +1210,7 @@ static const struct key {
 	 * branch_rare_cycles: 0, no cost for a branch that goes both ways; branch_mixed_apart:
 	 * 0, none of it saved by layout; rep_short_cycles,
 	 * rep_cycles, rep_bytes_per_cycle: 0, rep movs/stos through the pipeline model;
-	 * rep_wide_cycles: 0, wider elements' runs costed as byte runs;
+	 * rep_wide_cycles: 0, wider elements' runs costed as byte runs; rep_wide_short_cycles: 0, no short path for them;
 	 * cpuid_cycles: 0, cpuid approximated; x87_assist_cycles: 0, no x87 stack faults;
 	 * high8_latency: 0, the table's latencies; divider_cycles_32: 0, divider_cycles;
 	 * fdiv_single_cycles, fdiv_double_cycles: 0, the FP divider pipelined;
@@ -1331,6 +1332,7 @@ static const struct key {
 	KEY(rep_l2_bytes_per_cycle, K_UNSIGNED, 0, 4096),
 	KEY(rep_llc_bytes_per_cycle, K_UNSIGNED, 0, 4096),
 	KEY(rep_wide_cycles, K_UNSIGNED, 0, 100000),
+	KEY(rep_wide_short_cycles, K_UNSIGNED, 0, 100000),
 	KEY(cpuid_cycles, K_UNSIGNED, 0, 10000000),
 	KEY(x87_assist_cycles, K_UNSIGNED, 0, 100000),
 	KEY(high8_latency, K_UNSIGNED, 0, 1000),
@@ -1806,6 +1808,8 @@ double ipcc_model_rep_cycles(const struct ipcc_model_profile *p, unsigned size, 
 {
 	if (!p->rep_bytes_per_cycle)
 		return 0;
+	if (size > 1 && p->rep_wide_short_cycles && bytes < 128)
+		return p->rep_wide_short_cycles;
 	if (size > 1 && p->rep_wide_cycles)
 		return p->rep_wide_cycles + bytes / p->rep_bytes_per_cycle;
 	return bytes <= 128 ? p->rep_short_cycles : p->rep_cycles + bytes / p->rep_bytes_per_cycle;
@@ -1895,8 +1899,9 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->rep_bytes_per_cycle == b->rep_bytes_per_cycle &&
 	       a->rep_l2_bytes_per_cycle == b->rep_l2_bytes_per_cycle &&
 	       a->rep_llc_bytes_per_cycle == b->rep_llc_bytes_per_cycle &&
-	       a->rep_wide_cycles == b->rep_wide_cycles && a->cpuid_cycles == b->cpuid_cycles &&
-	       a->x87_assist_cycles == b->x87_assist_cycles &&
+	       a->rep_wide_cycles == b->rep_wide_cycles &&
+	       a->rep_wide_short_cycles == b->rep_wide_short_cycles &&
+	       a->cpuid_cycles == b->cpuid_cycles && a->x87_assist_cycles == b->x87_assist_cycles &&
 	       a->high8_latency == b->high8_latency &&
 	       a->divider_cycles_32 == b->divider_cycles_32 &&
 	       a->fdiv_single_cycles == b->fdiv_single_cycles &&

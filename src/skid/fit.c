@@ -322,11 +322,15 @@ static const struct {
 	{ "x87_nan_cycles", "d8c0", D_BLOCK_EXCESS, 100000,
 	  offsetof(struct ipcc_model_profile, x87_nan_cycles) },
 	/*
-	 * mov ecx, 11; xor eax, eax; mov rdi, r13; rep stosq: a run of 88 bytes in qwords, no
-	 * short path: 33.0 cycles a loop on Emerald Rapids (8 to 256 bytes alike).
+	 * mov ecx, 64; xor eax, eax; mov rdi, r13; rep stosq: a run of 512 bytes in qwords:
+	 * 41 cycles a loop on Emerald Rapids (no short path: 33.0 from 8 to 256 bytes), 44.0
+	 * on a Zen 5 guest. Then the same of 11 (88 bytes), under 128: 33.0 there, 15.0 on the
+	 * Zen 5 guest (its short path for wide runs).
 	 */
-	{ "rep_wide_cycles", "b90b00000031c04c89eff348ab", D_BLOCK, 1000,
+	{ "rep_wide_cycles", "b94000000031c04c89eff348ab", D_BLOCK, 1000,
 	  offsetof(struct ipcc_model_profile, rep_wide_cycles) },
+	{ "rep_wide_short_cycles", "b90b00000031c04c89eff348ab", D_BLOCK, 1000,
+	  offsetof(struct ipcc_model_profile, rep_wide_short_cycles) },
 	/*
 	 * Loops of 4-byte nops (nop dword ptr [rax]) and the loop's dec/jnz, 7 to 40 micro-ops:
 	 * on Emerald Rapids 9, 10, 11 and 17 run 2.00 and 3.00 cycles an iteration, the rest
