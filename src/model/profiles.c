@@ -401,10 +401,10 @@ static const struct ipcc_model_profile builtin[] = {
 	   * (the LLC) 15.7: 240 and 50 bytes a cycle for each line that misses L1, source or
 	   * destination (fills 40.5 and 31.4). rep stosq of 1-15 elements 15.0 (a short path
 	   * under 128 bytes), 16-64 43, 100 49.0, 200 54.0, 500 118.0: 30 cycles and its bytes
-	   * at 42 fits 128-800 bytes. Before, a run
-	   * went through the pipeline model an iteration at a time: Debian's blocks of seed
-	   * 77 2.42% -> 2.28% (two rep stosq blocks, 54.7 and 49.0 cycles measured, 4.0 and
-	   * 2.0 modelled, now 50 and 39), BHive's unmoved
+	   * at 42 give 512 and 800 bytes within 2 cycles (128 and 256 bytes 33 and 36 against
+	   * 42.7 and 43.0). Before, a run went through the pipeline model an element at a time:
+	   * Debian's blocks of seed 77 2.42% -> 2.28% (two rep stosq blocks, 54.7 and 49.0
+	   * cycles measured, 4.0 and 2.0 modelled, now 50 and 39), BHive's unmoved
 	   */
 	  .rep_short_cycles = 9,
 	  .rep_cycles = 25,
