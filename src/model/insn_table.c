@@ -699,6 +699,9 @@ enum unit model_insn_unit(const char *m)
 	return U_ANY;
 }
 
+/* Vector instructions that write flags: the out class, on Intel's ports and Zen 5's pipes alike. */
+static const char *const vec_out[] = { "ucomiss", "ucomisd", "comiss", "comisd", "ptest", NULL };
+
 /*
  * Which is which, from four independent instances (and the loop's branch) each, on a
  * Granite Rapids-class core: 2.00 cycles for the two-port rows, 4.00 for the one-port ones
@@ -745,11 +748,8 @@ enum vunit model_insn_vunit(const char *b, bool to_gpr, bool from_gpr, bool mem)
 						"vextractf32x4", "vextracti32x4", "vextractf64x2",
 						"vextracti64x2", "vextractf32x8", "vextracti32x8",
 						"vextractf64x4", "vextracti64x4", NULL };
-	static const char *const out[] = {
-		"ucomiss", "ucomisd", "comiss", "comisd", "ptest", NULL
-	};
 
-	if (to_gpr || model_insn_in_list(b, out))
+	if (to_gpr || model_insn_in_list(b, vec_out))
 		return V_OUT;
 	if (model_insn_is_conversion(b)) /* from memory: the load, then the converting one */
 		return mem ? V_MUL : V_SHUF;
@@ -801,11 +801,8 @@ enum vunit model_insn_vunit_zen(const char *b, bool to_gpr, bool from_gpr, bool 
 	static const char *const mix_reg[] = { "vinsertf128",  "vinserti128",  "vextractf128",
 					       "vextracti128", "vinsertf32x4", "vinserti32x4",
 					       "vinsertf64x2", "vinserti64x2", NULL };
-	static const char *const out[] = {
-		"ucomiss", "ucomisd", "comiss", "comisd", "ptest", NULL
-	};
 
-	if (to_gpr || model_insn_in_list(b, out))
+	if (to_gpr || model_insn_in_list(b, vec_out))
 		return V_OUT;
 	if (from_gpr)
 		return V_ANY;
