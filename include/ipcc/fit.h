@@ -21,7 +21,7 @@ struct ipcc_fit_row {
 	char note[160]; /* how it was read, or why it was not */
 };
 
-#define IPCC_FIT_ROWS 55
+#define IPCC_FIT_ROWS 56
 
 /*
  * Fit a pipeline-model profile to this machine: start from `base`, measure with the

@@ -410,6 +410,13 @@ struct ipcc_model_profile {
 	/* Whether a store whose address has an index takes an ALU micro-op too (Zen 4). */
 	bool indexed_store_alu;
 	/*
+	 * Whether every store of a general register or an immediate takes an ALU micro-op,
+	 * where its instruction has none already (Zen 5: five mov reg, imm and the loop 1.00
+	 * cycles, with mov [rbp - 0x68], rdi beside them 1.18, with movdqu [rbp - 0x68], xmm1
+	 * 1.00, with add [rbp - 0x68], rdi 1.19). 0 or 1, as ipcc bench --fit-profile writes it.
+	 */
+	unsigned store_alu;
+	/*
 	 * The one-operand mul and imul (rdx:rax = rax * r), cycles to rdx, the high half (Zen 4:
 	 * 4, rax's 3); 0: mul_latency or the table's, as for rax.
 	 */
@@ -853,7 +860,7 @@ struct ipcc_model_error {
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, alias_forwards,
  * from_gpr_extra, forward_extra, vector_forward_extra, agu_ports, shift_ports,
  * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,
- * indexed_store_alu,
+ * indexed_store_alu, store_alu,
  * mul_high_latency, l2_latency, llc_latency, llc_share_mib, llc_foreign, l2_fold_bits,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, itlb_entries,
  * itlb_miss_cycles, itlb_walk_cycles, pointer_prefetch, fault_cycles,

@@ -639,6 +639,15 @@ static void fold_and_flags(const struct ipcc_model_profile *p, const char *m,
  * any (alu_port_subsets; ALU_*, or 0): sign extensions and BMI1's andn, blsr, blsi, blsmsk
  * on 1, 5 and 10, bt and bswap (of 64 bits; bswap r32's is set with its latency) on 1.
  */
+/* Whether an operand is a vector register (a store's data from a vector unit). */
+static bool vector_operand(const struct operand *o, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (o[i].kind == O_REG && o[i].reg >= REG_VEC0)
+			return true;
+	return false;
+}
+
 static unsigned alu_subset(const char *m, const struct operand *o, int n)
 {
 	static const char *const three[] = { "movsx", "movsxd", "cdqe", "cwde",	  "cbw",
@@ -929,6 +938,8 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 	if (load || store) /* one address, for a read-modify-write too */
 		in.ports |= 1u << PORT_AGU;
 	if ((in.mem & MEM_STORE) && in.key.index >= 0 && p->indexed_store_alu)
+		in.ports |= 1u << PORT_ALU;
+	if ((in.mem & MEM_STORE) && p->store_alu && !vector_operand(o, n))
 		in.ports |= 1u << PORT_ALU;
 	if (known && !in.approx)
 		fold_and_flags(p, m, o, n, lock, &in);

@@ -36,7 +36,6 @@ enum derive {
 	D_FOLD,		 /* ops per cycle of a dependent add-immediate chain: folding when >= 1.5,
 			    the fold_imm with which the model runs the chain nearest */
 	D_WIDTH,	 /* ops per cycle, rounded */
-	D_PORTS,	 /* ops per cycle, up: more than N a cycle (by 0.15) needs N + 1 units */
 	D_EXCESS,	 /* cycles per op less the two rows before it measured, rounded */
 	D_MINUS,	 /* cycles per op less the fitted figure of the key at `minus` */
 	D_CALL,		 /* call.pointer's cycles less its return's and branch's taken cycles */
@@ -59,7 +58,7 @@ enum derive {
 static const struct {
 	const char *param, *kernel;
 	enum derive how;
-	double ops; /* per iteration, for D_CYCLES_PER_OP, D_FOLD, D_WIDTH and D_PORTS */
+	double ops; /* per iteration, for D_CYCLES_PER_OP, D_FOLD and D_WIDTH */
 	size_t offset;
 	uint64_t size;	     /* the working set of a sized kernel (0: its default) */
 	enum fit_size sized; /* or a size from the TLBs and L2 (fit_size()) */
@@ -121,13 +120,6 @@ static const struct {
 	 */
 	{ "indirect_call_cycles", "call.pointer", D_CALL, 1,
 	  offsetof(struct ipcc_model_profile, indirect_call_cycles) },
-	/*
-	 * The triad from the L1 (12 KiB in all): 4 stores of 16 bytes an iteration. Its loads
-	 * may bind first: 1.28 stores a cycle on Golden Cove proves two store ports, which
-	 * rounding made one.
-	 */
-	{ "store_ports", "bandwidth.triad", D_PORTS, 4,
-	  offsetof(struct ipcc_model_profile, store_ports), 12 << 10 },
 	/*
 	 * The triad over half of L2: for each 64 bytes of each stream L1 fills three lines (two
 	 * streams read, one written) and evicts one written line; the copy (16 bytes of each
@@ -213,6 +205,24 @@ static const struct {
 	  "410fb7c4410fb7dc410fb7cc410fb7d4410fb7f4410fb7fc450fb7c4450fb7cc450fb7d4450fb7dc"
 	  "410fb7c4410fb7dc410fb7cc410fb7d4410fb7f4410fb7fc450fb7c4450fb7cc450fb7d4450fb7dc",
 	  D_BLOCK_UNITS, 8, offsetof(struct ipcc_model_profile, alu_ports) },
+	/*
+	 * Three stores of a general register to two lines (mov [rbp - 0x68], rdi; mov [rbp -
+	 * 0x78], rdi; mov [rbp + 0x78], rdi) and two mov r32, imm: 1.50 cycles a loop on a Zen
+	 * 5 guest, two store ports. Before stop 76 the triad in the L1 (four 16-byte stores an
+	 * iteration, its loads beside them) fitted this, and gave 1.15 stores a cycle there:
+	 * one port, where Golden Cove's 1.28 had proved two.
+	 */
+	{ "store_ports", "48897d9848897d8848897d78b801000000bb01000000", D_BLOCK_UNITS, 4,
+	  offsetof(struct ipcc_model_profile, store_ports) },
+	/*
+	 * Three stores of a general register (mov [rbp - 0x68], rdi ...) and eight independent
+	 * movzx r32, bx: 2.09 cycles a loop on a Zen 5 guest, where each store takes an ALU
+	 * micro-op (12 of six ALUs' 2.00; the eight movzx alone 1.53). The model with the key
+	 * at 0 runs it at 1.67, at 1 2.17: it counts the loop's jcc as an ALU op on Zen 5.
+	 */
+	{ "store_alu",
+	  "48897d9848897d8848897db80fb7c30fb7cb0fb7d3440fb7c3440fb7cb440fb7d3440fb7db440fb7e3",
+	  D_BLOCK, 1, offsetof(struct ipcc_model_profile, store_alu) },
 	/*
 	 * cpuid (leaf 0x20000000, the harness's eax: past the last, as good as any): a trap to
 	 * the hypervisor in a guest, 3,300 cycles on an Emerald Rapids guest, 23,400 on a
@@ -813,10 +823,9 @@ int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_pr
 			break;
 		}
 		case D_WIDTH:
-		case D_PORTS:
 			r->measured = params[i].ops / p.cycles_best;
 			r->unit = "per cycle";
-			v = params[i].how == D_PORTS ? ceil(r->measured - 0.15) : r->measured;
+			v = r->measured;
 			break;
 		case D_BLOCK_EXCESS: {
 			struct ipcc_model_profile q = *out;
