@@ -282,8 +282,8 @@ static const struct {
 	/*
 	 * Four loads and a store to five lines of the page: the addresses a cycle, loads and
 	 * stores together (1.25 cycles a loop on a Zen 5 guest, four; three loads and a store
-	 * 1.00, four loads and two stores 1.50). One store, so that a store port fitted one
-	 * (the triad's stores near the rounding line) does not bind.
+	 * 1.00, four loads and two stores 1.50). One store, so that a machine's one store
+	 * port does not bind.
 	 */
 	{ "agu_ports", "488b8500ffffff488b8d80feffff488b9500feffff4c8b8580fdffff4c898d80fbffff",
 	  D_BLOCK_UNITS, 8, offsetof(struct ipcc_model_profile, agu_ports) },
