@@ -634,12 +634,7 @@ static void fold_and_flags(const struct ipcc_model_profile *p, const char *m,
 		   (!strncmp(m, "cmov", 4) && model_insn_is_cond(m + 4));
 }
 
-/*
- * Of Golden Cove's five ALU ports, the ones a register form of m runs on where they are not
- * any (alu_port_subsets; ALU_*, or 0): sign extensions and BMI1's andn, blsr, blsi, blsmsk
- * on 1, 5 and 10, bt and bswap (of 64 bits; bswap r32's is set with its latency) on 1.
- */
-/* Whether an operand is a vector register (a store's data from a vector unit). */
+/* Whether an operand names a vector register or an x87 one (a store's data from those units). */
 static bool vector_operand(const struct operand *o, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -648,6 +643,11 @@ static bool vector_operand(const struct operand *o, int n)
 	return false;
 }
 
+/*
+ * Of Golden Cove's five ALU ports, the ones a register form of m runs on where they are not
+ * any (alu_port_subsets; ALU_*, or 0): sign extensions and BMI1's andn, blsr, blsi, blsmsk
+ * on 1, 5 and 10, bt and bswap (of 64 bits; bswap r32's is set with its latency) on 1.
+ */
 static unsigned alu_subset(const char *m, const struct operand *o, int n)
 {
 	static const char *const three[] = { "movsx", "movsxd", "cdqe", "cwde",	  "cbw",

@@ -1202,7 +1202,7 @@ static const struct key {
 	 * forward_extra, vector_forward_extra: 0, a forward as fast as the cache;
 	 * from_gpr_extra: 0, no crossing;
 	 * agu_ports: 0, none shared; shift_ports, mul_ports, vec_mul_ports, vec_add_ports,
-	 * vec_out_ports, vec_shuffle_ports: 0, any port of the class; vec_zen_pipes: false, Intel's classes; indexed_store_alu, store_alu: false; mul_high_latency: 0, as rax's;
+	 * vec_out_ports, vec_shuffle_ports: 0, any port of the class; vec_zen_pipes: false, Intel's classes; indexed_store_alu: false; store_alu: 0; mul_high_latency: 0, as rax's;
 	 * l2_latency, llc_latency, dram_latency: 0, a miss costs
 	 * nothing (the model backend says so); llc_share_mib: 0, the whole LLC; llc_foreign: 0, no other tenant; l2_fold_bits: 0, a plain index; dtlb_entries: 0, no TLB modelled (stlb_entries,
 	 * stlb_latency, walk_latency: 0, none); itlb_entries: 0, no instruction TLB
