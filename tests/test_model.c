@@ -799,6 +799,82 @@ static void check_harness_rows(const struct harness_row *rows, size_t n)
 }
 
 /*
+ * Zen 4's renaming, stores and FP divider, measured on a Genoa guest with ipcc bench --block
+ * (2026-12-02, cycles a loop, the row's comment): a load into an operation is not renamed
+ * through no index, nor a movzx or 16-bit one; sbb r, r reads the carry alone; xchg and a
+ * self mov are renamed; stores into one 32-byte chunk run, not past a load that reads them;
+ * a store across 32 bytes costs a split's; the FP divider holds its unit. Each row with
+ * its key off beside it.
+ */
+TEST(zen4_renaming_store_runs_and_fp_divider_as_measured)
+{
+	static const struct harness_row cases[] = {
+		{ ROW, "base = zen4\n", "mov qword ptr [rbx], rax\nadd rax, qword ptr [rbx]\n",
+		  7 }, /* 7.87 */
+		{ ROW, "base = zen4\nrename_no_load_op = false\n",
+		  "mov qword ptr [rbx], rax\nadd rax, qword ptr [rbx]\n", 1 },
+		{ ROW, "base = zen4\n", /* 1.00 */
+		  "mov qword ptr [rbx + rcx*8], rax\nadd rax, qword ptr [rbx + rcx*8]\n", 1 },
+		{ ROW, "base = zen4\n", "mov word ptr [rbx], ax\nmov ax, word ptr [rbx]\n",
+		  7 }, /* 7.78 */
+		{ ROW, "base = zen4\nrename_no_word = false\n",
+		  "mov word ptr [rbx], ax\nmov ax, word ptr [rbx]\n", 1 },
+		{ ROW, "base = zen4\n", "cmp rbx, rcx\nsbb eax, eax\nlea eax, [rax + 1]\n",
+		  1 }, /* 1.00 */
+		{ ROW, "base = zen4\nsbb_idiom = false\n",
+		  "cmp rbx, rcx\nsbb eax, eax\nlea eax, [rax + 1]\n", 2 },
+		{ ROW, "base = zen4\n", "xchg rax, rbx\nadd rax, 1\n", 1 }, /* 1.00 */
+		{ ROW, "base = zen4\nxchg_renamed = false\n", "xchg rax, rbx\nadd rax, 1\n", 3 },
+		/* four stores, the chunk changing twice: 2.00 */
+		{ ROW, "base = zen4\n",
+		  "mov qword ptr [rsi], rax\nmov qword ptr [rsi + 8], rcx\n"
+		  "mov qword ptr [rsi + 0x10], rdx\nmov qword ptr [rsi + 0x128], rbx\n",
+		  2 },
+		{ ROW, "base = zen4\npair_store_runs = false\n",
+		  "mov qword ptr [rsi], rax\nmov qword ptr [rsi + 8], rcx\n"
+		  "mov qword ptr [rsi + 0x10], rdx\nmov qword ptr [rsi + 0x128], rbx\n",
+		  3 },
+		/* four times: 4.00 */
+		{ ROW, "base = zen4\n",
+		  "mov qword ptr [rsi], rax\nmov qword ptr [rsi + 0x128], rcx\n"
+		  "mov qword ptr [rsi + 8], rdx\nmov qword ptr [rsi + 0x130], rbx\n",
+		  4 },
+		{ ROW, "base = zen4\n", /* 2.00; from [rsi + 0x10] 1.05 */
+		  "mov rax, qword ptr [rsi]\nmov qword ptr [rdi + 8], rdx\nmov qword ptr [rdi], "
+		  "rcx\n",
+		  2 },
+		{ ROW, "base = zen4\npair_store_unread = false\n",
+		  "mov rax, qword ptr [rsi]\nmov qword ptr [rdi + 8], rdx\nmov qword ptr [rdi], "
+		  "rcx\n",
+		  1 },
+		{ ROW, "base = zen4\n",
+		  "mov rax, qword ptr [rsi + 0x10]\nmov qword ptr [rdi + 8], rdx\n"
+		  "mov qword ptr [rdi], rcx\n",
+		  1 },
+		{ ROW, "base = zen4\n", "movdqu xmmword ptr [rbp - 0x68], xmm1\n", 2 }, /* 2.00 */
+		{ ROW, "base = zen4\nsplit_store_bytes = 0\n",
+		  "movdqu xmmword ptr [rbp - 0x68], xmm1\n", 1 },
+		{ ROW, "base = zen4\n", "movdqu xmmword ptr [rbp - 0x70], xmm1\n", 1 }, /* 1.00 */
+		/* four independent vdivsd 19.98, vdivss 11.85 */
+		{ ROW, "base = zen4\n",
+		  "vdivsd xmm0, xmm1, xmm2\nvdivsd xmm3, xmm1, xmm2\nvdivsd xmm4, xmm1, xmm2\n"
+		  "vdivsd xmm5, xmm1, xmm2\n",
+		  20 },
+		{ ROW, "base = zen4\nfdiv_double_cycles = 0\n",
+		  "vdivsd xmm0, xmm1, xmm2\nvdivsd xmm3, xmm1, xmm2\nvdivsd xmm4, xmm1, xmm2\n"
+		  "vdivsd xmm5, xmm1, xmm2\n",
+		  1 },
+		{ ROW, "base = zen4\n",
+		  "vdivss xmm0, xmm1, xmm2\nvdivss xmm3, xmm1, xmm2\nvdivss xmm4, xmm1, xmm2\n"
+		  "vdivss xmm5, xmm1, xmm2\n",
+		  12 },
+	};
+
+	check_harness_rows(cases, sizeof(cases) / sizeof(cases[0]));
+	return TEST_OK;
+}
+
+/*
  * String instructions without rep, the carry flag's, xlatb and the control words' stores,
  * measured on Emerald Rapids with ipcc bench --block (the figure in each row's comment):
  * microcoded instructions take the front end for their cycles and do not serialize; movsd

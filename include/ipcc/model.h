@@ -183,6 +183,15 @@ struct ipcc_model_profile {
 	 */
 	bool rename_no_movzx;
 	/*
+	 * Where memory is renamed: not a load through no index into an operation that writes
+	 * a register or the flags only, as add r, [m], imul r, [m], cmp and test with memory
+	 * either side (Zen 4: mov [rbx], rax; add rax, [rbx] 7.87 cycles a loop, [rbx + 8]
+	 * and [rbp - 0x68] alike, cmp rax, [rbx] and cmp [rbx], 1 with adc rax, 0 8.55 and
+	 * 8.19; through [rbx + rcx*8] 1.00, [rbx + rcx] 1.60; mov and cmov loads 1.00, add
+	 * [rbx], rax chained 1.00). False when missing: renamed as a mov load is.
+	 */
+	bool rename_no_load_op;
+	/*
 	 * sbb r, r (one register twice) depends on the carry flag only, as AMD's guides list
 	 * it among the dependency-breaking idioms (Zen 5: cmp r15d, 1; sbb ecx, ecx; and ecx,
 	 * -8; add ecx, 9 1.07 cycles a loop, 3 through ecx).
@@ -324,6 +333,25 @@ struct ipcc_model_profile {
 	 * vector registers pair (Golden Cove).
 	 */
 	bool pair_stores;
+	/*
+	 * Where stores pair: a store into the chunk of the store before it reaches the cache
+	 * with it however many run into one chunk, so a loop's stores take the larger of
+	 * their count over store_ports and the times one changes chunk from the store before
+	 * it (Zen 4, cycles a loop: mov qword ptr at [rsi], [rsi + 8], [rsi + 0x10], [rsi +
+	 * 0x128] 2.00, with [rsi + 0x130] after them 2.50, [rsi], [rsi + 0x128], [rsi + 8],
+	 * [rsi + 0x130] 4.00, [rsi] to [rsi + 0x18] 2.00, [rsi] to [rsi + 0x28] 3.00, [rsi],
+	 * [rsi + 8], [rsi + 0x10], [rsi + 0x20], [rsi + 0x28] 2.50). False: pairs of two, no
+	 * longer runs (3.00 for the first).
+	 */
+	bool pair_store_runs;
+	/*
+	 * Where stores pair: not a store whose bytes a load of the loop reads, with neither
+	 * the store before it nor the one after (Zen 4, cycles a loop: mov rax, [rsi]; mov
+	 * qword ptr [rdi + 8], rdx; mov [rdi], rcx 2.00, the load from [rsi + 8] 1.87, from
+	 * [rsi + 0x10] or [rsi + 0x40] 1.00-1.05; the load after the stores 1.91). False:
+	 * whether a load reads them or not.
+	 */
+	bool pair_store_unread;
 	unsigned pair_store_bytes;
 	bool pair_wide_stores;
 	/*
@@ -647,6 +675,14 @@ struct ipcc_model_profile {
 	unsigned split_load_cycles, page_split_load_cycles, split_store_cycles,
 	    page_split_store_cycles;
 	/*
+	 * A store that crosses a boundary of this many bytes inside its line counts as one
+	 * that splits the line (split_store_cycles): Zen 4's 32 (movdqu [rbp - 0x68], xmm1,
+	 * 24 bytes into a line, 2.00 cycles a loop, at 16 and 40 bytes 1.00; mov qword ptr
+	 * [rbp - 0x64], rdi 2.00, [rbp - 0x68] 1.00; loads 1.00 wherever). 0 when missing:
+	 * the line's 64.
+	 */
+	unsigned split_store_bytes;
+	/*
 	 * Loads a cycle from one bank of the L1 (the address's bits 2-5: sixteen banks of four
 	 * bytes), where the harness knows the address: on a Granite Rapids-class core three
 	 * loads from [rsi], [rdi + 0x40], [rdx + 0x80] (or one address, or bytes 0, 1, 2) run
@@ -854,9 +890,10 @@ struct ipcc_model_error {
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
  * memory_renaming, rename_rmw_imm_only, rename_base_only, rename_absolute, rename_no_word,
- * rename_no_movzx, sbb_idiom, xchg_renamed, self_move_renamed, merge_zero_upper, cmov_flags_late, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
+ * rename_no_movzx, rename_no_load_op, sbb_idiom, xchg_renamed, self_move_renamed, merge_zero_upper, cmov_flags_late, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
  * fuse_mov_alu, fused_flags_late, port_binding, alu_port_subsets, divider_cycles, vector_load_latency,
- * complex_load_latency, load_merge_latency, lea3_latency, lea3_alu_slots, lea_scale_latency, pair_stores, pair_store_bytes,
+ * complex_load_latency, load_merge_latency, lea3_latency, lea3_alu_slots, lea_scale_latency, pair_stores, pair_store_runs,
+ * pair_store_unread, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, alias_forwards,
  * from_gpr_extra, forward_extra, vector_forward_extra, agu_ports, shift_ports,
  * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,
@@ -879,6 +916,7 @@ struct ipcc_model_error {
  * high8_latency, divider_cycles_32, fdiv_single_cycles, fdiv_double_cycles,
  * fsqrt_single_cycles, fsqrt_double_cycles, fdiv_full_width,
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,
+ * split_store_bytes,
  * loads_per_bank, dep_load_ports, dep_load_gap, vec_load_ports, vec_in_ports, forward_trip, forward_trip_slow,
  * store_drain_cycles, fp_assist_cycles, lsd_no_unroll, opcache_line_ops, loop_stream_ops,
  * utag_alias_first, utag_alias_step, utag_alias_dep, utag_alias_plain, utag_retag_latency, alias_unrenamed, forward_fail_late,

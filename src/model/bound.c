@@ -272,7 +272,8 @@ int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_mo
 	for (unsigned it = 0; p->pair_stores && it < 3; it++)
 		for (unsigned k = 0; k < prog->n; k++)
 			if ((prog->insn[k].mem & MEM_STORE) &&
-			    !model_store_pairs(&prog->insn[k], &paired) && it > 0)
+			    !model_store_pairs(&prog->insn[k], &paired, p->pair_store_runs) &&
+			    it > 0)
 				use[PORT_COMMIT] += 0.5;
 	out->limit[IPCC_LIMIT_FRONTEND] = uops / p->width + fe;
 	out->limit[IPCC_LIMIT_RETIRE] = uops / p->retire;

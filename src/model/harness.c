@@ -1063,7 +1063,9 @@ void model_mark_splits(struct ipcc_model_program *prog, const struct ipcc_model_
 		if (off + in->size > 4096) {
 			kind = store ? SPLIT_STORE_PAGE : SPLIT_LOAD_PAGE;
 			cycles = store ? p->page_split_store_cycles : p->page_split_load_cycles;
-		} else if ((off & 63) + in->size > 64) {
+		} else if ((off & 63) + in->size > 64 ||
+			   (store && p->split_store_bytes &&
+			    (off & (p->split_store_bytes - 1)) + in->size > p->split_store_bytes)) {
 			kind = store ? SPLIT_STORE_LINE : SPLIT_LOAD_LINE;
 			cycles = store ? p->split_store_cycles : p->split_load_cycles;
 		} else {

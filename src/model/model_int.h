@@ -279,11 +279,12 @@ static inline bool mkey_overlaps(const struct mkey *a, unsigned asize, const str
 
 /*
  * Whether dynamic store `in` pairs with the store before it, given whether that one
- * paired (*paired, updated): pairs of two, no longer runs.
+ * paired (*paired, updated): pairs of two, no longer runs, unless `runs` (the profile's
+ * pair_store_runs).
  */
-static inline bool model_store_pairs(const struct minsn *in, bool *paired)
+static inline bool model_store_pairs(const struct minsn *in, bool *paired, bool runs)
 {
-	*paired = in->same_chunk && !*paired;
+	*paired = in->same_chunk && (runs || !*paired);
 	return *paired;
 }
 

@@ -416,6 +416,13 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		/* movzx: not renamed where the profile says so */
 		if (ps->p->rename_no_movzx && !strcmp(m, "movzx"))
 			in->renamable = false;
+		/*
+		 * a load through no index into an operation with a register or the flags for its
+		 * result
+		 */
+		if (ps->p->rename_no_load_op && in->key.index < 0 &&
+		    (f == F_CMP || ((f == F_ALU || f == F_IMUL) && o[0].kind == O_REG)))
+			in->renamable = false;
 	}
 	/*
 	 * A store of at most 8 bytes: of general registers, flags or an immediate, or of a
@@ -1216,6 +1223,19 @@ static bool keeps_alignment(const struct ipcc_model_program *prog, int r, unsign
 	return step % (int64_t)bytes == 0;
 }
 
+/* Whether a load of the loop (not a read-modify-write's) reads any of store `st`'s bytes. */
+static bool store_read(const struct ipcc_model_program *prog, const struct minsn *st)
+{
+	for (unsigned k = 0; k < prog->n; k++) {
+		const struct minsn *in = &prog->insn[k];
+
+		if ((in->mem & MEM_LOAD) && !(in->mem & MEM_STORE) &&
+		    mkey_overlaps(&in->key, in->size, &st->key, st->size))
+			return true;
+	}
+	return false;
+}
+
 void model_mark_store_chunks(struct ipcc_model_program *prog, const struct ipcc_model_profile *p)
 {
 	const unsigned n = prog->n, bytes = p->pair_store_bytes ? p->pair_store_bytes : 32;
@@ -1243,11 +1263,14 @@ void model_mark_store_chunks(struct ipcc_model_program *prog, const struct ipcc_
 			}
 			continue;
 		}
-		in->same_chunk = prev < n && in->narrow_store && prog->insn[prev].narrow_store &&
-				 (wide || !(in->vector_store && prog->insn[prev].vector_store)) &&
-				 same_chunk(&prog->insn[prev].key, moved, &in->key, bytes,
-					    keeps_alignment(prog, in->key.base, bytes) &&
-						keeps_alignment(prog, in->key.index, bytes));
+		in->same_chunk =
+		    prev < n && in->narrow_store && prog->insn[prev].narrow_store &&
+		    (!p->pair_store_unread ||
+		     (!store_read(prog, in) && !store_read(prog, &prog->insn[prev]))) &&
+		    (wide || !(in->vector_store && prog->insn[prev].vector_store)) &&
+		    same_chunk(&prog->insn[prev].key, moved, &in->key, bytes,
+			       keeps_alignment(prog, in->key.base, bytes) &&
+				   keeps_alignment(prog, in->key.index, bytes));
 		prev = (first + i) % n;
 		moved = 0;
 	}

@@ -207,7 +207,8 @@ static int64_t ports_next_free(struct ports *pt, int k, int64_t t)
 static uint32_t store_ports(const struct ipcc_model_profile *p, const struct minsn *in,
 			    bool *paired)
 {
-	if (!p->pair_stores || !(in->mem & MEM_STORE) || model_store_pairs(in, paired))
+	if (!p->pair_stores || !(in->mem & MEM_STORE) ||
+	    model_store_pairs(in, paired, p->pair_store_runs))
 		return in->ports;
 	return in->ports | 1u << PORT_COMMIT;
 }
