@@ -803,8 +803,8 @@ static void check_harness_rows(const struct harness_row *rows, size_t n)
  * (2026-12-02, cycles a loop, the row's comment): a load into an operation is not renamed
  * through no index, nor a movzx or 16-bit one; sbb r, r reads the carry alone; xchg and a
  * self mov are renamed; stores into one 32-byte chunk run, not past a load that reads them;
- * a store across 32 bytes costs a split's; the FP divider holds its unit. Each row with
- * its key off beside it.
+ * a store across 32 bytes costs a split's; the FP divider holds its unit; two ports shift,
+ * two others branch and select. Each row with its key off beside it.
  */
 TEST(zen4_renaming_store_runs_and_fp_divider_as_measured)
 {
@@ -868,6 +868,15 @@ TEST(zen4_renaming_store_runs_and_fp_divider_as_measured)
 		  "vdivss xmm0, xmm1, xmm2\nvdivss xmm3, xmm1, xmm2\nvdivss xmm4, xmm1, xmm2\n"
 		  "vdivss xmm5, xmm1, xmm2\n",
 		  12 },
+		/* four shl rax, cl 2.00; two beside two cmovbe 1.50 */
+		{ ROW, "base = zen4\n", "shl rax, cl\nshl rbx, cl\nshl rdx, cl\nshl rsi, cl\n", 2 },
+		{ ROW, "base = zen4\nbranch_ports = 0\n",
+		  "shl rax, cl\nshl rbx, cl\nshl rdx, cl\nshl rsi, cl\n", 4.5 },
+		{ ROW, "base = zen4\n", "shl rax, 3\nshl rbx, 3\ncmovbe rdx, r8\ncmovbe rsi, r8\n",
+		  1.5 },
+		{ ROW, "base = zen4\nbranch_ports = 0\n",
+		  "shl rax, 3\nshl rbx, 3\ncmovbe rdx, r8\ncmovbe rsi, r8\n", 3.5 },
+		{ ROW, "base = zen4\n", "cmp rax, rcx\ncmovbe rcx, rax\n", 2 }, /* 1.98 */
 	};
 
 	check_harness_rows(cases, sizeof(cases) / sizeof(cases[0]));

@@ -369,6 +369,16 @@ struct ipcc_model_profile {
 	 */
 	unsigned shift_ports, mul_ports;
 	/*
+	 * Of the ALU ports, how many branch, where they are not the shifting ones (AMD's): every
+	 * jcc and jmp, a fused pair's too, setcc and cmovcc take one, and shifts and rotates
+	 * the shift_ports; the shift ports' two-micro-op forms (Intel's) are one micro-op.
+	 * Measured on Zen 4 (cycles a loop, four independent and the loop's dec, jnz): shl
+	 * by an immediate or by cl, ror, rol by 1, bt 2.00, three shl 1.50; cmovbe, cmove,
+	 * cmovl, seta, sete 2.50, three cmovbe 2.00; two shl beside two cmovbe 1.50. 0: the
+	 * shift ports branch.
+	 */
+	unsigned branch_ports;
+	/*
 	 * Of the vector ports, how many multiply (FP multiplies and FMA, compares, min/max,
 	 * vector shifts and integer multiplies: Intel's ports 0 and 1), how many add (FP adds
 	 * and subtracts, the two-port shuffles: Golden Cove's 1 and 5), how many move to
@@ -896,7 +906,7 @@ struct ipcc_model_error {
  * pair_store_unread, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, alias_forwards,
  * from_gpr_extra, forward_extra, vector_forward_extra, agu_ports, shift_ports,
- * mul_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,
+ * mul_ports, branch_ports, vec_mul_ports, vec_add_ports, vec_out_ports, vec_shuffle_ports,
  * indexed_store_alu, store_alu,
  * mul_high_latency, l2_latency, llc_latency, llc_share_mib, llc_foreign, l2_fold_bits,
  * dram_latency, dtlb_entries, stlb_entries, stlb_latency, walk_latency, itlb_entries,
@@ -1079,6 +1089,7 @@ enum ipcc_model_limit {
 	IPCC_LIMIT_VIN,	       /* vec_in_ports: moves from general into vector registers */
 	IPCC_LIMIT_VMULMIX,    /* vec_zen_pipes: the multiplying pipes and shuffles together */
 	IPCC_LIMIT_VADDMIX,    /* vec_zen_pipes: the adding pipes and shuffles together */
+	IPCC_LIMIT_BRANCH,     /* branches, setcc, cmovcc: the profile's branch_ports */
 	IPCC_LIMIT_MISPREDICT, /* sum over branches of their rate x the profile's recovery */
 	IPCC_LIMIT_TAGS,       /* loads of a line through several virtual tags (utag_alias_*) */
 	IPCC_LIMITS

@@ -19,6 +19,11 @@
 #define BOUND_BUDGET (1u << 20)
 #define BOUND_ITERS  64
 
+/* Each port class's limit, in the classes' order */
+_Static_assert(IPCC_LIMIT_ALU + PORT_BRANCH == IPCC_LIMIT_BRANCH &&
+		   IPCC_LIMIT_ALU + PORT_CLASSES == IPCC_LIMIT_MISPREDICT,
+	       "IPCC_LIMIT_ALU + a port class is its limit");
+
 static const char *const limit_names[IPCC_LIMITS] = {
 	[IPCC_LIMIT_CHAIN] = "dependency chain",
 	[IPCC_LIMIT_FRONTEND] = "front end",
@@ -40,6 +45,7 @@ static const char *const limit_names[IPCC_LIMITS] = {
 	[IPCC_LIMIT_VIN] = "moves into vector registers",
 	[IPCC_LIMIT_VMULMIX] = "vector multiply and shuffle pipes",
 	[IPCC_LIMIT_VADDMIX] = "vector add and shuffle pipes",
+	[IPCC_LIMIT_BRANCH] = "branch ports",
 	[IPCC_LIMIT_MISPREDICT] = "mispredicts",
 	[IPCC_LIMIT_TAGS] = "virtual tags",
 };
@@ -237,7 +243,8 @@ int ipcc_model_bound(const struct ipcc_model_program *prog, const struct ipcc_mo
 				   p->vec_load_ports,
 				   p->vec_in_ports,
 				   model_mix_limit(p, p->vec_mul_ports),
-				   model_mix_limit(p, p->vec_add_ports) };
+				   model_mix_limit(p, p->vec_add_ports),
+				   p->branch_ports };
 	double uops = 0, fe = 0, mispredict = 0, tags = 0, use[PORT_CLASSES] = { 0 };
 	bool paired = false;
 	int ret;

@@ -94,6 +94,9 @@ bool model_insn_in_list(const char *m, const char *const *list);
 enum unit { U_ANY, U_SHIFT, U_MUL };
 enum unit model_insn_unit(const char *m);
 
+/* Whether m branches or selects on a condition (jcc, jmp, setcc, cmovcc): branch_ports'. */
+bool model_insn_branches(const char *m);
+
 /*
  * The vector unit row `base` needs beyond any vector port (the profile's vec_*_ports):
  * V_MUL (multiplies, compares, min/max, shifts), V_ADD (FP adds, two-port shuffles), V_OUT

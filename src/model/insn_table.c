@@ -699,6 +699,13 @@ enum unit model_insn_unit(const char *m)
 	return U_ANY;
 }
 
+bool model_insn_branches(const char *m)
+{
+	return (m[0] == 'j' && model_insn_is_cond(m + 1)) || !strcmp(m, "jmp") ||
+	       (!strncmp(m, "cmov", 4) && model_insn_is_cond(m + 4)) ||
+	       (!strncmp(m, "set", 3) && model_insn_is_cond(m + 3));
+}
+
 /* Vector instructions that write flags: the out class, on Intel's ports and Zen 5's pipes alike. */
 static const char *const vec_out[] = { "ucomiss", "ucomisd", "comiss", "comisd", "ptest", NULL };
 

@@ -349,6 +349,8 @@ static inline bool model_taken(const struct minsn *in, uint64_t k)
  * multiply counts in PORT_VMUL and PORT_VMULMIX, an add in PORT_VADD and PORT_VADDMIX, a
  * shuffle in PORT_VSHUF and both unions. With the vector class, these counts are exact for
  * the four pipes (every union of the sets is one of them, or all four).
+ * PORT_BRANCH: of the ALU ports, those that branch where they are not the shifting ones
+ * (branch_ports: jcc, jmp, setcc, cmovcc), apart from PORT_SHIFT's.
  */
 enum {
 	PORT_ALU,
@@ -368,6 +370,7 @@ enum {
 	PORT_VIN,
 	PORT_VMULMIX,
 	PORT_VADDMIX,
+	PORT_BRANCH,
 	PORT_CLASSES
 };
 

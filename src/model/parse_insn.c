@@ -834,7 +834,9 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 			in.ports |= 1u << PORT_ALU;
 			if (p->alu_port_subsets && !mem)
 				in.alu_subset = alu_subset(m, o, n);
-			if (u == U_SHIFT && p->shift_ports && in.alu_subset != ALU_PORT1)
+			if (u == U_SHIFT && p->branch_ports && model_insn_branches(m))
+				in.ports |= 1u << PORT_BRANCH;
+			else if (u == U_SHIFT && p->shift_ports && in.alu_subset != ALU_PORT1)
 				in.ports |= 1u << PORT_SHIFT;
 			/*
 			 * Two micro-ops on the shift ports (Golden Cove, alike on both machines
@@ -843,7 +845,7 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 			 * four rol reg, 1 4.55, three shl reg, cl 3.61, four seta 4.64 on Emerald
 			 * Rapids, where one micro-op each gives 2.50 and 2.00; four sete 2.61)
 			 */
-			if (u == U_SHIFT && p->shift_ports >= 2 && !mem &&
+			if (u == U_SHIFT && p->shift_ports >= 2 && !p->branch_ports && !mem &&
 			    two_shift_uops(m, o, n)) {
 				in.shift_twice = true;
 				if (in.uops < 2 && p->width >= 2 && p->retire >= 2)
@@ -1114,7 +1116,9 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 			in.uops = 0;
 			in.ports = 0;
 			in.latency = 0;
-			if (p->shift_ports)
+			if (p->branch_ports)
+				ps->prog->insn[ps->prog->n - 1].ports |= 1u << PORT_BRANCH;
+			else if (p->shift_ports)
 				ps->prog->insn[ps->prog->n - 1].ports |= 1u << PORT_SHIFT;
 			/* the pair executes for its flags: a loop's dec, jnz is not folded */
 			ps->prog->insn[ps->prog->n - 1].fold = false;

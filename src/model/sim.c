@@ -571,7 +571,7 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				       p->vec_mul_ports, p->vec_add_ports, p->vec_out_ports,
 				       p->vec_shuffle_ports, p->dep_load_ports, p->vec_load_ports,
 				       p->vec_in_ports, model_mix_limit(p, p->vec_mul_ports),
-				       model_mix_limit(p, p->vec_add_ports) },
+				       model_mix_limit(p, p->vec_add_ports), p->branch_ports },
 			    .per_bank = p->loads_per_bank <= 2 ? p->loads_per_bank : 0,
 			    .dep_gap = p->dep_load_gap };
 	bool paired = false;	  /* the last store reached the cache with the one before it */

@@ -124,6 +124,7 @@ void annotate_model_json(const struct annotate_opts *o, const struct ipcc_explai
 				[IPCC_LIMIT_VIN] = "vec_in_ports",
 				[IPCC_LIMIT_VMULMIX] = "vec_mul_mix_ports",
 				[IPCC_LIMIT_VADDMIX] = "vec_add_mix_ports",
+				[IPCC_LIMIT_BRANCH] = "branch_ports",
 				[IPCC_LIMIT_MISPREDICT] = "mispredicts",
 				[IPCC_LIMIT_TAGS] = "virtual_tags",
 			};
