@@ -801,7 +801,7 @@ static void check_harness_rows(const struct harness_row *rows, size_t n)
 /*
  * Zen 4's renaming, stores and FP divider, measured on a Genoa guest with ipcc bench --block
  * (2026-12-02, cycles a loop, the row's comment): a load into an operation is not renamed
- * through no index, nor a movzx or 16-bit one; sbb r, r reads the carry alone; xchg and a
+ * through no index, nor a movzx, 16-bit or byte one; sbb r, r reads the carry alone; xchg and a
  * self mov are renamed; stores into one 32-byte chunk run, not past a load that reads them;
  * a store across 32 bytes costs a split's; the FP divider holds its unit; two ports shift,
  * two others branch and select. Each row with its key off beside it.
@@ -819,6 +819,8 @@ TEST(zen4_renaming_store_runs_and_fp_divider_as_measured)
 		  7 }, /* 7.78 */
 		{ ROW, "base = zen4\nrename_no_word = false\n",
 		  "mov word ptr [rbx], ax\nmov ax, word ptr [rbx]\n", 1 },
+		{ ROW, "base = zen4\n", "add byte ptr [rbx], 1\n", 7 }, /* 6.53 */
+		{ ROW, "base = zen4\nrename_no_byte = false\n", "add byte ptr [rbx], 1\n", 1 },
 		{ ROW, "base = zen4\n", "cmp rbx, rcx\nsbb eax, eax\nlea eax, [rax + 1]\n",
 		  1 }, /* 1.00 */
 		{ ROW, "base = zen4\nsbb_idiom = false\n",

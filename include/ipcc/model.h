@@ -183,6 +183,12 @@ struct ipcc_model_profile {
 	 */
 	bool rename_no_movzx;
 	/*
+	 * Where memory is renamed: not a byte's access (Zen 4, cycles a loop: mov byte ptr
+	 * [rbx], al; mov al, [rbx] 8.06; movsx eax, byte ptr [rbx] after it 7.49; add byte
+	 * ptr [rbx], 1 chained 6.53, add byte ptr [rbx], al 5.95; a dword's 1.00).
+	 */
+	bool rename_no_byte;
+	/*
 	 * Where memory is renamed: not a load through no index into an operation that writes
 	 * a register or the flags only, as add r, [m], imul r, [m], cmp and test with memory
 	 * either side (Zen 4: mov [rbx], rax; add rax, [rbx] 7.87 cycles a loop, [rbx + 8]
@@ -900,7 +906,8 @@ struct ipcc_model_error {
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
  * memory_renaming, rename_rmw_imm_only, rename_base_only, rename_absolute, rename_no_word,
- * rename_no_movzx, rename_no_load_op, sbb_idiom, xchg_renamed, self_move_renamed, merge_zero_upper, cmov_flags_late, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
+ * rename_no_movzx, rename_no_byte, rename_no_load_op,
+ * sbb_idiom, xchg_renamed, self_move_renamed, merge_zero_upper, cmov_flags_late, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
  * fuse_mov_alu, fused_flags_late, port_binding, alu_port_subsets, divider_cycles, vector_load_latency,
  * complex_load_latency, load_merge_latency, lea3_latency, lea3_alu_slots, lea_scale_latency, pair_stores, pair_store_runs,
  * pair_store_unread, pair_store_bytes,

@@ -413,6 +413,9 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		    (ptr_size(mat) == 2 || !strcmp(m, "movsxd") ||
 		     (n >= 1 && o[0].kind == O_REG && o[0].partial && ptr_size(mat) != 1)))
 			in->renamable = false;
+		/* byte accesses: not renamed where the profile says so */
+		if (ps->p->rename_no_byte && ptr_size(mat) == 1)
+			in->renamable = false;
 		/* movzx: not renamed where the profile says so */
 		if (ps->p->rename_no_movzx && !strcmp(m, "movzx"))
 			in->renamable = false;
