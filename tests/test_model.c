@@ -799,6 +799,66 @@ static void check_harness_rows(const struct harness_row *rows, size_t n)
 }
 
 /*
+ * Zen 5, measured on the guest of stop 78 with ipcc bench --block (2026-12-02, cycles a loop,
+ * the row's comment): a renamed load of a byte or a word into part of a register, or
+ * sign-extended, takes its store's data a cycle late (rename_partial_extra); moves from vector
+ * registers to general ones and flags go two a cycle (vec_out_ports); and the harness's
+ * values run through a cmov whose two registers hold the same (a load then renamed whatever
+ * wrote its address's register). Each key's row with it off beside it.
+ */
+TEST(zen5_partial_renames_moves_out_and_cmov_values_as_measured)
+{
+	static const struct harness_row cases[] = {
+		{ ROW, "base = zen5\n", "mov r9w, word ptr [rsi]\nmov word ptr [rdi], r9w\n",
+		  2 }, /* 1.99 */
+		{ ROW, "base = zen5\nrename_partial_extra = 0\n",
+		  "mov r9w, word ptr [rsi]\nmov word ptr [rdi], r9w\n", 1 },
+		{ ROW, "base = zen5\n",
+		  "mov r9w, word ptr [rsi]\nadd r9w, 1\nmov word ptr [rdi], r9w\n", 3 }, /* 3.00 */
+		{ ROW, "base = zen5\n", "mov r9b, byte ptr [rsi]\nmov byte ptr [rdi], r9b\n",
+		  2 }, /* 1.99 */
+		{ ROW, "base = zen5\n", "mov word ptr [rdi], ax\nmovsx eax, word ptr [rsi]\n",
+		  2 }, /* 1.99 */
+		{ ROW, "base = zen5\nrename_partial_extra = 0\n",
+		  "mov word ptr [rdi], ax\nmovsx eax, word ptr [rsi]\n", 1 },
+		{ ROW, "base = zen5\n", "mov r9d, dword ptr [rsi]\nmov dword ptr [rdi], r9d\n",
+		  1 }, /* 1.00 */
+		{ ROW, "base = zen5\n", "mov dword ptr [rdi], eax\nmovsxd rax, dword ptr [rsi]\n",
+		  1 },							/* 1.00 */
+		{ ROW, "base = zen5\n", "add word ptr [rsi], 1\n", 1 }, /* 1.00 */
+		{ ROW, "base = zen5\n",					/* 1.13 */
+		  "mov rax, qword ptr [rbx]\nadd rax, 1\nmov qword ptr [rbx], rax\ntest al, al\n"
+		  "cmovne rbx, r13\n",
+		  1 },
+		{ ROW, "base = zen5\n", /* BHive's, 1.21 */
+		  "test al, al\nmov rcx, qword ptr [rbp - 0xb8]\ncmovne rbx, r13\n"
+		  "cmp rbx, qword ptr [rbp - 0xc0]\nmov rax, qword ptr [r12 + rbx*8]\n"
+		  "mov qword ptr [r12 + rcx*8], rax\n",
+		  1 },
+		{ ROW, "base = zen5\n", "vmovd eax, xmm1\nvmovd edx, xmm2\n", 1 }, /* 1.00 */
+		{ ROW, "base = zen5\n", "vmovd eax, xmm1\nvmovd edx, xmm2\nvmovd ecx, xmm3\n",
+		  1.5 }, /* 1.50 */
+		{ ROW, "base = zen5\nvec_out_ports = 0\n",
+		  "vmovd eax, xmm1\nvmovd edx, xmm2\nvmovd ecx, xmm3\n", 1 },
+		{ ROW, "base = zen5\n",
+		  "vmovd eax, xmm1\nvmovd edx, xmm2\nvmovd ecx, xmm3\nvmovd esi, xmm4\n",
+		  2 }, /* 1.97 */
+		{ ROW, "base = zen5\n",
+		  "vucomiss xmm3, xmm2\nvucomiss xmm4, xmm2\nvucomiss xmm5, xmm2\n",
+		  1.5 }, /* 1.50 */
+		{ ROW, "base = zen5\n", "ptest xmm0, xmm2\nptest xmm1, xmm2\nptest xmm3, xmm2\n",
+		  1.5 },		/* 1.50 */
+		{ ROW, "base = zen5\n", /* 1.50 */
+		  "pmovmskb edx, xmm1\npmovmskb eax, xmm2\nvucomiss xmm5, xmm2\n", 1.5 },
+		{ ROW, "base = zen5\n", /* 1.50 */
+		  "vcvttss2si eax, xmm1\nvcvttss2si edx, xmm2\nvcvttss2si ecx, xmm3\n", 1.5 },
+	};
+
+	check_harness_rows(cases, sizeof(cases) / sizeof(cases[0]));
+	return TEST_OK;
+}
+
+/*
  * Zen 4's renaming, stores and FP divider, measured on a Genoa guest with ipcc bench --block
  * (2026-12-02, cycles a loop, the row's comment): a load into an operation is not renamed
  * through no index, nor a movzx, 16-bit or byte one; sbb r, r reads the carry alone; xchg and a

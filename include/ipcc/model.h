@@ -198,6 +198,15 @@ struct ipcc_model_profile {
 	 */
 	bool rename_no_load_op;
 	/*
+	 * With memory_renaming: a renamed load of one or two bytes into part of a register, or
+	 * sign-extended (mov ax, [m]; movsx eax, word ptr [m]), completes 1 + this many cycles
+	 * after the store's data: its merge or extension, and this. Zen 5, on one address, cycles
+	 * a loop: mov [rdi], r9w; mov r9w, [rsi] 1.99, with add r9w, 1 between 3.00, a byte's
+	 * 1.99, movsx eax, word ptr [rsi] after mov [rdi], ax 1.99, a byte's 1.99; with r9d 1.00
+	 * and 1.00, movsxd 1.00. 0 when missing: one cycle (the merge's; an extension's none).
+	 */
+	unsigned rename_partial_extra;
+	/*
 	 * sbb r, r (one register twice) depends on the carry flag only, as AMD's guides list
 	 * it among the dependency-breaking idioms (Zen 5: cmp r15d, 1; sbb ecx, ecx; and ecx,
 	 * -8; add ecx, 9 1.07 cycles a loop, 3 through ecx).
@@ -906,7 +915,7 @@ struct ipcc_model_error {
  * fold_imm, placement, sample_retire, latencies, and optional ones (mul_latency,
  * lock_latency, fadd_latency, fmul_latency, fp_bypass, partial_rename, move_elimination,
  * memory_renaming, rename_rmw_imm_only, rename_base_only, rename_absolute, rename_no_word,
- * rename_no_movzx, rename_no_byte, rename_no_load_op,
+ * rename_no_movzx, rename_no_byte, rename_no_load_op, rename_partial_extra,
  * sbb_idiom, xchg_renamed, self_move_renamed, merge_zero_upper, cmov_flags_late, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
  * fuse_mov_alu, fused_flags_late, port_binding, alu_port_subsets, divider_cycles, vector_load_latency,
  * complex_load_latency, load_merge_latency, lea3_latency, lea3_alu_slots, lea_scale_latency, pair_stores, pair_store_runs,

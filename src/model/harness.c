@@ -556,6 +556,14 @@ static void step(struct state *s, const struct ipcc_model_program *prog, unsigne
 		reg_set(s, &rax, (struct val){ known ? x / dv : 0, known });
 		reg_set(s, &rdx, (struct val){ known ? x % dv : 0, known });
 		done = true;
+	} else if (n == 2 && o[0].kind == H_REG && !strncmp(m, "cmov", 4)) {
+		/* the flags are not followed: known only where both values are the same */
+		struct val a = VAL(0), b = VAL(1);
+		uint64_t vm = mask_of(o[0].size);
+
+		reg_set(s, &o[0],
+			(struct val){ b.v, a.known && b.known && (a.v & vm) == (b.v & vm) });
+		done = true;
 	} else if (n == 0 && !strcmp(m, "cdqe")) {
 		s->r[0].v = (uint64_t)(int64_t)(int32_t)s->r[0].v;
 		done = true;

@@ -108,9 +108,10 @@ struct minsn {
 	uint32_t rep_count; /* ... which is this */
 	uint8_t fpu;	    /* FPU_ADD, FPU_MUL: its floating-point unit (for fp_bypass) */
 	uint8_t mem;	    /* MEM_LOAD, MEM_STORE: its accesses at `key` */
-	bool plain_store; /* a store of registers (mov [m], r): its data is ready when `data` is */
-	bool renamable;	  /* its memory operand may be renamed (profile's memory_renaming) */
-	bool rmw_alu;	  /* add, sub, and, or, xor ... [m], x: not inc or dec [m] */
+	bool plain_store;  /* a store of registers (mov [m], r): its data is ready when `data` is */
+	bool renamable;	   /* its memory operand may be renamed (profile's memory_renaming) */
+	bool partial_load; /* a load of 1 or 2 bytes into part of a register, or sign-extended */
+	bool rmw_alu;	   /* add, sub, and, or, xor ... [m], x: not inc or dec [m] */
 	unsigned load_latency; /* with a load: the load's part of `latency` (the profile's) */
 	bool narrow_store;     /* stores at most 8 bytes */
 	bool vector_store;     /* stores a vector register (or part of one) */
@@ -434,6 +435,7 @@ struct dataflow {
 	uint8_t fpu[MODEL_NREGS]; /* each register's writer's FP unit */
 	unsigned fp_bypass;	  /* the profile's: an FP add's wait for a multiply */
 	bool renaming;		  /* the profile's memory_renaming */
+	unsigned partial_extra;	  /* and its rename_partial_extra */
 	bool within;		  /* a load within a store's bytes takes its data (forward_fail_) */
 	unsigned wide;		  /* the profile's forward_wide_latency */
 	unsigned fail;		  /* the profile's forward_fail_latency */
@@ -452,6 +454,7 @@ static inline void df_init(struct dataflow *d, const struct ipcc_model_profile *
 {
 	d->fp_bypass = p->fp_bypass;
 	d->renaming = p->memory_renaming;
+	d->partial_extra = p->rename_partial_extra;
 	d->within = p->forward_fail_latency != 0;
 	d->wide = p->forward_wide_latency;
 	d->fail = p->forward_fail_latency;
@@ -549,6 +552,10 @@ static inline int64_t df_ready(const struct dataflow *d, const struct minsn *in,
 	}
 	if (from) {
 		int64_t t = from->ready - (renamed ? (int64_t)in->load_latency : 0);
+
+		/* a part merged or extended: one cycle for that, and partial_extra more */
+		if (renamed && in->partial_load)
+			t = from->ready + 1 + d->partial_extra - (int64_t)in->latency;
 
 		/*
 		 * Wider than the store it starts at: its data late (forward_wide_latency), and

@@ -427,6 +427,10 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		    (f == F_CMP || ((f == F_ALU || f == F_IMUL) && o[0].kind == O_REG)))
 			in->renamable = false;
 	}
+	/* a byte or a word into part of a register, or sign-extended (rename_partial_extra) */
+	in->partial_load = (in->mem & MEM_LOAD) && ptr_size(mat) >= 1 && ptr_size(mat) <= 2 &&
+			   n == 2 && o[0].kind == O_REG && o[0].reg < REG_VEC0 &&
+			   ((!strcmp(m, "mov") && o[0].partial) || !strcmp(m, "movsx"));
 	/*
 	 * A store of at most 8 bytes: of general registers, flags or an immediate, or of a
 	 * vector register's low part with the size said (vmovsd qword ptr [rbx], xmm2)

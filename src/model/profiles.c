@@ -468,6 +468,12 @@ static const struct ipcc_model_profile builtin[] = {
 	  .vec_shuffle_ports = 2,
 	  .vec_zen_pipes = true,
 	  /*
+	   * moves to general registers and flags (stop 78): three vmovd r32, xmm, vmovq,
+	   * pmovmskb, vpextrd, vcvttss2si, vucomiss or ptest 1.50 cycles a loop, four vmovd
+	   * 1.97, two 1.00 (the model 1.00 for all before)
+	   */
+	  .vec_out_ports = 2,
+	  /*
 	   * Stop 75, on a busy host: bench/fast_strings, L1-resident, stosb and movsb up to 64
 	   * bytes 7.0 and 10.4 cycles, 256 B 36 and 35, 1 KiB 42 and 48, 4 KiB 115 and 120,
 	   * 16 KiB 421 and 422; in ipcc bench --block's loop (mov ecx, N; xor eax, eax; mov
@@ -551,6 +557,7 @@ static const struct ipcc_model_profile builtin[] = {
 	  .fmul_latency = 3,
 	  .move_elimination = true,
 	  .memory_renaming = true,
+	  .rename_partial_extra = 1,
 	  /*
 	   * Stores and loads, ipcc bench --block on a Zen 5 guest (2026-11-28), cycles a
 	   * loop: a load the store does not hold fails (mov [rdi], eax; mov rax, [rsi] 13.98;
@@ -1260,7 +1267,7 @@ static const struct key {
 	 * xchg_renamed, self_move_renamed, merge_zero_upper, fold_no_port,
 	 * fold_lea: false;
 	 * fold_bits: 0, any size and offset; fold_materialize, logic_flags_late,
-	 * fused_flags_late, fuse_mov_alu: 0; port_binding, alu_port_subsets: false;
+	 * fused_flags_late, fuse_mov_alu, rename_partial_extra: 0; port_binding, alu_port_subsets: false;
 	 * divider_cycles: 0, pipelined; vector_load_latency: 0, load_latency;
 	 * complex_load_latency, load_merge_latency: 0; lea3_latency, lea_scale_latency: 0,
 	 * the table's; lea3_alu_slots: 0, one;
@@ -1321,6 +1328,7 @@ static const struct key {
 	KEY(rename_no_movzx, K_BOOL, 0, 0),
 	KEY(rename_no_byte, K_BOOL, 0, 0),
 	KEY(rename_no_load_op, K_BOOL, 0, 0),
+	KEY(rename_partial_extra, K_UNSIGNED, 0, 8),
 	KEY(sbb_idiom, K_BOOL, 0, 0),
 	KEY(xchg_renamed, K_BOOL, 0, 0),
 	KEY(self_move_renamed, K_BOOL, 0, 0),
@@ -1920,6 +1928,7 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->rename_absolute == b->rename_absolute && a->rename_no_word == b->rename_no_word &&
 	       a->rename_no_movzx == b->rename_no_movzx &&
 	       a->rename_no_load_op == b->rename_no_load_op &&
+	       a->rename_partial_extra == b->rename_partial_extra &&
 	       a->rename_no_byte == b->rename_no_byte && a->sbb_idiom == b->sbb_idiom &&
 	       a->xchg_renamed == b->xchg_renamed && a->self_move_renamed == b->self_move_renamed &&
 	       a->merge_zero_upper == b->merge_zero_upper &&
