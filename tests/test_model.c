@@ -804,7 +804,8 @@ static void check_harness_rows(const struct harness_row *rows, size_t n)
  * sign-extended, takes its store's data a cycle late (rename_partial_extra); moves from vector
  * registers to general ones and flags go two a cycle (vec_out_ports); and the harness's
  * values run through a cmov whose two registers hold the same (a load then renamed whatever
- * wrote its address's register). Each key's row with it off beside it.
+ * wrote its address's register); loads whose address comes from a load's value go about two
+ * and a half a cycle (dep_load_ports, dep_load_gap). Each key's row with it off beside it.
  */
 TEST(zen5_partial_renames_moves_out_and_cmov_values_as_measured)
 {
@@ -852,6 +853,31 @@ TEST(zen5_partial_renames_moves_out_and_cmov_values_as_measured)
 		  "pmovmskb edx, xmm1\npmovmskb eax, xmm2\nvucomiss xmm5, xmm2\n", 1.5 },
 		{ ROW, "base = zen5\n", /* 1.50 */
 		  "vcvttss2si eax, xmm1\nvcvttss2si edx, xmm2\nvcvttss2si ecx, xmm3\n", 1.5 },
+		/* loads whose address a load gives: dep_load_ports 3, a port fewer every second cycle */
+		{ ROW, "base = zen5\n", /* 1.00 */
+		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rax + 8]\n"
+		  "mov rdx, qword ptr [rcx + 16]\n",
+		  1 },
+		{ ROW, "base = zen5\n", /* 1.65 */
+		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rax + 8]\n"
+		  "mov rdx, qword ptr [rcx + 16]\nmov rsi, qword ptr [rdx + 24]\n"
+		  "mov rdi, qword ptr [rsi + 32]\n",
+		  1.6 },
+		{ ROW, "base = zen5\ndep_load_ports = 0\n",
+		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rax + 8]\n"
+		  "mov rdx, qword ptr [rcx + 16]\nmov rsi, qword ptr [rdx + 24]\n"
+		  "mov rdi, qword ptr [rsi + 32]\n",
+		  1.25 },
+		{ ROW, "base = zen5\n", /* 2.12 */
+		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rax + 8]\n"
+		  "mov rdx, qword ptr [rcx + 16]\nmov rsi, qword ptr [rdx + 24]\n"
+		  "mov rdi, qword ptr [rsi + 32]\nmov r8, qword ptr [rdi + 40]\n",
+		  2 },
+		{ ROW, "base = zen5\n", /* 1.49 */
+		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rbx + 8]\n"
+		  "mov rdx, qword ptr [rbx + 16]\nmov rsi, qword ptr [rbx + 24]\n"
+		  "mov rdi, qword ptr [rbx + 32]\nmov r8, qword ptr [rbx + 40]\n",
+		  1.5 },
 	};
 
 	check_harness_rows(cases, sizeof(cases) / sizeof(cases[0]));

@@ -578,6 +578,15 @@ static const struct ipcc_model_profile builtin[] = {
 	   * (ipcc bench --fit-profile's agu_ports row)
 	   */
 	  .agu_ports = 4,
+	  /*
+	   * loads whose address comes from a load's value, in one iteration, beside the first
+	   * (mov rax, [rbx]; mov rcx, [rax + 8]; ...; stop 78): 2, 3, 4, 5, 6 of them 1.00, 1.16,
+	   * 1.65, 2.12, 2.69 cycles a loop (two chains of two 1.64), six independent loads 1.49:
+	   * about two a cycle and a half more (1.00, 1.20, 1.60, 2.00, 2.40 so; 1.50, 2.00 ...
+	   * with two ports, no gap)
+	   */
+	  .dep_load_ports = 3,
+	  .dep_load_gap = 2,
 	  /* movsd, movdqu, vmovups ymm: four loads 2.00 cycles a loop, six 3.00 */
 	  .vec_load_ports = 2,
 	  /*
