@@ -805,7 +805,8 @@ static void check_harness_rows(const struct harness_row *rows, size_t n)
  * registers to general ones and flags go two a cycle (vec_out_ports); and the harness's
  * values run through a cmov whose two registers hold the same (a load then renamed whatever
  * wrote its address's register); loads whose address comes from a load's value go about two
- * and a half a cycle (dep_load_ports, dep_load_gap). Each key's row with it off beside it.
+ * and a half a cycle (dep_load_ports, dep_load_gap); a loop's jcc that takes no slot is no
+ * micro-op of lsd_no_unroll's count either. Each key's row with it off beside it.
  */
 TEST(zen5_partial_renames_moves_out_and_cmov_values_as_measured)
 {
@@ -873,6 +874,14 @@ TEST(zen5_partial_renames_moves_out_and_cmov_values_as_measured)
 		  "mov rdx, qword ptr [rcx + 16]\nmov rsi, qword ptr [rdx + 24]\n"
 		  "mov rdi, qword ptr [rsi + 32]\nmov r8, qword ptr [rdi + 40]\n",
 		  2 },
+		/* nops and the loop's dec, jnz: its jcc no micro-op of lsd_no_unroll's count */
+		{ ROW, "base = zen5\n", "nop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\n",
+		  1.5 },		/* 1.50 */
+		{ ROW, "base = zen5\n", /* 1.49 */
+		  "mov eax, ebx\nmov eax, ebx\nmov eax, ebx\nmov eax, ebx\nmov eax, ebx\n"
+		  "mov eax, ebx\nmov eax, ebx\nmov eax, ebx\nmov eax, ebx\nmov eax, ebx\n"
+		  "mov eax, ebx\n",
+		  1.5 },
 		{ ROW, "base = zen5\n", /* 1.49 */
 		  "mov rax, qword ptr [rbx]\nmov rcx, qword ptr [rbx + 8]\n"
 		  "mov rdx, qword ptr [rbx + 16]\nmov rsi, qword ptr [rbx + 24]\n"

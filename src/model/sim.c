@@ -666,10 +666,16 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 		paths |= prog->insn[k].skip && prog->insn[k].taken;
 	}
 
-	/* a loop the loop stream detector does not unroll: each iteration from a new cycle */
+	/*
+	 * a loop the loop stream detector does not unroll: each iteration from a new cycle. Its
+	 * micro-ops as the front end counts them, and --fit-profile's nop loops: a jcc that
+	 * takes no slot of its own (alu_jcc_one_slot) none (Zen 5: eleven nops and the loop's
+	 * dec, jnz 1.50 cycles a loop, twelve micro-ops at the width; 2.00 when the jcc was
+	 * counted, stop 78)
+	 */
 	unsigned loop_uops = 0;
 	for (unsigned k = 0; k < n; k++)
-		loop_uops += prog->insn[k].uops;
+		loop_uops += prog->insn[k].slot_free ? 0 : prog->insn[k].uops;
 	const bool lsd_break = !paths && loop_uops < 64 && (p->lsd_no_unroll >> loop_uops & 1);
 
 	/*
