@@ -805,8 +805,8 @@ static void check_harness_rows(const struct harness_row *rows, size_t n)
  * registers to general ones and flags go two a cycle (vec_out_ports); and the harness's
  * values run through a cmov whose two registers hold the same (a load then renamed whatever
  * wrote its address's register); loads whose address comes from a load's value go about two
- * and a half a cycle (dep_load_ports, dep_load_gap); a loop's jcc that takes no slot is no
- * micro-op of lsd_no_unroll's count either. Each key's row with it off beside it.
+ * and a half a cycle (dep_load_ports, dep_load_gap); mul [m] is renamed; a loop's jcc that
+ * takes no slot is no micro-op of lsd_no_unroll's count either. Each key's row with it off beside it.
  */
 TEST(zen5_partial_renames_moves_out_and_cmov_values_as_measured)
 {
@@ -874,6 +874,13 @@ TEST(zen5_partial_renames_moves_out_and_cmov_values_as_measured)
 		  "mov rdx, qword ptr [rcx + 16]\nmov rsi, qword ptr [rdx + 24]\n"
 		  "mov rdi, qword ptr [rsi + 32]\nmov r8, qword ptr [rdi + 40]\n",
 		  2 },
+		/* mul [m] renamed as imul r, [m] is */
+		{ ROW, "base = zen5\n", "mov qword ptr [rbx], rax\nmul qword ptr [rbx]\n",
+		  3 },			/* 2.94 */
+		{ ROW, "base = zen5\n", /* Debian's, 5.12 */
+		  "mov rax, r9\nmul qword ptr [r11 + 8]\nadd rsi, rax\nadc rdx, 0\n"
+		  "add qword ptr [rbx + 8], rsi\nadc rdx, 0\nmov rsi, rdx\ncmp r10d, 2\n",
+		  5 },
 		/* nops and the loop's dec, jnz: its jcc no micro-op of lsd_no_unroll's count */
 		{ ROW, "base = zen5\n", "nop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\n",
 		  1.5 },		/* 1.50 */

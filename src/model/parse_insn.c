@@ -356,9 +356,12 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 			if (o[i].kind == O_REG && o[i].reg >= REG_VEC0)
 				gpr_only = false;
 		/* imul r, [m] too: 2.96 cycles chained through a store on a Granite Rapids-class
-		 * core, imul's own 3 */
+		 * core, imul's own 3; and mul [m] (Zen 5: mov [rbx], rax; mul qword ptr [rbx]
+		 * 2.94 cycles a loop, as imul rax, [rbx]; 10 modelled through the forward) */
+		const bool mul1 = (f == F_IMUL || !strcmp(m, "mul")) && n == 1;
+
 		in->renamable =
-		    gpr_only && (f == F_MOV || f == F_ALU || f == F_UNARY || f == F_IMUL ||
+		    gpr_only && (f == F_MOV || f == F_ALU || f == F_UNARY || f == F_IMUL || mul1 ||
 				 f == F_CMP || (f == F_CMPXCHG && !lock));
 		/*
 		 * cmovcc r, [m], a load into an operation as add r, [m] is (cmovne eax, [rbp -
@@ -424,7 +427,7 @@ static int semantics(struct parser *ps, const char *mat, const char *m, const st
 		 * result
 		 */
 		if (ps->p->rename_no_load_op && in->key.index < 0 &&
-		    (f == F_CMP || ((f == F_ALU || f == F_IMUL) && o[0].kind == O_REG)))
+		    (f == F_CMP || mul1 || ((f == F_ALU || f == F_IMUL) && o[0].kind == O_REG)))
 			in->renamable = false;
 	}
 	/* a byte or a word into part of a register, or sign-extended (rename_partial_extra) */
