@@ -805,8 +805,9 @@ static void check_harness_rows(const struct harness_row *rows, size_t n)
  * registers to general ones and flags go two a cycle (vec_out_ports); and the harness's
  * values run through a cmov whose two registers hold the same (a load then renamed whatever
  * wrote its address's register); loads whose address comes from a load's value go about two
- * and a half a cycle (dep_load_ports, dep_load_gap); mul [m] is renamed; a loop's jcc that
- * takes no slot is no micro-op of lsd_no_unroll's count either. Each key's row with it off beside it.
+ * and a half a cycle (dep_load_ports, dep_load_gap); mul [m] is renamed; lods, stos, scas,
+ * movs and cmps without rep take 3 cycles each; a loop's jcc that takes no slot is no
+ * micro-op of lsd_no_unroll's count either. Each key's row with it off beside it.
  */
 TEST(zen5_partial_renames_moves_out_and_cmov_values_as_measured)
 {
@@ -881,6 +882,12 @@ TEST(zen5_partial_renames_moves_out_and_cmov_values_as_measured)
 		  "mov rax, r9\nmul qword ptr [r11 + 8]\nadd rsi, rax\nadc rdx, 0\n"
 		  "add qword ptr [rbx + 8], rsi\nadc rdx, 0\nmov rsi, rdx\ncmp r10d, 2\n",
 		  5 },
+		/* string instructions without rep: cost rows of 3 cycles */
+		{ ROW, "base = zen5\n", "lodsd eax, dword ptr [rsi]\n", 3 }, /* 2.98 */
+		{ ROW, "base = zen5\n",					     /* 5.99 */
+		  "lodsd eax, dword ptr [rsi]\nlodsd eax, dword ptr [rsi]\n", 6 },
+		{ ROW, "base = zen5\n", "movsb byte ptr [rdi], byte ptr [rsi]\n", 3 }, /* 3.00 */
+		{ ROW, "base = zen5\n", "stosb byte ptr [rdi], al\n", 3 },	       /* 2.99 */
 		/* nops and the loop's dec, jnz: its jcc no micro-op of lsd_no_unroll's count */
 		{ ROW, "base = zen5\n", "nop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\n",
 		  1.5 },		/* 1.50 */

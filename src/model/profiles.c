@@ -552,7 +552,20 @@ static const struct ipcc_model_profile builtin[] = {
 		    /* chained (stop 59): vminps, vmaxss, minsd, vmaxpd ymm 2.00 */
 		    { "minps", 2, 1 },	   { "minpd", 2, 1 },	  { "minss", 2, 1 },
 		    { "minsd", 2, 1 },	   { "maxps", 2, 1 },	  { "maxpd", 2, 1 },
-		    { "maxss", 2, 1 },	   { "maxsd", 2, 1 } },
+		    { "maxss", 2, 1 },	   { "maxsd", 2, 1 },
+		    /*
+		     * string instructions without rep, one after another (stop 78): lodsb, lodsw,
+		     * lodsd, stosb, stosd, scasb, movsb, cmpsb 2.98-3.00 cycles a loop, two lodsd
+		     * 5.99 (2 and 5 modelled, the table's microcode cycles); the qword forms not
+		     * measured (the harness took none), taken as alike
+		     */
+		    { "lodsb", 3, 4 },	   { "lodsw", 3, 4 },	  { "lodsd", 3, 4 },
+		    { "lodsq", 3, 4 },	   { "stosb", 3, 2 },	  { "stosw", 3, 2 },
+		    { "stosd", 3, 2 },	   { "stosq", 3, 2 },	  { "scasb", 3, 4 },
+		    { "scasw", 3, 4 },	   { "scasd", 3, 4 },	  { "scasq", 3, 4 },
+		    { "movsb", 3, 4 },	   { "movsw", 3, 4 },	  { "movs_d", 3, 4 },
+		    { "movsq", 3, 4 },	   { "cmpsb", 3, 4 },	  { "cmpsw", 3, 4 },
+		    { "cmps_d", 3, 4 },	   { "cmpsq", 3, 4 } },
 	  .fadd_latency = 2,
 	  .fmul_latency = 3,
 	  .move_elimination = true,
