@@ -13,7 +13,13 @@ head -n 40 "$sample" >"$dir/blocks.txt"
 # host's SMT sibling and busy, its fetch shared, while a chain's pace holds).
 printf '48f7f1,test\n8b0425efbeadde,test\n%s,test\n' \
     4801c04801c04801c04801c04801c04801c04801c04801c0 >>"$dir/blocks.txt"
-"$ipcc" bench --blocks "$dir/blocks.txt" --model --profile zen5 --format json >"$dir/out.json"
+# A host busy for seconds can leave a block "noisy" (no pair of runs agreed): the best of
+# three tries, the add chain measured in one of them.
+for try in 1 2 3; do
+    "$ipcc" bench --blocks "$dir/blocks.txt" --model --profile zen5 --format json >"$dir/out.json"
+    jq -e '.blocks[42].status != "noisy"' "$dir/out.json" >/dev/null && break
+    echo "try $try: the add chain was noisy: $(jq -r '.blocks[42].why' "$dir/out.json")"
+done
 jq -e '.blocks | length == 43' "$dir/out.json" >/dev/null || { echo "not 43 blocks"; exit 1; }
 jq -e '[.blocks[] | select(.status == "ok") | (.passes | length == 2) and .cycles > 0] | all' \
     "$dir/out.json" >/dev/null || { echo "a measured block without two passes"; exit 1; }
