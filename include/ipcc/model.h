@@ -338,6 +338,13 @@ struct ipcc_model_profile {
 	 * r13) takes in all, its own and idle ones it holds (Zen 5: 3); 0: one.
 	 */
 	unsigned lea3_alu_slots;
+	/*
+	 * Every Nth ALU operation that issues the cycle a one-cycle ALU operation of its own
+	 * allocation group gives it a register's value (on the bypass) takes an ALU issue slot
+	 * more, beside its own; the loop's closing pair does not count (Zen 5: 4, from blocks:
+	 * three mov eax, 1; add eax, 1 pairs 1.76 cycles a loop, six moves 1.18); 0: none.
+	 */
+	unsigned bypass_slot_every;
 	/* An lea whose index is scaled (by 2, 4 or 8), cycles (Golden Cove: 2); 0: the table's. */
 	unsigned lea_scale_latency;
 	/*
@@ -918,7 +925,7 @@ struct ipcc_model_error {
  * rename_no_movzx, rename_no_byte, rename_no_load_op, rename_partial_extra,
  * sbb_idiom, xchg_renamed, self_move_renamed, merge_zero_upper, cmov_flags_late, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
  * fuse_mov_alu, fused_flags_late, port_binding, alu_port_subsets, divider_cycles, vector_load_latency,
- * complex_load_latency, load_merge_latency, lea3_latency, lea3_alu_slots, lea_scale_latency, pair_stores, pair_store_runs,
+ * complex_load_latency, load_merge_latency, lea3_latency, lea3_alu_slots, bypass_slot_every, lea_scale_latency, pair_stores, pair_store_runs,
  * pair_store_unread, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, alias_forwards,
  * from_gpr_extra, forward_extra, vector_forward_extra, agu_ports, shift_ports,

@@ -557,6 +557,32 @@ static unsigned land_on_path(const struct ipcc_model_program *prog,
 	return t;
 }
 
+/* Each general register's writer, for bypass_slot_every. */
+struct bypass {
+	bool alu1[16];	  /* a one-cycle ALU operation */
+	uint64_t grp[16]; /* its allocation group */
+	unsigned n;	  /* the operations issued on the bypass so far */
+};
+
+/*
+ * Whether `in`, issued at x in allocation group grp, is an ALU operation that takes a
+ * general register's value on the bypass: the cycle a one-cycle ALU operation of its own
+ * group completes it.
+ */
+static bool on_bypass(const struct dataflow *df, const struct minsn *in, const struct bypass *b,
+		      int64_t x, uint64_t grp)
+{
+	if (!(in->ports >> PORT_ALU & 1) || in->mem & MEM_LOAD)
+		return false;
+	for (uint64_t m = in->reads & 0xffffull; m; m &= m - 1) {
+		const int r = __builtin_ctzll(m);
+
+		if (b->alu1[r] && b->grp[r] == grp && df->done[r] == x)
+			return true;
+	}
+	return false;
+}
+
 static int run(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
 	       const struct ipcc_model_opts *opts, struct ipcc_model_result *out)
 {
@@ -587,6 +613,9 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	int64_t store_r = INT64_MIN / 2; /* the latest store's retirement */
 	int64_t split_free[SPLIT_STORE_PAGE + 1] = { 0 }; /* each split resource (minsn.split) */
 	unsigned ret_used = 0;
+	struct bypass byp = { 0 };
+	/* the loop's closing pair (a flag-writer and the jcc fused with it): not on_bypass */
+	const unsigned closing = n >= 2 && prog->insn[n - 1].fe_fused ? 2 : 0;
 	uint64_t g = 0;
 	size_t slot = 0;       /* g % B: instruction g's place in ring[] */
 	uint64_t grp = 0;      /* its allocation group: W micro-ops in a row */
@@ -951,9 +980,22 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 					if (ports_issue(&pt, 1u << PORT_ALU, x, al.cur, -1, 0, -1,
 							-1) < 0)
 						x = -1;
+				/* every Nth on the bypass: a slot more (bypass_slot_every) */
+				if (x >= 0 && p->bypass_slot_every && k + closing < n &&
+				    on_bypass(df, in, &byp, x, grp) &&
+				    ++byp.n % p->bypass_slot_every == 0 &&
+				    ports_issue(&pt, 1u << PORT_ALU, x, al.cur, -1, 0, -1, -1) < 0)
+					x = -1;
 			}
 			if (x < 0)
 				goto oom;
+			for (uint64_t m = in->writes & 0xffffull; m; m &= m - 1) {
+				const int w = __builtin_ctzll(m);
+
+				byp.alu1[w] =
+				    lat == 1 && in->ports >> PORT_ALU & 1 && !(in->mem & MEM_LOAD);
+				byp.grp[w] = grp;
+			}
 			if (in->div_cycles)
 				div_hold(&dv[in->divides], x, in->div_cycles);
 			if (in->split)
