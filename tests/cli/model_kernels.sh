@@ -330,15 +330,19 @@ fi
 # comes (448 instructions at two an iteration: 224 cycles; account.c charge()): the stream
 # runs at its addpd chain's 2.00 cycles; a chase's misses cost their whole latency. And L2's
 # index folds three bits: a chase over 256 page starts hits L2, which a plain index gives
-# 32 sets of 8 ways for them (a miss on most loads).
+# 32 sets of 8 ways for them (a miss on most loads). The caches are the Zen 5 guest's (1 MiB
+# of L2 in 8 ways, as its sysfs says), whatever this machine's are (a Granite Rapids-class
+# guest's 2 MiB L2 holds them).
 if [ $# = 0 ]; then
+    fake_sysfs "$tmp/sysz5" 1024K 8 || fail "a sysfs of Zen 5's caches in $tmp"
     printf 'base = zen5\nname = plain\nl2_fold_bits = 0\n' >"$tmp/plain.prof"
     for run in "bandwidth.load k_load zen5 8192" "latency k_chase zen5 $n" \
         "pages.start k_chase zen5 $n" "pages.start k_chase $tmp/plain.prof $n"; do
         set -- $run
         for i in "$4" $(($4 * 2)); do
-            "$ipcc" stat --backend model --profile "$3" --per-function --format json \
-                -o "$tmp/z$i.json" -- "$drv" "$1" $i 2>"$tmp/err" || fail "$1 $3: $(cat "$tmp/err")"
+            IPCC_SYSFS_CPU="$tmp/sysz5" "$ipcc" stat --backend model --profile "$3" \
+                --per-function --format json -o "$tmp/z$i.json" -- "$drv" "$1" $i 2>"$tmp/err" ||
+                fail "$1 $3: $(cat "$tmp/err")"
         done
         jq -n -r --slurpfile a "$tmp/z$4.json" --slurpfile b "$tmp/z$(($4 * 2)).json" \
             --arg f "$2" --argjson n "$4" 'def c($r): [$r.model.functions[]
