@@ -31,7 +31,7 @@ const char cmd_sim_help[] =
     "\n"
     "options:\n"
     "  --profile P         skylake (default), icelake, zen3, zen4, zen5, goldencove,\n"
-    "                      neoverse-n2, test,\n"
+    "                      raptorcove, neoverse-n2, test,\n"
     "                      auto (the one closest to this CPU), or a profile FILE\n"
     "                      (key = value lines; see ipcc-sim(1))\n"
     "  --iterations N      run the block N times (default 1000)\n"
