@@ -345,7 +345,8 @@ TEST(profiles_and_overrides)
 /* auto: the closest built-in profile to the CPU /proc/cpuinfo describes. */
 /*
  * raptorcove is goldencove with the figures ipcc bench --fit-profile measured on Emerald
- * Rapids, and the front end's limits on branches measured there, and nothing else.
+ * Rapids, the front end's limits on branches measured there, the fusions and the loop
+ * stream detector's breaks of that core, and nothing else.
  */
 TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 {
@@ -359,6 +360,13 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	CHECK_EQ(int, (int)rc.l2_wb_bytes_per_cycle, 30);
 	CHECK_EQ(int, (int)rc.fused_flags_late, 0);
 	CHECK_EQ(int, (int)rc.forward_trip, 7);
+	CHECK_EQ(int, (int)gc.forward_trip, 7);
+	CHECK(rc.fuse_mov_alu == 0 && gc.fuse_mov_alu == 1);
+	CHECK(rc.fuse_load_alu == 0 && gc.fuse_load_alu == 1);
+	rc.fuse_mov_alu = gc.fuse_mov_alu;
+	CHECK(rc.load_merge_latency == 0 && gc.load_merge_latency == 1);
+	rc.load_merge_latency = gc.load_merge_latency;
+	rc.fuse_load_alu = gc.fuse_load_alu;
 	CHECK_EQ(int, (int)rc.fe_half_branches, 6);
 	CHECK_EQ(int, (int)gc.fe_half_branches, 0);
 	CHECK_EQ(int, (int)rc.branch_mixed_cycles, 1);
@@ -371,8 +379,6 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	rc.walk_latency = gc.walk_latency;
 	rc.store_drain_cycles = gc.store_drain_cycles;
 	rc.page_split_store_cycles = gc.page_split_store_cycles;
-	rc.forward_trip = gc.forward_trip;
-	rc.forward_trip_slow = gc.forward_trip_slow;
 	rc.fe_line_branches = gc.fe_line_branches;
 	rc.fe_line_cycles = gc.fe_line_cycles;
 	rc.fe_half_branches = gc.fe_half_branches;
@@ -397,6 +403,9 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	rc.itlb_entries = gc.itlb_entries;
 	rc.itlb_miss_cycles = gc.itlb_miss_cycles;
 	rc.itlb_walk_cycles = gc.itlb_walk_cycles;
+	CHECK(rc.lsd_no_unroll == (1u << 9 | 1u << 10 | 1u << 11 | 1u << 17) &&
+	      gc.lsd_no_unroll == 1u << 17);
+	rc.lsd_no_unroll = gc.lsd_no_unroll;
 	snprintf(rc.name, sizeof(rc.name), "%s", gc.name);
 	CHECK(ipcc_model_profile_equal(&rc, &gc));
 	return TEST_OK;
@@ -1061,7 +1070,7 @@ TEST(string_flag_and_xlat_instructions_as_measured)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		test_row = cases[i].line;
-		CHECK_EQ(dbl, harness_cycles("base = goldencove\n", cases[i].code),
+		CHECK_EQ(dbl, harness_cycles("base = raptorcove\n", cases[i].code),
 			 cases[i].cycles);
 	}
 	test_row = 0;
@@ -1290,6 +1299,9 @@ TEST(zen5_renames_merges_x87_and_dividers_as_measured)
 		{ ROW, "base = zen5\n", "mov cl, byte ptr [rax]\nand cl, 0x7f\n", 2 },
 		{ ROW, "base = zen5\nload_merge_latency = 0\n",
 		  "mov cl, byte ptr [rax]\nand cl, 0x7f\n", 1 },
+		/* a Granite Rapids-class core alike: mov al, [rcx]; add eax, 1 2.00 (stop 80) */
+		{ ROW, "base = goldencove\n", "mov al, byte ptr [rcx]\nadd eax, 1\n", 2 },
+		{ ROW, "base = raptorcove\n", "mov al, byte ptr [rcx]\nadd eax, 1\n", 1 },
 		/* vcvtsi2sd xmm0, xmm0, edx 1.00; after vunpcklpd xmm0, xmm0, xmm0 5.05 */
 		{ ROW, "base = zen5\n", "vcvtsi2sd xmm0, xmm0, edx\n", 1 },
 		{ ROW, "base = zen5\nmerge_zero_upper = false\n", "vcvtsi2sd xmm0, xmm0, edx\n",
@@ -1888,19 +1900,27 @@ TEST(golden_cove_folding_and_flags_as_measured)
  * The loop stream detector's unrolling (Emerald Rapids, ipcc bench --block on nops): a loop
  * of 9, 10, 11 or 17 micro-ops starts each iteration in a new allocation cycle (2.00, 2.00,
  * 2.00, 3.00 measured), where loops of 8 or 13 run at N / 6 (1.33, 2.17); the rest of the
- * cycle is a front-end stall. A file turns it off or names other sizes.
+ * cycle is a front-end stall. A Granite Rapids-class core (goldencove) unrolls 9 to 11 (1.50,
+ * 1.67, 1.84) and not 17. A file turns it off or names other sizes.
  */
 TEST(loops_the_lsd_does_not_unroll_start_each_iteration_afresh)
 {
 	static const char nops8[] = "nop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\n";
+	static const char nops16[] = "nop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\n"
+				     "nop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\n";
 	struct ipcc_model_profile p;
 	struct ipcc_model_error err;
 	char text[4096];
 
-	CHECK_EQ(dbl, loop_cycles("base = goldencove\n", nops8), 2);
-	CHECK_EQ(dbl, loop_cycles("base = goldencove\nlsd_no_unroll = none\n", nops8), 1.5);
+	CHECK_EQ(dbl, loop_cycles("base = raptorcove\n", nops8), 2);
+	CHECK_EQ(dbl, loop_cycles("base = raptorcove\nlsd_no_unroll = none\n", nops8), 1.5);
+	CHECK_EQ(dbl, loop_cycles("base = goldencove\n", nops8), 1.5);
+	CHECK_EQ(dbl, loop_cycles("base = goldencove\n", nops16), 3);
 	CHECK_CMP(dbl,
-		  fabs(loop_cycles("base = goldencove\n", "nop\nnop\nnop\nnop\nnop\nnop\nnop\n") -
+		  fabs(loop_cycles("base = goldencove\nlsd_no_unroll = none\n", nops16) - 17.0 / 6),
+		  <, 0.002);
+	CHECK_CMP(dbl,
+		  fabs(loop_cycles("base = raptorcove\n", "nop\nnop\nnop\nnop\nnop\nnop\nnop\n") -
 		       4.0 / 3),
 		  <, 0.002);
 	CHECK_EQ(dbl,
@@ -1912,12 +1932,15 @@ TEST(loops_the_lsd_does_not_unroll_start_each_iteration_afresh)
 		 2);
 	CHECK_EQ(dbl, loop_cycles("base = zen4\n", nops8), 1.5);
 	/* the slots it leaves: front-end stall, a quarter of each iteration's 12 */
-	CHECK_EQ(int, ipcc_model_profile("goldencove", &p), 0);
+	CHECK_EQ(int, ipcc_model_profile("raptorcove", &p), 0);
 	CHECK_EQ(int, (int)(p.lsd_no_unroll >> 9 & 1), 1);
 	CHECK_EQ(int, (int)(p.lsd_no_unroll >> 8 & 1), 0);
 	/* written as it is read */
 	CHECK_EQ(int, ipcc_model_profile_format(&p, text, sizeof(text)), 0);
 	CHECK(strstr(text, "\nlsd_no_unroll = 9 10 11 17\n") != NULL);
+	CHECK_EQ(int, ipcc_model_profile("goldencove", &p), 0);
+	CHECK_EQ(int, ipcc_model_profile_format(&p, text, sizeof(text)), 0);
+	CHECK(strstr(text, "\nlsd_no_unroll = 17\n") != NULL);
 	CHECK_EQ(int, ipcc_model_profile_parse("base = zen4\nlsd_no_unroll = 64\n", &p, &err),
 		 IPCC_EINVAL);
 	CHECK(strstr(err.message, "micro-op counts from 1 to 63") != NULL);
@@ -2045,12 +2068,13 @@ TEST(golden_cove_forwarding_stores_and_lea_as_measured)
 		/*
 		 * the harness's values through vector moves: the store's address loaded from
 		 * the bytes the last iteration's 16-byte store wrote, a vector chained through
-		 * memory (8.0 on Emerald Rapids; 1 when the vector's bytes were unknown)
+		 * memory (8.0 on Emerald Rapids; 1 when the vector's bytes were unknown, 6
+		 * before goldencove took forward_trip)
 		 */
 		{ ROW, "base = goldencove\n",
 		  "mov rax, qword ptr [r14+0x18]\nmovdqu xmm3, xmmword ptr [r13+0x10]\n"
 		  "movups xmmword ptr [rax+0x10], xmm3\ncmp r11, 0x20\n",
-		  6 },
+		  7.334 },
 		/*
 		 * a load wider than the byte store it starts at, its other bytes from the last
 		 * iteration's store of what it loaded: it waits for both (18.0 on Emerald Rapids)
@@ -2147,12 +2171,13 @@ TEST(harness_registers_hold_one_address)
 TEST(harness_pairs_loads_with_the_iteration_befores_stores)
 {
 	static const struct harness_row cases[] = {
-		{ ROW, "base = goldencove\n", /* 7.27-7.34 (1 before) */
-		  "movzx ecx, byte ptr [rsi+rax-1]\nxor byte ptr [rdx+rax], cl\nadd rax, 1\n", 6 },
+		{ ROW, "base = goldencove\n", /* 7.27-7.34 (1 before, 6 without forward_trip) */
+		  "movzx ecx, byte ptr [rsi+rax-1]\nxor byte ptr [rdx+rax], cl\nadd rax, 1\n",
+		  7.334 },
 		{ ROW, "base = goldencove\n", /* 7.28-7.33 (1 before) */
 		  "mov eax, dword ptr [rdi+rcx*4-4]\nadd eax, edx\nmov dword ptr [rdi+rcx*4], eax\n"
 		  "add rcx, 1\n",
-		  6 },
+		  7.334 },
 		{ ROW, "base = goldencove\n", /* 1.00 */
 		  "add rsi, 1\nmovzx r8d, byte ptr [rsi-1]\nadd rcx, 1\nsub rdx, 1\n"
 		  "mov byte ptr [rcx], r8b\n",
@@ -2226,17 +2251,22 @@ TEST(renaming_elimination_and_load_op_inputs)
 		 * of memory as a read-modify-write.
 		 */
 		{ ROW, "base = goldencove\n", "sub qword ptr [rbp], 1\n", 1 },
-		{ ROW, "base = goldencove\n", "add qword ptr [rdx], rbx\n", 6 },
+		{ ROW, "base = goldencove\n", "add qword ptr [rdx], rbx\n", 7.334 },
+		{ ROW, "base = goldencove\nforward_trip = 0\n", "add qword ptr [rdx], rbx\n", 6 },
 		{ ROW, "base = goldencove\nrename_rmw_imm_only = false\n",
 		  "add qword ptr [rdx], rbx\n", 1 },
-		{ ROW, "base = goldencove\n", "mov rax, [rbx]\nadd rax, rcx\nmov [rbx], rax\n", 1 },
+		{ ROW, "base = raptorcove\n", "mov rax, [rbx]\nadd rax, rcx\nmov [rbx], rax\n", 1 },
+		/* a Granite Rapids-class core fuses the load and the add: not renamed (7.33) */
+		{ ROW, "base = goldencove\n", "mov rax, [rbx]\nadd rax, rcx\nmov [rbx], rax\n",
+		  7.334 },
 		{ ROW, "base = goldencove\n",
 		  "add rbx, qword ptr [rdx]\nmov qword ptr [rdx], rbx\n", 1 },
-		/* a compare of memory: with an immediate (2.00), not with a register (8.33) */
+		/* a compare of memory: with an immediate (2.00), not with a register (8.33; 7 before
+		 * goldencove took forward_trip) */
 		{ ROW, "base = goldencove\n",
 		  "xor ecx, ecx\ncmp dword ptr [rdx], 2\nsete cl\nmov dword ptr [rdx], ecx\n", 2 },
 		{ ROW, "base = goldencove\n",
-		  "cmp ecx, dword ptr [rdx]\nsbb ecx, ecx\nmov dword ptr [rdx], ecx\n", 7 },
+		  "cmp ecx, dword ptr [rdx]\nsbb ecx, ecx\nmov dword ptr [rdx], ecx\n", 7.334 },
 		/* a 32-bit register moved into itself zero-extends, a cycle (3.00; 2.00) */
 		{ ROW, "base = goldencove\n", "mov eax, eax\nmov eax, eax\nmov eax, eax\n", 3 },
 		{ ROW, "base = goldencove\n", "mov edx, edx\nadd edx, 1\n", 2 },
@@ -3542,11 +3572,72 @@ TEST(one_operand_multiply_gives_rdx_later_than_rax)
 }
 
 /*
+ * fuse_mov_alu and fuse_load_alu, measured on a Granite Rapids-class guest with ipcc bench
+ * --block (stop 80; each row's comment): a register move, or a load through base +
+ * displacement, and an operation on its destination right after it take one allocation
+ * slot; the fused load is not renamed. Two pairs and six nops: 11 micro-ops unfused (11 / 6
+ * cycles a loop, 1.84 measured), 9 fused (1.50). Each key's row with it off beside it.
+ */
+TEST(moves_and_loads_fuse_with_the_operation_after_them)
+{
+	static const char nops[] = "nop\nnop\nnop\nnop\nnop\nnop\n";
+	static const struct {
+		int line;
+		const char *prof, *pair1, *pair2;
+		double cycles;
+	} cases[] = {
+		/* 1.50 measured */
+		{ ROW, "base = goldencove\n", "mov rax, r12\nand rax, 7\n",
+		  "mov rbx, r12\nand rbx, 7\n", 1.5 },
+		{ ROW, "base = goldencove\nfuse_mov_alu = 0\n", "mov rax, r12\nand rax, 7\n",
+		  "mov rbx, r12\nand rbx, 7\n", 11.0 / 6 },
+		{ ROW, "base = goldencove\n", "mov rax, [rsi]\nxor rax, rcx\n",
+		  "mov rbx, [rsi]\nxor rbx, rcx\n", 1.5 }, /* 1.50 */
+		{ ROW, "base = goldencove\nfuse_load_alu = 0\n", "mov rax, [rsi]\nxor rax, rcx\n",
+		  "mov rbx, [rsi]\nxor rbx, rcx\n", 11.0 / 6 },
+		{ ROW, "base = goldencove\n", "mov eax, [rsi + 8]\nsub eax, ecx\n",
+		  "mov ebx, [rsi + 8]\nneg ebx\n", 1.5 }, /* 1.50 (sub), 1.50 (neg) */
+		/* not fused: an immediate, adc, cmp, an index, movzx, the same register (1.84) */
+		{ ROW, "base = goldencove\n", "mov rax, [rsi]\nadd rax, 1\n",
+		  "mov rbx, [rsi]\nadc rbx, rcx\n", 11.0 / 6 },
+		{ ROW, "base = goldencove\n", "mov rax, [rsi]\ncmp rax, rcx\n",
+		  "mov rbx, [rsi + rdi]\nadd rbx, rcx\n", 11.0 / 6 },
+		{ ROW, "base = goldencove\n", "movzx eax, byte ptr [rsi]\nadd eax, ecx\n",
+		  "mov rbx, [rsi]\nadd rbx, rbx\n", 11.0 / 6 },
+	};
+	char code[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		test_row = cases[i].line;
+		snprintf(code, sizeof(code), "%s%s%s", cases[i].pair1, nops, cases[i].pair2);
+		CHECK_CMP(dbl, fabs(loop_cycles(cases[i].prof, code) - cases[i].cycles), <, 0.005);
+	}
+	test_row = 0;
+	/* the fused load is not renamed: through memory, the forward's round trip (7.33) */
+	CHECK_CMP(dbl,
+		  fabs(loop_cycles("base = goldencove\n",
+				   "mov rax, [rbx]\nadd rax, rcx\nmov [rbx], rax\n") -
+		       22.0 / 3),
+		  <, 0.005);
+	CHECK_EQ(dbl,
+		 loop_cycles("base = goldencove\nfuse_load_alu = 0\n",
+			     "mov rax, [rbx]\nadd rax, rcx\nmov [rbx], rax\n"),
+		 1);
+	/* a nop between: not fused, renamed (1.00) */
+	CHECK_EQ(dbl,
+		 loop_cycles("base = goldencove\n",
+			     "mov rax, [rbx]\nnop\nadd rax, rcx\nmov [rbx], rax\n"),
+		 1);
+	return TEST_OK;
+}
+
+/*
  * fold_no_port: a folded add reg, imm is done at rename and takes no ALU port. Eight
  * independent add reg, 1 and the loop's branch: 9 ALU micro-ops on goldencove's five
  * ports, 1.80 cycles, where two of three adds fold away and the six-wide allocation binds
- * (1.50). With the loop stream detector's breaks (a loop of 9 micro-ops is not unrolled),
- * 2.00 either way: 1.99 measured on Emerald Rapids.
+ * (1.50): 1.50 measured on a Granite Rapids-class guest. With the loop stream detector's
+ * breaks (raptorcove: a loop of 9 micro-ops is not unrolled), 2.00 either way: 1.99
+ * measured on Emerald Rapids.
  */
 TEST(folded_adds_take_no_port_where_the_profile_folds_at_rename)
 {
@@ -3558,6 +3649,9 @@ TEST(folded_adds_take_no_port_where_the_profile_folds_at_rename)
 	ipcc_model_profile("goldencove", &p);
 	CHECK(p.fold_no_port);
 	p.port_binding = false; /* every port of the class free to each */
+	CHECK_CMP(dbl, fabs(cycles_per_iteration(text, &p) - 1.5), <, 0.02);
+	ipcc_model_profile("raptorcove", &p);
+	p.port_binding = false;
 	CHECK_CMP(dbl, fabs(cycles_per_iteration(text, &p) - 2), <, 0.02);
 	p.lsd_no_unroll = 0;
 	CHECK_CMP(dbl, fabs(cycles_per_iteration(text, &p) - 1.5), <, 0.02);

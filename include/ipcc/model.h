@@ -288,6 +288,16 @@ struct ipcc_model_profile {
 	 */
 	unsigned fuse_mov_alu;
 	/*
+	 * A load into a whole 32- or 64-bit register through a base and a displacement (no
+	 * index) and an add, sub, and, or or xor of another register into it right after (neg
+	 * alike) take one allocation slot together, and the load is not renamed: on a Granite
+	 * Rapids-class core two such pairs and six nops run 1.50 cycles a loop (1.84 with adc,
+	 * sbb, cmp, test, an immediate, [rsi + rdi] or movzx), and mov rax, [rsi]; add rax,
+	 * rcx; mov [rsi], rax 7.33 (with lea rax, [rax + rcx], add rcx, rax or a nop between
+	 * 1.00, memory renamed). 1 to fuse, 0 when missing.
+	 */
+	unsigned fuse_load_alu;
+	/*
 	 * The same for the flags of a macro-fused pair's first instruction (a loop's dec, jnz)
 	 * in a condition's allocation group: cmovne r12, rdx alone in a loop 1.67 cycles (two
 	 * iterations in three share a group with the dec before), sete al; cmp r13, r14 1.50 on
@@ -788,8 +798,9 @@ struct ipcc_model_profile {
 	 * dec/jnz, one taken branch an iteration) with bit N set is not unrolled, so each
 	 * iteration starts a new allocation cycle (ceil(N / width) cycles, not N / width). On
 	 * Emerald Rapids nops in such a loop run 2.00 cycles an iteration at 9, 10 and 11
-	 * micro-ops and 3.00 at 17; at 7, 8, 13 to 16 and 18 to 35 N / 6. 0 when missing:
-	 * every loop delivered without a break.
+	 * micro-ops and 3.00 at 17; at 7, 8, 13 to 16 and 18 to 35 N / 6 (raptorcove). On a
+	 * Granite Rapids-class core only 17 is whole (goldencove: 9 to 11 at N / 6). 0 when
+	 * missing: every loop delivered without a break.
 	 */
 	uint64_t lsd_no_unroll;
 	/*
@@ -924,7 +935,7 @@ struct ipcc_model_error {
  * memory_renaming, rename_rmw_imm_only, rename_base_only, rename_absolute, rename_no_word,
  * rename_no_movzx, rename_no_byte, rename_no_load_op, rename_partial_extra,
  * sbb_idiom, xchg_renamed, self_move_renamed, merge_zero_upper, cmov_flags_late, fold_no_port, fold_lea, fold_bits, fold_materialize, logic_flags_late,
- * fuse_mov_alu, fused_flags_late, port_binding, alu_port_subsets, divider_cycles, vector_load_latency,
+ * fuse_mov_alu, fuse_load_alu, fused_flags_late, port_binding, alu_port_subsets, divider_cycles, vector_load_latency,
  * complex_load_latency, load_merge_latency, lea3_latency, lea3_alu_slots, bypass_slot_every, lea_scale_latency, pair_stores, pair_store_runs,
  * pair_store_unread, pair_store_bytes,
  * pair_wide_stores, forward_fail_latency, forward_wide_latency, alias_forwards,

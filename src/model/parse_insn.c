@@ -1151,6 +1151,26 @@ int model_parse_insn(struct parser *ps, const char *s, const char *c, unsigned t
 		    (in.reads & dst))
 			in.uops = 0;
 	}
+	/*
+	 * A load into a whole register through base + displacement and an add, sub, and, or,
+	 * xor of another register into it (or neg) right after: one slot, the load's, and the
+	 * load not renamed (the profile's fuse_load_alu); the operation keeps its port.
+	 */
+	if (known && !in.approx && p->fuse_load_alu && ps->prog->n > 0 && !ps->label_before &&
+	    times == 1 && !in.mem && in.uops == 1 && !in.zero && o[0].kind == O_REG &&
+	    ((def.form == F_ALU && n == 2 && strcmp(m, "adc") && strcmp(m, "sbb") &&
+	      o[1].kind == O_REG && o[1].reg < REG_VEC0 && o[1].reg != o[0].reg) ||
+	     (def.form == F_UNARY && n == 1 && !strcmp(m, "neg")))) {
+		struct minsn *pr = &ps->prog->insn[ps->prog->n - 1];
+		const uint64_t dst = pr->writes & 0xffffull;
+
+		if (pr->whole_mov && pr->mem == MEM_LOAD && pr->uops == 1 && pr->key.base >= 0 &&
+		    pr->key.index < 0 && !pr->key.sym && !pr->key.segment && dst &&
+		    (in.writes & dst) && (in.reads & dst)) {
+			in.uops = 0;
+			pr->renamable = false;
+		}
+	}
 	/* The comment's overrides win, over fusion too. */
 	ret = annotations(ps, c, &in);
 	if (ret)

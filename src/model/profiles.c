@@ -961,12 +961,17 @@ static const struct ipcc_model_profile builtin[] = {
 	   * fused dec, jnz's flags late to a condition in its allocation group */
 	  .fused_flags_late = 1,
 	  /*
-	   * No move fusion: mov rax, r12; and rax, 7 (add, xor, shl by 3, neg, not, inc) and
-	   * four nops run 1.00 cycle a loop on a Granite Rapids-class core (1.17 with a nop
-	   * between the two, or with cmp, test, imul, lea), but fusing them there made the
-	   * Emerald Rapids guest's blocks worse (BHive 2.36% -> 2.44%): Golden Cove does not;
-	   * ipcc bench --fit-profile measures it (fuse_mov_alu)
+	   * Move fusion: mov rax, r12; and rax, 7 (add, xor, shl by 3, neg, not, inc) and four
+	   * nops run 1.00 cycle a loop on a Granite Rapids-class core (1.17 with a nop between
+	   * the two, or with cmp, test, imul, lea); two such pairs and six nops 1.50 (stop 80).
+	   * Fusing them made the Emerald Rapids guest's blocks worse (BHive 2.36% -> 2.44%):
+	   * raptorcove does not; ipcc bench --fit-profile measures it
 	   */
+	  .fuse_mov_alu = 1,
+	  /* mov rax, [rsi]; xor rax, rcx twice and six nops 1.50 cycles a loop (1.84 with an
+	   * immediate, adc, cmp, test, [rsi + rdi]); mov rax, [rsi]; add rax, rcx; mov [rsi],
+	   * rax 7.33 (stop 80, not measured on Emerald Rapids) */
+	  .fuse_load_alu = 1,
 	  /*
 	   * ALU and vector micro-ops bound to ports at allocation (uiCA's rule for Ice Lake):
 	   * four independent add reg, r12 chains and the loop's branch 1.32 cycles (1.78 on
@@ -1015,8 +1020,17 @@ static const struct ipcc_model_profile builtin[] = {
 	  .dep_load_gap = 8,
 	  /* lock add qword ptr [rbx], 1 18.0 cycles a loop, after mov [rsi + 0x40], rax 25.5 */
 	  .store_drain_cycles = 7,
+	  /* add qword ptr [rsi], rax, movdqu xmm0, [rsi]; movdqu [rsi], xmm0, and a load of
+	   * [rsi + rdx*8], add rax, 1 and its store alike 7.32-7.38 cycles a loop on the Granite
+	   * Rapids-class guest (stop 80), as on Emerald Rapids */
+	  .forward_trip = 7,
+	  .forward_trip_slow = 3,
 	  .fp_assist_cycles = 120,
-	  .lsd_no_unroll = 1u << 9 | 1u << 10 | 1u << 11 | 1u << 17,
+	  /* nops in the harness's loop on the Granite Rapids-class guest (1, 4 and 6 bytes
+	   * each; a mix of loads, moves and nops alike): 9, 10 and 11 micro-ops 1.50, 1.67,
+	   * 1.84 cycles a loop (N / 6), 17 3.00; Emerald Rapids leaves 9 to 11 whole too
+	   * (raptorcove) */
+	  .lsd_no_unroll = 1u << 17,
 	  /* fld qword ptr [rsi]; fstp st(0) 221-222 cycles a loop on Emerald Rapids (the
 	   * fld and fstp 9 more: --fit-profile's 213) */
 	  .x87_denormal_cycles = 213,
@@ -1028,6 +1042,9 @@ static const struct ipcc_model_profile builtin[] = {
 	   * movq rax, xmm0 8.0 (movq there and back 4.0), vmovdqu ymm 8.9
 	   */
 	  .vector_load_latency = 6,
+	  /* mov al, [rcx]; add eax, 1 (mov ax, mov sil alike) 2.00 cycles a loop on the Granite
+	   * Rapids-class guest, through rax (stop 80; not measured on Emerald Rapids) */
+	  .load_merge_latency = 1,
 	  /* lea rax, [rcx+rax*8], [rax*8], [rax+rax*2], [rax+rcx*2+8] 2.00; [rax+rcx+8] 1.00 */
 	  .lea_scale_latency = 2,
 	  /* imul rcx; mov rax, rdx chained 4.00; imul rcx through rax 3.00 */
@@ -1208,14 +1225,16 @@ static const struct {
 			"fused_flags_late = 0\nl2_bytes_per_cycle = 53\n"
 			"l2_wb_bytes_per_cycle = 30\nforward_fail_latency = 15\n"
 			"walk_latency = 52\nstore_drain_cycles = 6\n"
-			"page_split_store_cycles = 24\nforward_trip = 7\n"
-			"forward_trip_slow = 3\nfe_line_branches = 5\nfe_line_cycles = 2\n"
+			"page_split_store_cycles = 24\nfuse_mov_alu = 0\nfuse_load_alu = 0\n"
+			"load_merge_latency = 0\n"
+			"fe_line_branches = 5\nfe_line_cycles = 2\n"
 			"fe_half_branches = 6\nfe_half_cycles = 8\nbranch_mixed_cycles = 1\n"
 			"branch_rare_cycles = 3\nbranch_mixed_apart = 50\n"
 			"llc_share_mib = 28\nllc_foreign = 5000\nbtb_entries = 256\n"
 			"btb2_entries = 12288\n"
 			"btb2_miss_cycles = 11\nitlb_entries = 256\nitlb_miss_cycles = 13\n"
-			"itlb_walk_cycles = 38\npointer_prefetch = true\n" },
+			"itlb_walk_cycles = 38\npointer_prefetch = true\n"
+			"lsd_no_unroll = 9 10 11 17\n" },
 };
 
 const char *const ipcc_model_profiles[] = { "skylake", "icelake",    "zen3",	   "zen4",
@@ -1294,7 +1313,7 @@ static const struct key {
 	 * xchg_renamed, self_move_renamed, merge_zero_upper, fold_no_port,
 	 * fold_lea: false;
 	 * fold_bits: 0, any size and offset; fold_materialize, logic_flags_late,
-	 * fused_flags_late, fuse_mov_alu, rename_partial_extra: 0; port_binding, alu_port_subsets: false;
+	 * fused_flags_late, fuse_mov_alu, fuse_load_alu, rename_partial_extra: 0; port_binding, alu_port_subsets: false;
 	 * divider_cycles: 0, pipelined; vector_load_latency: 0, load_latency;
 	 * complex_load_latency, load_merge_latency: 0; lea3_latency, lea_scale_latency: 0,
 	 * the table's; lea3_alu_slots: 0, one; bypass_slot_every: 0, none;
@@ -1367,6 +1386,7 @@ static const struct key {
 	KEY(fold_materialize, K_UNSIGNED, 0, 100),
 	KEY(logic_flags_late, K_UNSIGNED, 0, 100),
 	KEY(fuse_mov_alu, K_UNSIGNED, 0, 1),
+	KEY(fuse_load_alu, K_UNSIGNED, 0, 1),
 	KEY(fused_flags_late, K_UNSIGNED, 0, 100),
 	KEY(port_binding, K_BOOL, 0, 0),
 	KEY(alu_port_subsets, K_BOOL, 0, 0),
@@ -1965,7 +1985,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->fold_materialize == b->fold_materialize &&
 	       a->logic_flags_late == b->logic_flags_late &&
 	       a->fused_flags_late == b->fused_flags_late && a->fuse_mov_alu == b->fuse_mov_alu &&
-	       a->port_binding == b->port_binding && a->alu_port_subsets == b->alu_port_subsets &&
+	       a->fuse_load_alu == b->fuse_load_alu && a->port_binding == b->port_binding &&
+	       a->alu_port_subsets == b->alu_port_subsets &&
 	       a->divider_cycles == b->divider_cycles &&
 	       a->vector_load_latency == b->vector_load_latency &&
 	       a->complex_load_latency == b->complex_load_latency &&
