@@ -73,6 +73,8 @@ struct ipcc_model_insn_cost {
 
 /* The rows a profile may hold (zen5, the most of the built-ins, holds 71). */
 #define IPCC_MODEL_MAX_COSTS 128
+/* The largest loop, in micro-ops, that shift_chain_cycles gives figures for. */
+#define IPCC_MODEL_CHAIN_LOOP 8
 
 struct ipcc_model_profile {
 	char name[32];
@@ -804,6 +806,19 @@ struct ipcc_model_profile {
 	 */
 	uint64_t lsd_no_unroll;
 	/*
+	 * A one-cycle chain through a one-micro-op instruction on the shift ports (shl, sar,
+	 * setcc, cmovcc, adc ... of a register that it alone writes in the loop), in a loop of
+	 * U micro-ops (the block and its dec, jnz; 2 <= U <= IPCC_MODEL_CHAIN_LOOP) of which it
+	 * is the kth: the chain runs at shift_chain_cycles[U - 2][k - 1] hundredths of a cycle
+	 * an iteration at the fewest. A Granite Rapids-class core, among nops, movs of an
+	 * immediate or loads: U = 3 1.41-1.49 first, 1.00 second; U = 4 1.41-1.43, 1.63-1.84,
+	 * 1.53-1.63; U = 5 1.36-1.38, 1.28-1.31, 1.28-1.30, 1.37-1.38; from U = 6 on the ports
+	 * bind it (setb, cmovb, adc with nops alike). Written as groups for U = 2, 3 ... apart
+	 * by commas, each of U - 1 figures: 100, 145 100, 142 172 158, 137 129 129 137. Zero
+	 * (none, when missing): the chain's own latency.
+	 */
+	uint16_t shift_chain_cycles[IPCC_MODEL_CHAIN_LOOP - 1][IPCC_MODEL_CHAIN_LOOP - 1];
+	/*
 	 * The op cache, in a loop whose instructions' lengths are known (bytes=N, as ipcc bench
 	 * --block's loop has them): of a loop of more than loop_stream_ops instructions (a jcc
 	 * the decoders pair with the flag-writer before it counted with it), each 64-byte line
@@ -962,7 +977,7 @@ struct ipcc_model_error {
  * split_load_cycles, page_split_load_cycles, split_store_cycles, page_split_store_cycles,
  * split_store_bytes,
  * loads_per_bank, dep_load_ports, dep_load_gap, vec_load_ports, vec_in_ports, forward_trip, forward_trip_slow,
- * store_drain_cycles, fp_assist_cycles, lsd_no_unroll, opcache_line_ops, loop_stream_ops,
+ * store_drain_cycles, fp_assist_cycles, lsd_no_unroll, shift_chain_cycles, opcache_line_ops, loop_stream_ops,
  * utag_alias_first, utag_alias_step, utag_alias_dep, utag_alias_plain, utag_retag_latency, alias_unrenamed, forward_fail_late,
  * x87_denormal_cycles, x87_nan_cycles):
  * unsigned decimals (lsd_no_unroll: micro-op counts from 1 to 63 apart by spaces, or none),

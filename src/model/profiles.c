@@ -1031,6 +1031,12 @@ static const struct ipcc_model_profile builtin[] = {
 	   * 1.84 cycles a loop (N / 6), 17 3.00; Emerald Rapids leaves 9 to 11 whole too
 	   * (raptorcove) */
 	  .lsd_no_unroll = 1u << 17,
+	  /* shl rbx, 1 among nops, movs of an immediate or loads, by its place in loops of 3, 4
+	   * and 5 micro-ops (ipcc/model.h; stop 80): the figures' middles */
+	  .shift_chain_cycles = { { 100 },
+				  { 145, 100 },
+				  { 142, 172, 158 },
+				  { 137, 129, 129, 137 } },
 	  /* fld qword ptr [rsi]; fstp st(0) 221-222 cycles a loop on Emerald Rapids (the
 	   * fld and fstp 9 more: --fit-profile's 213) */
 	  .x87_denormal_cycles = 213,
@@ -1226,7 +1232,7 @@ static const struct {
 			"l2_wb_bytes_per_cycle = 30\nforward_fail_latency = 15\n"
 			"walk_latency = 52\nstore_drain_cycles = 6\n"
 			"page_split_store_cycles = 24\nfuse_mov_alu = 0\nfuse_load_alu = 0\n"
-			"load_merge_latency = 0\n"
+			"load_merge_latency = 0\nshift_chain_cycles = none\n"
 			"fe_line_branches = 5\nfe_line_cycles = 2\n"
 			"fe_half_branches = 6\nfe_half_cycles = 8\nbranch_mixed_cycles = 1\n"
 			"branch_rare_cycles = 3\nbranch_mixed_apart = 50\n"
@@ -1275,7 +1281,7 @@ int ipcc_model_profile(const char *name, struct ipcc_model_profile *p)
 
 /* ---- profile files ----------------------------------------------------------------------- */
 
-enum key_type { K_UNSIGNED, K_BOOL, K_NAME, K_BUILTIN, K_PLACEMENT, K_UOPS };
+enum key_type { K_UNSIGNED, K_BOOL, K_NAME, K_BUILTIN, K_PLACEMENT, K_UOPS, K_CHAIN };
 
 /* The keys, in the order the writer writes them. */
 static const struct key {
@@ -1496,6 +1502,7 @@ static const struct key {
 	KEY(store_drain_cycles, K_UNSIGNED, 0, 1000),
 	KEY(fp_assist_cycles, K_UNSIGNED, 0, 100000),
 	KEY(lsd_no_unroll, K_UOPS, 1, 63),
+	KEY(shift_chain_cycles, K_CHAIN, 100, 10000),
 	KEY(opcache_line_ops, K_UNSIGNED, 0, 64),
 	KEY(loop_stream_ops, K_UNSIGNED, 0, 1000),
 	KEY(opcache_entries, K_UNSIGNED, 0, 64),
@@ -1636,6 +1643,47 @@ static int set_key(const struct key *k, const char *v, struct ipcc_model_profile
 				;
 		}
 		*(uint64_t *)(void *)field = set;
+		return 0;
+	}
+	case K_CHAIN: {
+		/* groups for loops of 2, 3 ... micro-ops apart by commas, U - 1 figures each */
+		uint16_t(*t)[IPCC_MODEL_CHAIN_LOOP - 1] = (void *)field;
+		const char *s = v;
+		unsigned g = 0, i = 0;
+
+		memset(p->shift_chain_cycles, 0, sizeof(p->shift_chain_cycles));
+		if (!strcmp(v, "none"))
+			return 0;
+		while (*s) {
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(s, &end, 10);
+			if (!isdigit((unsigned char)*s) || errno || n < k->min || n > k->max ||
+			    g >= IPCC_MODEL_CHAIN_LOOP - 1 || i > g ||
+			    (*end && *end != ' ' && *end != ','))
+				break;
+			t[g][i++] = (uint16_t)n;
+			for (s = end; *s == ' '; s++)
+				;
+			if (*s == ',' || !*s) {
+				if (i != g + 1)
+					break;
+				g++, i = 0;
+				for (s += *s == ','; *s == ' '; s++)
+					;
+				if (!*s && s[-1] == ',')
+					g = IPCC_MODEL_CHAIN_LOOP; /* a trailing comma */
+			}
+		}
+		if (*s || i || g == 0 || g >= IPCC_MODEL_CHAIN_LOOP)
+			return bad(
+			    err, line,
+			    "%s wants groups apart by commas for loops of 2, 3 ... micro-ops, "
+			    "U - 1 figures from %u to %u each (hundredths of a cycle), or none, "
+			    "not '%s'",
+			    k->name, k->min, k->max, v);
 		return 0;
 	}
 	}
@@ -1886,6 +1934,30 @@ int ipcc_model_profile_format(const struct ipcc_model_profile *p, char *buf, siz
 				n += snprintf(buf + off + (size_t)n, len - off - (size_t)n, "\n");
 			break;
 		}
+		case K_CHAIN: {
+			const uint16_t(*t)[IPCC_MODEL_CHAIN_LOOP - 1] = (const void *)field;
+			unsigned groups = 0;
+
+			while (groups < IPCC_MODEL_CHAIN_LOOP - 1 && t[groups][0])
+				groups++;
+			n = snprintf(buf + off, len - off, "%s =%s", keys[i].name,
+				     groups ? "" : " none");
+			for (unsigned g = 0; g < groups && n >= 0 && (size_t)n < len - off; g++)
+				for (unsigned j = 0; j <= g && n >= 0 && (size_t)n < len - off;
+				     j++) {
+					int m = snprintf(buf + off + (size_t)n,
+							 len - off - (size_t)n, "%s%u",
+							 j   ? " "
+							 : g ? ", "
+							     : " ",
+							 t[g][j]);
+
+					n = m < 0 ? m : n + m;
+				}
+			if (n >= 0 && (size_t)n < len - off)
+				n += snprintf(buf + off + (size_t)n, len - off - (size_t)n, "\n");
+			break;
+		}
 		}
 		if (n < 0 || (size_t)n >= len - off)
 			return err_set(IPCC_EINVAL, "a profile needs more than %zu bytes", len);
@@ -2068,6 +2140,8 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->forward_trip_slow == b->forward_trip_slow &&
 	       a->store_drain_cycles == b->store_drain_cycles &&
 	       a->fp_assist_cycles == b->fp_assist_cycles && a->lsd_no_unroll == b->lsd_no_unroll &&
+	       !memcmp(a->shift_chain_cycles, b->shift_chain_cycles,
+		       sizeof(a->shift_chain_cycles)) &&
 	       a->opcache_line_ops == b->opcache_line_ops &&
 	       a->loop_stream_ops == b->loop_stream_ops &&
 	       a->opcache_entries == b->opcache_entries &&

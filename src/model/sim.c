@@ -14,6 +14,7 @@
  * docs/internals/model.md.
  */
 #include <stddef.h>
+#include <math.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -583,6 +584,45 @@ static bool on_bypass(const struct dataflow *df, const struct minsn *in, const s
 	return false;
 }
 
+/*
+ * The one instruction of a loop of loop_uops micro-ops that shift_chain_cycles slows: one
+ * micro-op on the shift ports, of one cycle, whose register only it writes in the loop and
+ * reads back the next iteration (shl rbx, 1; setb bl; adc rbx, 0); its index, with *floor
+ * the cycles an iteration the chain takes at the fewest. -1: none, or more than one.
+ */
+static int shift_chain(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
+		       unsigned loop_uops, double *floor)
+{
+	const unsigned n = prog->n;
+	int found = -1;
+	unsigned place = 0, before = 0;
+
+	if (loop_uops < 2 || loop_uops > IPCC_MODEL_CHAIN_LOOP ||
+	    !p->shift_chain_cycles[loop_uops - 2][0])
+		return -1;
+	for (unsigned k = 0; k < n; k++) {
+		const struct minsn *in = &prog->insn[k];
+		const uint64_t self = in->reads & in->writes & 0xffffull;
+		bool alone = self != 0;
+
+		for (unsigned j = 0; alone && j < n; j++)
+			alone = j == k || !(prog->insn[j].writes & self);
+		if (alone && in->uops == 1 && in->latency == 1 && !in->mem && !in->fe_fused &&
+		    (in->ports >> PORT_SHIFT & 1 || in->ports >> PORT_BRANCH & 1) &&
+		    !(k + 1 < n && prog->insn[k + 1].uops == 0)) {
+			if (found >= 0)
+				return -1;
+			found = (int)k;
+			place = before;
+		}
+		before += in->slot_free ? 0 : in->uops;
+	}
+	if (found < 0 || place + 1 >= loop_uops)
+		return -1;
+	*floor = p->shift_chain_cycles[loop_uops - 2][place] / 100.0;
+	return found;
+}
+
 static int run(const struct ipcc_model_program *prog, const struct ipcc_model_profile *p,
 	       const struct ipcc_model_opts *opts, struct ipcc_model_result *out)
 {
@@ -706,6 +746,9 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 	for (unsigned k = 0; k < n; k++)
 		loop_uops += prog->insn[k].slot_free ? 0 : prog->insn[k].uops;
 	const bool lsd_break = !paths && loop_uops < 64 && (p->lsd_no_unroll >> loop_uops & 1);
+	/* a one-cycle chain through the shift ports in a short loop (shift_chain_cycles) */
+	double chain_floor = 0, chain_at = 0;
+	const int chain_k = paths ? -1 : shift_chain(prog, p, loop_uops, &chain_floor);
 
 	/*
 	 * The op cache (opcache_line_ops), where every instruction's length is known: a loop
@@ -964,9 +1007,14 @@ static int run(const struct ipcc_model_program *prog, const struct ipcc_model_pr
 				    bp >= 0 && in->shift_twice
 					? bind_port(bind, in->ports, in->alu_subset, s, grp)
 					: -1;
+				/* the chain's pace in a short loop (shift_chain_cycles) */
+				if ((int)k == chain_k)
+					q = max64(q, (int64_t)ceil(chain_at - 1e-9));
 				x = ports_issue(&pt, store_ports(p, in, &paired), q, al.cur, bp,
 						twice, bp2,
 						pt.per_bank && in->bank ? in->bank - 1 : -1);
+				if ((int)k == chain_k && x >= 0)
+					chain_at = fmax(chain_at + chain_floor, (double)x);
 				if (bind) {
 					bind_issued(bind, bp, x);
 					if (bp2 >= 0)
