@@ -368,6 +368,8 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	rc.load_merge_latency = gc.load_merge_latency;
 	CHECK(rc.shift_chain_cycles[1][0] == 0 && gc.shift_chain_cycles[1][0] == 145);
 	memcpy(rc.shift_chain_cycles, gc.shift_chain_cycles, sizeof(rc.shift_chain_cycles));
+	CHECK(rc.fmul_latency == 4 && gc.fmul_latency == 3);
+	rc.fmul_latency = gc.fmul_latency;
 	rc.fuse_load_alu = gc.fuse_load_alu;
 	CHECK_EQ(int, (int)rc.fe_half_branches, 6);
 	CHECK_EQ(int, (int)gc.fe_half_branches, 0);

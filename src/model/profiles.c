@@ -912,6 +912,10 @@ static const struct ipcc_model_profile builtin[] = {
 	   * and vfmadd231pd ymm 4.00 (the table's 4); a mulsd-addsd pair 7.01: the add waits a
 	   * cycle more for a multiply's result
 	   */
+	  /* mulsd, mulps, vmulpd ymm chains 3.00 cycles a loop on the Granite Rapids-class
+	   * guest (vmulpd zmm 3.79), mulsd then addsd 6.01, FMA 4.00 (stop 80); Emerald Rapids
+	   * 4.00 (raptorcove) */
+	  .fmul_latency = 3,
 	  .fadd_latency = 2,
 	  .fp_bypass = 1,
 	  /* mov rbx, rax; mov rax, rbx 1.00 cycle an iteration (the loop's bound), mov ebx,
@@ -1232,7 +1236,7 @@ static const struct {
 			"l2_wb_bytes_per_cycle = 30\nforward_fail_latency = 15\n"
 			"walk_latency = 52\nstore_drain_cycles = 6\n"
 			"page_split_store_cycles = 24\nfuse_mov_alu = 0\nfuse_load_alu = 0\n"
-			"load_merge_latency = 0\nshift_chain_cycles = none\n"
+			"load_merge_latency = 0\nshift_chain_cycles = none\nfmul_latency = 4\n"
 			"fe_line_branches = 5\nfe_line_cycles = 2\n"
 			"fe_half_branches = 6\nfe_half_cycles = 8\nbranch_mixed_cycles = 1\n"
 			"branch_rare_cycles = 3\nbranch_mixed_apart = 50\n"
