@@ -1564,6 +1564,22 @@ static bool good_name(const char *s)
 	return true;
 }
 
+/*
+ * One number of a list key's value at s, within the key's bounds and followed by a space, a
+ * comma or the end: where it ends, or NULL.
+ */
+static const char *list_number(const char *s, const struct key *k, unsigned long *n)
+{
+	char *end;
+
+	errno = 0;
+	*n = strtoul(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || errno || *n < k->min || *n > k->max ||
+	    (*end && *end != ' ' && *end != ','))
+		return NULL;
+	return end;
+}
+
 static int set_key(const struct key *k, const char *v, struct ipcc_model_profile *p,
 		   struct ipcc_model_error *err, unsigned line)
 {
@@ -1631,13 +1647,10 @@ static int set_key(const struct key *k, const char *v, struct ipcc_model_profile
 			return 0;
 		}
 		while (*s) {
-			char *end;
 			unsigned long n;
+			const char *end = list_number(s, k, &n);
 
-			errno = 0;
-			n = strtoul(s, &end, 10);
-			if (!isdigit((unsigned char)*s) || errno || n < k->min || n > k->max ||
-			    (*end && *end != ' ' && *end != ','))
+			if (!end)
 				return bad(
 				    err, line,
 				    "%s wants micro-op counts from %u to %u or none, not '%s'",
@@ -1655,18 +1668,14 @@ static int set_key(const struct key *k, const char *v, struct ipcc_model_profile
 		const char *s = v;
 		unsigned g = 0, i = 0;
 
-		memset(p->shift_chain_cycles, 0, sizeof(p->shift_chain_cycles));
+		memset(t, 0, sizeof(p->shift_chain_cycles));
 		if (!strcmp(v, "none"))
 			return 0;
 		while (*s) {
-			char *end;
 			unsigned long n;
+			const char *end = list_number(s, k, &n);
 
-			errno = 0;
-			n = strtoul(s, &end, 10);
-			if (!isdigit((unsigned char)*s) || errno || n < k->min || n > k->max ||
-			    g >= IPCC_MODEL_CHAIN_LOOP - 1 || i > g ||
-			    (*end && *end != ' ' && *end != ','))
+			if (!end || g >= IPCC_MODEL_CHAIN_LOOP - 1 || i > g)
 				break;
 			t[g][i++] = (uint16_t)n;
 			for (s = end; *s == ' '; s++)
