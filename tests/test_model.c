@@ -391,9 +391,11 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	rc.branch_rare_cycles = gc.branch_rare_cycles;
 	CHECK(rc.branch_mixed_apart == 50 && gc.branch_mixed_apart == 0);
 	rc.branch_mixed_apart = gc.branch_mixed_apart;
-	CHECK(rc.llc_share_mib == 28 && gc.llc_share_mib == 0);
+	CHECK(rc.llc_share_mib == 28 && gc.llc_share_mib == 24);
 	rc.llc_share_mib = gc.llc_share_mib;
-	CHECK(rc.llc_foreign == 5000 && gc.llc_foreign == 0);
+	CHECK(rc.dram_latency == 380 && gc.dram_latency == 660);
+	rc.dram_latency = gc.dram_latency;
+	CHECK(rc.llc_foreign == 5000 && gc.llc_foreign == 1500);
 	rc.llc_foreign = gc.llc_foreign;
 	CHECK(rc.pointer_prefetch && !gc.pointer_prefetch);
 	rc.pointer_prefetch = gc.pointer_prefetch;

@@ -421,9 +421,15 @@ jq -e '(.model.counts.opcache_misses | type) == "number" and (.model.counts.cycl
     "$tmp/zen5.json" >/dev/null || fail "zen5: op cache counts not numbers: $(jq -c .model.counts "$tmp/zen5.json")"
 grep -q "the op cache and the decoders" "$tmp/zen5" &&
     fail "zen5: the op cache said left out whole, but the profile has its entries"
-# ... and the LLC's other tenants: goldencove gives the program all the LLC, raptorcove a share.
-grep -q "left out: .*this profile gives the program all of it" "$tmp/glc" ||
-    fail "goldencove: the LLC's other tenants not said left out"
+# ... and the LLC's other tenants: a profile with no share gives the program all the LLC,
+# goldencove and raptorcove a share and other tenants' lines.
+printf 'base = goldencove\nname = whole\nllc_share_mib = 0\nllc_foreign = 0\n' >"$tmp/whole.prof"
+"$ipcc" stat --backend model --profile "$tmp/whole.prof" -- "$prog" 1000 2>"$tmp/whole" ||
+    fail "goldencove with the whole LLC: run"
+grep -q "left out: .*this profile gives the program all of it" "$tmp/whole" ||
+    fail "goldencove with the whole LLC: the LLC's other tenants not said left out"
+grep -q "left out: .*this profile's share of it and the lines they bring in a million cycles are fixed" "$tmp/glc" ||
+    fail "goldencove: its fixed LLC share and other tenants' rate not said"
 "$ipcc" stat --backend model --profile raptorcove -- "$prog" 1000 2>"$tmp/rpc" || fail "raptorcove run"
 grep -q "left out: .*this profile's share of it and the lines they bring in a million cycles are fixed" "$tmp/rpc" ||
     fail "raptorcove: its fixed LLC share and other tenants' rate not said"
