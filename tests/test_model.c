@@ -2659,14 +2659,17 @@ TEST(zen5_and_goldencove_profiles)
 	CHECK_EQ(int, (int)g.load_ports, 3);
 	CHECK_EQ(int, (int)g.store_ports, 2);
 	CHECK(g.fold_imm > 1);
-	/* Emerald Rapids: a dependent add rax, 1 chain at 2-3 a cycle; add reg, reg and imul
-	 * chains at their latency */
+	/*
+	 * A Granite Rapids-class guest: a dependent add rax, 1 chain at 5-6 a cycle (60 of them
+	 * in ipcc bench --block's loop 10.52 cycles; Emerald Rapids folds 2-3, raptorcove); add
+	 * reg, reg and imul chains at their latency
+	 */
 	{
 		double cpi =
 		    cycles_per_iteration("top:\ntimes 60 add rax, 1\ndec rcx\njnz top\n", &g);
 
-		CHECK_CMP(dbl, 60 / cpi, >=, 2);
-		CHECK_CMP(dbl, 60 / cpi, <=, 3);
+		CHECK_CMP(dbl, 60 / cpi, >=, 5);
+		CHECK_CMP(dbl, 60 / cpi, <=, 6);
 	}
 	CHECK_CMP(dbl, cycles_per_iteration("times 60 add rax, rbx\n", &g), ==, 60);
 	CHECK_CMP(dbl, cycles_per_iteration("times 60 imul rax, rbx\n", &g), ==, 180);
