@@ -1169,11 +1169,12 @@ static const struct ipcc_model_profile builtin[] = {
 	   * (270-290 half an hour before), 24 MiB 275-298, 32 MiB 414-535, 64 MiB 624-639,
 	   * 256 MiB 762-780, and 672 on huge pages (memory, no walk): dram_latency 660, and the
 	   * share and other tenants' lines, of five pairs tried, that bring the model backend's
-	   * own chase nearest, 24 MiB and 1,500 a million cycles (16 MiB 129, 24 MiB 226, 32 MiB 390, 64 MiB 594,
-	   * 256 MiB 688). The LLC's own latency measured 134-158 (bench/llc_time.py on huge
-	   * pages, and the chase) but stays 100: at 145 perl's and gcc's LLC hits, which they
-	   * overlap more than the backend's epochs let them, came out 25% and 9% over their
-	   * time (bench/model_backend.py), where xz and zstd came 4 and 5 points nearer.
+	   * own chase nearest, 24 MiB and 1,500 a million cycles (16 MiB 129, 24 MiB 226,
+	   * 32 MiB 390, 64 MiB 594, 256 MiB 688). The LLC's own latency measured 134-158
+	   * (bench/llc_time.py on huge pages, and the chase) but stays 100: at 145 perl's and
+	   * gcc's LLC hits, which they overlap more than the backend's epochs let them, came out
+	   * 25% and 9% over their time (bench/model_backend.py), where xz and zstd came 4 and 5
+	   * points nearer.
 	   */
 	  .llc_share_mib = 24,
 	  .llc_foreign = 1500,
