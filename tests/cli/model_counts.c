@@ -11,6 +11,10 @@
  * misses); dep: the byte picks the link, whose load waits for it (walk_fork, walk_dep);
  * branch: a branch on the byte picks the link, half the time mispredicted, and either way
  * the link's load reads the line the other path's would (walk_branch).
+ * split: the link alone, every other step among the first 1,024 nodes (8 KiB: L1 holds
+ * them), and a never-taken branch between the link's load and the next node's computation,
+ * so that no segment of the loop alone chases (walk_split): each far step's miss comes
+ * from a near step's hit, and still the loop waits for it.
  * `model_counts N chase` and `model_counts N chain` take N steps along a list of 2^18
  * nodes of 32 bytes (8 MiB) in a fixed random order: chase reads each node's link alone;
  * chain reads its key (at 24) and then its link, in the line the key's miss is fetching,
@@ -82,6 +86,7 @@ __asm__(".text\n"
 long walk_fork(long n, const unsigned char *bytes, const unsigned *links);
 long walk_dep(long n, const unsigned char *bytes, const unsigned *links);
 long walk_branch(long n, const unsigned char *bytes, const unsigned *links);
+long walk_split(long n, const unsigned char *bytes, const unsigned *links);
 
 /* rdi: steps; rsi: the bytes; rdx: the links; ecx: the node; r9d: the step's mix */
 #define WALK(name, load_link)                                            \
@@ -103,6 +108,29 @@ __asm__(WALK("walk_dep",
 	     "\tshr $7, %eax\n\tlea (%rax,%rcx,2), %rax\n\tmov (%rdx,%rax,4), %r10d\n"));
 __asm__(WALK("walk_branch", "\tcmp $128, %eax\n\tjb 2f\n\tmov 4(%rdx,%rcx,8), %r10d\n"
 			    "\tjmp 3f\n2:\tmov (%rdx,%rcx,8), %r10d\n3:\n"));
+
+/* rdi: steps; rdx: the links; ecx: the node; r9d: the step's mix; r8d: 0, for the branch */
+__asm__(".text\n.globl walk_split\n.type walk_split, @function\nwalk_split:\n"
+	"\txor %ecx, %ecx\n"
+	"\txor %r9d, %r9d\n"
+	"\txor %r8d, %r8d\n"
+	"1:\tmov (%rdx,%rcx,8), %r10d\n"
+	"\ttest %r8d, %r8d\n"
+	"\tjnz 2f\n"
+	"\txor %r9d, %r10d\n"
+	"\tmov %edi, %eax\n"
+	"\tand $1, %eax\n"
+	"\tneg %eax\n"
+	"\tor $0x3ff, %eax\n"
+	"\tand $0xfffff, %eax\n"
+	"\tand %eax, %r10d\n"
+	"\tmov %r10d, %ecx\n"
+	"\tadd $0x9e3779b1, %r9d\n"
+	"\tdec %rdi\n"
+	"\tjnz 1b\n"
+	"2:\tmov %rcx, %rax\n"
+	"\tret\n"
+	".size walk_split, .-walk_split\n");
 
 long list_chase(long n, const void *first);
 long list_chain(long n, const void *first);
@@ -465,7 +493,10 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		long (*step)(long, const unsigned char *, const unsigned *);
-	} walks[] = { { "fork", walk_fork }, { "dep", walk_dep }, { "branch", walk_branch } };
+	} walks[] = { { "fork", walk_fork },
+		      { "dep", walk_dep },
+		      { "branch", walk_branch },
+		      { "split", walk_split } };
 	const char *mode = argc > 2 ? argv[2] : "";
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)

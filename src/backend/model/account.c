@@ -301,16 +301,17 @@ static int gpr_family(csh cs, unsigned reg)
 }
 
 /*
- * Whether one of the segment's loads, run as a loop, takes its address from a loaded value:
- * through the general registers, from a load before it or one of the pass before (a chase).
- * Where none does, a load's miss keeps nothing after it waiting but its own users, and the
- * core goes on past it while its reorder buffer has room (charge()).
+ * Whether one of the loads of segments segs[0..n), run in turn as a loop, takes its address
+ * from a loaded value: through the general registers, from a load before it or one of the
+ * pass before (a chase). Where none does, a load's miss keeps nothing after it waiting but
+ * its own users, and the core goes on past it while its reorder buffer has room (charge()).
  */
-static bool chased_loads(csh cs, const struct seg *s)
+static bool chased_loads(csh cs, const struct seg *const *segs, unsigned n)
 {
 	unsigned fed = 0; /* registers that hold a value computed from a load */
 
-	for (int pass = 0; pass < 2; pass++) {
+	for (unsigned pass = 0; pass < 2 * n; pass++) {
+		const struct seg *s = segs[pass % n];
 		size_t off = 0;
 
 		for (unsigned i = 0; i < s->ninsns; off += s->len[i], i++) {
@@ -376,7 +377,7 @@ static int lift(csh cs, const struct seg *s, char **text, struct steady *st)
 	if (!*text)
 		return err_set(IPCC_ENOMEM, "lifting a segment: out of memory");
 	ret = lift_part(cs, s, text, &len, &cap, st, 0, true, 0);
-	st->load_fed = chased_loads(cs, s);
+	st->load_fed = chased_loads(cs, &s, 1);
 	if (ret) {
 		free(*text);
 		*text = NULL;
@@ -1151,6 +1152,7 @@ struct tseg {
 	bool apart;  /* the next branch on its fall-through path: tseg_apart() */
 	bool done;   /* its loop was looked for */
 	bool looped; /* ... and found, or its context modelled: the figures below are its share */
+	bool fed;    /* a loop it is on chases (chased_loads()) */
 	double cycles, total, filled, issued, retired; /* a pass, its share of the loop's */
 };
 
@@ -1268,6 +1270,7 @@ static int traces_read(const char *path, struct traces *tr)
 /* A loop of segments' model: a pass's cycles and four slot counters (ok: it ran). */
 struct trace_result {
 	bool ok;
+	bool fed; /* one of the loop's loads chases (chased_loads()) */
 	double cycles, total, filled, issued, retired; /* a pass, the pipeline's */
 	unsigned insns;
 	double floor[TRACE_MAX]; /* each segment's fetch floor, over all its runs */
@@ -1301,6 +1304,11 @@ static void trace_run(csh cs, const struct ipcc_model_profile *p, const struct t
 		fetch += out->floor[i];
 		call += calls[i];
 	}
+	const struct seg *segs[TRACE_MAX];
+
+	for (unsigned i = 0; i < len; i++)
+		segs[i] = &tr->t[ids[i] - 1].s;
+	out->fed = !ret && chased_loads(cs, segs, len);
 	/* The loop's floor: its calls' and returns' where those bind, spread as they lie. */
 	for (unsigned i = 0; i < len && !ret && call > fetch; i++)
 		out->floor[i] = calls[i];
@@ -1353,6 +1361,8 @@ static void trace_store(struct traces *tr, const unsigned *ids, unsigned len, un
 
 		if (t->s.c.execs)
 			pass += r->floor[i] / (double)t->s.c.execs;
+		if (!only || ids[i] == only)
+			t->fed |= r->fed;
 		if ((only && ids[i] != only) || t->looped) /* only: others' are theirs */
 			continue;
 		t->done = t->looped = mine[i] = true;
@@ -1615,6 +1625,8 @@ static void trace_apply(const struct traces *tr, unsigned k, struct steady *st)
 	const struct tseg *me = k && k <= tr->n ? &tr->t[k - 1] : NULL;
 
 	st->apart = me && me->apart;
+	/* a loop through it chases: its misses keep the loop's next steps waiting too */
+	st->load_fed |= me && me->fed;
 	if (me && me->looped && !st->unmodelled && !st->rep_size) {
 		st->floor_in = true;
 		st->cycles = me->cycles;
