@@ -2356,6 +2356,12 @@ static void mispredicted(Addr pc)
 		t->epoch_end = t->insns + SHADOW;
 }
 
+/*
+ * A conditional branch: taken or not. end is its superblock's SBEnd, its low bit set where
+ * VEX inverted the exit (the exit goes to the fall-through, the branch's target is the
+ * superblock's next): the superblock is left where the exit is taken, and its registers
+ * then hold what sb_end() reads.
+ */
 static VG_REGPARM(3) void on_cond(Addr pc, ULong taken, HWord end)
 {
 	cur->cnt->cond++;
@@ -2369,8 +2375,8 @@ static VG_REGPARM(3) void on_cond(Addr pc, ULong taken, HWord end)
 		ll_clock += ll_per_miss;
 		mispredicted(pc);
 	}
-	if (taken)
-		sb_end((const SBEnd *)end);
+	if ((taken != 0) != (end & 1))
+		sb_end((const SBEnd *)(end & ~(HWord)1));
 }
 
 static VG_REGPARM(2) void on_indirect(Addr pc, Addr target)
@@ -2921,9 +2927,10 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 								IRExpr_Const(IRConst_U64(1)))));
 					taken = IRExpr_RdTmp(t);
 				}
+				STATIC_ASSERT(_Alignof(SBEnd) > 1);
 				call(out, 3, "on_cond", on_cond,
 				     mkIRExprVec_3(mkIRExpr_HWord(pc), taken,
-						   mkIRExpr_HWord((HWord)end)),
+						   mkIRExpr_HWord((HWord)end | (dst == next_pc))),
 				     NULL);
 			}
 			addStmtToIRSB(out, st);
