@@ -677,12 +677,9 @@ typedef struct {
 	Counts *lone_at;
 	UInt lone_level, lone_tlb;
 	/* Dependences between misses (see Prov): */
-	UShort miss_regs; /* registers holding a value computed from a miss of this epoch */
-	UShort pending;	  /* ... that this superblock's misses reach by its end */
-	/* The same of the misses the epoch's first waited for (miss_stalls()) */
-	UShort waited_regs, waited_pending;
+	UShort miss_regs;	 /* registers holding a value computed from a miss of this epoch */
+	UShort pending;		 /* ... that this superblock's misses reach by its end */
 	ULong sb_missed;	 /* this superblock's accesses that missed (bit: Access.index) */
-	ULong sb_waited;	 /* ... of them, those the epoch's first waited for */
 	Addr inflight[INFLIGHT]; /* lines this epoch's load misses fetch (see inflight_hit()) */
 	UInt inflight_n;
 	ULong inflight_bits; /* bit (line % 64) of each: most hits are told apart by it alone */
@@ -1897,8 +1894,8 @@ static VG_REGPARM(1) void on_enter(Seg *s)
 /* The start of a superblock's run: on_enter() for its first segment. */
 static VG_REGPARM(1) void on_sb_start(Seg *s)
 {
-	cur->pending = cur->waited_pending = 0;
-	cur->sb_missed = cur->sb_waited = 0;
+	cur->pending = 0;
+	cur->sb_missed = 0;
 	on_enter(s);
 }
 
@@ -2085,7 +2082,7 @@ ALWAYS_INLINE UInt data_page(Addr page)
  * distance (its cost is a few cycles, or a walk that the core overlaps as it does a miss),
  * and wherever its load's line stalls: the line is fetched after the translation.
  */
-static void miss_stalls(UInt level, UInt tlb, Bool store, Bool dep, Bool waited)
+static void miss_stalls(UInt level, UInt tlb, Bool store, Bool dep)
 {
 	Thread *t = cur;
 	Bool open = t->insns < t->epoch_end;
@@ -2109,36 +2106,18 @@ static void miss_stalls(UInt level, UInt tlb, Bool store, Bool dep, Bool waited)
 		c->lone_mem -= t->lone_level == 3;
 		c->lone_stlb -= t->lone_tlb == 1, c->lone_walk -= t->lone_tlb == 2;
 	}
-	Bool lone = !dep && !waited;
-
-	t->lone_at = lone ? t->cnt : NULL;
+	t->lone_at = dep ? NULL : t->cnt;
 	t->lone_level = level, t->lone_tlb = page ? tlb : 0;
 	if (level == 1)
-		t->cnt->stall_l2++, t->cnt->lone_l2 += lone;
+		t->cnt->stall_l2++, t->cnt->lone_l2 += !dep;
 	else if (level == 2)
-		t->cnt->stall_llc++, t->cnt->lone_llc += lone;
+		t->cnt->stall_llc++, t->cnt->lone_llc += !dep;
 	else if (level == 3)
-		t->cnt->stall_mem++, t->cnt->lone_mem += lone;
+		t->cnt->stall_mem++, t->cnt->lone_mem += !dep;
 	if (page && tlb == 1)
-		t->cnt->stall_stlb++, t->cnt->lone_stlb += lone;
+		t->cnt->stall_stlb++, t->cnt->lone_stlb += !dep;
 	else if (page && tlb == 2)
-		t->cnt->stall_walk++, t->cnt->lone_walk += lone;
-	/*
-	 * What a dependent miss waited for, its siblings wait for too: they are computed from
-	 * the same earlier miss, and may come after it in another epoch (the misprediction of a
-	 * branch on its value ended this one) or be served further away. Such a one is not
-	 * lone: the core cannot run on past it, for what comes next is computed from it as it
-	 * was from the miss before (xz's binary-tree match finder: the byte compared and the
-	 * next node both come from the node before; the byte's miss ended the node's dependence,
-	 * and the node's miss, from memory where the byte's came from L2, counted as lone).
-	 */
-	if (dep) {
-		t->waited_regs = t->miss_regs, t->waited_pending = t->pending;
-		t->sb_waited = t->sb_missed;
-	} else if (!open) {
-		t->waited_regs = t->waited_pending = 0;
-		t->sb_waited = 0;
-	}
+		t->cnt->stall_walk++, t->cnt->lone_walk += !dep;
 	if (!open || dep) {
 		/*
 		 * The misses before have been served (a dependent miss waited for them, and
@@ -2261,9 +2240,8 @@ static VG_REGPARM(3) void on_access(Addr addr, SizeT size, HWord desc)
 
 	if ((level || tlb) && !x->store) {
 		Bool dep = (x->dep_loads & t->sb_missed) || (x->dep_regs & t->miss_regs);
-		Bool waited = (x->dep_loads & t->sb_waited) || (x->dep_regs & t->waited_regs);
 
-		miss_stalls(level, tlb, x->store, dep, waited);
+		miss_stalls(level, tlb, x->store, dep);
 		if (x->index < 64)
 			t->sb_missed |= 1ull << x->index;
 		t->pending |= x->out_regs;
@@ -2294,21 +2272,17 @@ static void sb_end(const SBEnd *e)
 {
 	Thread *t = cur;
 
-	if (!(t->miss_regs | t->pending | t->waited_regs | t->waited_pending))
+	if (!(t->miss_regs | t->pending))
 		return; /* no register holds a miss's value, nor will: most superblocks */
 	UShort m = t->miss_regs & (UShort)~e->written;
-	UShort w2 = t->waited_regs & (UShort)~e->written;
 
 	for (UInt w = e->written; w; w &= w - 1) {
 		UInt r = (UInt)__builtin_ctz(w);
 
 		if ((e->pass[r] & t->miss_regs) || (t->pending >> r & 1))
 			m |= (UShort)(1u << r);
-		if ((e->pass[r] & t->waited_regs) || (t->waited_pending >> r & 1))
-			w2 |= (UShort)(1u << r);
 	}
 	t->miss_regs = m;
-	t->waited_regs = w2;
 }
 
 static VG_REGPARM(1) void on_sb_end(HWord e)
@@ -2951,28 +2925,23 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 				sb_access[k]->out_regs |= (UShort)(1u << r);
 	}
 	/*
-	 * Called only where a register holds a miss's value or will, or a value computed from
-	 * what the epoch's first miss waited for (cur->miss_regs, pending, waited_regs and
-	 * waited_pending, side by side, read as one word): elsewhere sb_end() returns at once,
+	 * Called only where a register holds a miss's value or will (cur->miss_regs and
+	 * cur->pending, side by side, read as one word): elsewhere sb_end() returns at once,
 	 * and the call alone cost sqlite3 2% under the tool (19.12 -> 18.69 s, the fewest
 	 * user+sys of five interleaved runs).
 	 */
 	STATIC_ASSERT(__builtin_offsetof(Thread, pending) ==
 		      __builtin_offsetof(Thread, miss_regs) + sizeof(UShort));
-	STATIC_ASSERT(__builtin_offsetof(Thread, waited_regs) ==
-		      __builtin_offsetof(Thread, miss_regs) + 2 * sizeof(UShort));
-	STATIC_ASSERT(__builtin_offsetof(Thread, waited_pending) ==
-		      __builtin_offsetof(Thread, miss_regs) + 3 * sizeof(UShort));
 	IRExpr *thread =
 	    flat(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&cur)));
 	IRExpr *live =
-	    flat(out, Ity_I64,
-		 IRExpr_Load(Iend_LE, Ity_I64,
+	    flat(out, Ity_I32,
+		 IRExpr_Load(Iend_LE, Ity_I32,
 			     flat(out, Ity_I64,
 				  IRExpr_Binop(Iop_Add64, thread,
 					       mkIRExpr_HWord(offsetof(Thread, miss_regs))))));
 	call(out, 1, "on_sb_end", on_sb_end, mkIRExprVec_1(mkIRExpr_HWord((HWord)end)),
-	     flat(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, live, IRExpr_Const(IRConst_U64(0)))));
+	     flat(out, Ity_I1, IRExpr_Binop(Iop_CmpNE32, live, IRExpr_Const(IRConst_U32(0)))));
 	/* The end of the superblock: where it goes decides the branch kind. */
 	if (in->jumpkind == Ijk_Ret) {
 		call(out, 1, "on_ret", on_ret, mkIRExprVec_1(in->next), NULL);
