@@ -346,7 +346,8 @@ TEST(profiles_and_overrides)
 /*
  * raptorcove is goldencove with the figures ipcc bench --fit-profile measured on Emerald
  * Rapids, the front end's limits on branches measured there, the fusions and the loop
- * stream detector's breaks of that core, and nothing else.
+ * stream detector's breaks of that core, its taken branches in small loops, and nothing
+ * else.
  */
 TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 {
@@ -412,6 +413,12 @@ TEST(raptorcove_is_goldencove_with_emerald_rapids_fitted_figures)
 	CHECK(rc.lsd_no_unroll == (1u << 9 | 1u << 10 | 1u << 11 | 1u << 17) &&
 	      gc.lsd_no_unroll == 1u << 17);
 	rc.lsd_no_unroll = gc.lsd_no_unroll;
+	/* Emerald Rapids follows one taken branch a cycle in small loops too (branch.always
+	 * 2.00), and a call and its return as two taken branches (call.direct 9.00) */
+	CHECK(rc.loop_taken_per_cycle == 0 && gc.loop_taken_per_cycle == 3);
+	rc.loop_taken_per_cycle = gc.loop_taken_per_cycle;
+	CHECK(rc.call_ret_cycles == 0 && gc.call_ret_cycles == 1);
+	rc.call_ret_cycles = gc.call_ret_cycles;
 	snprintf(rc.name, sizeof(rc.name), "%s", gc.name);
 	CHECK(ipcc_model_profile_equal(&rc, &gc));
 	return TEST_OK;

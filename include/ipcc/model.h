@@ -582,12 +582,21 @@ struct ipcc_model_profile {
 	 */
 	unsigned taken_per_cycle;
 	/*
+	 * The loop buffer: a loop whose pass takes at most loop_buffer_taken taken branches is
+	 * fed from it, at loop_taken_per_cycle taken branches a cycle (a Granite Rapids-class
+	 * core: a loop of 15 jmps and its own branch 3 a cycle, of 16 jmps 1), but for the
+	 * loop_buffer_relock passes after each mispredict, fetched anew at taken_per_cycle.
+	 * The model backend only; 0 when missing: taken_per_cycle everywhere.
+	 */
+	unsigned loop_taken_per_cycle, loop_buffer_taken, loop_buffer_relock;
+	/*
 	 * Cycles between two indirect calls (call through a register or memory): the front end
 	 * follows one that often at most, though it predicts it (ipcc bench call.pointer: 4.0
 	 * cycles for such a call, its return and the loop's branch, where a direct call and
-	 * its return take 1.0; the figure is that less what the return and the branch take at
-	 * taken_per_cycle). The model backend gives a segment at least its indirect calls'
-	 * cycles; 0 when missing: no limit.
+	 * its return take 1.0; the return and the branch lie in them). The model backend gives
+	 * a segment at least its indirect calls' cycles, and a loop of segments the largest of
+	 * its taken branches', its indirect calls' and its calls' and returns' sums; 0 when
+	 * missing: no limit.
 	 */
 	unsigned indirect_call_cycles;
 	/*

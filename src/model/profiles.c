@@ -1083,8 +1083,33 @@ static const struct ipcc_model_profile builtin[] = {
 	   * and movss under movups alike)
 	   */
 	  .forward_wide_latency = 20,
-	  /* ipcc bench empty (dec; jnz): 1.00 cycles an iteration, one taken branch a cycle */
+	  /*
+	   * ipcc bench empty (dec; jnz): 1.00 cycles an iteration, one taken branch a cycle; a
+	   * chain of 256 jmps 16 bytes apart in a loop 1.05 a jmp (below)
+	   */
 	  .taken_per_cycle = 1,
+	  /*
+	   * But a small loop runs from the loop buffer, up to three taken branches a cycle, on
+	   * the Granite Rapids-class guest (stop 83; Emerald Rapids 1, as above): N jmps 16 or
+	   * 32 bytes apart and the loop's dec; jnz, the fewest cycles of 9 runs an iteration,
+	   * N = 4 1.50-1.66, 8 2.94-2.98, 12 4.41-4.48, 13 and 14 4.68-4.99, 15 5.15-5.65; 16
+	   * 12.2-16.1, 24 16.9-20.6, 32 25.2-30.9, 64 50.6-57.6, 128 98-119; ipcc bench
+	   * branch.always (two taken branches) 1.08-1.12, branch.alternate 1.00-1.01. A
+	   * mispredict empties it: eight jmps 32 bytes apart and a jz that mispredicts about
+	   * one pass in k (random), cycles a pass: never 3.28-3.30, k = 128 3.80-3.87, 64
+	   * 4.28-4.31, 32 4.97-5.09, 16 6.70-6.74, 8 9.84-9.85, 4 15.8-16.0, 2 23.8-24.2:
+	   * 50-70 cycles a mispredict where branch.random pays 24-26. Six passes fetched anew
+	   * after each gives 3.30, 3.95, 4.6, 5.4, 6.8, 9.8, 15.3 and 21.5 (the recovery 25)
+	   */
+	  .loop_taken_per_cycle = 3,
+	  .loop_buffer_taken = 16,
+	  .loop_buffer_relock = 6,
+	  /*
+	   * A call and its return a cycle as a pair there (bench/front_end, stop 83): one call
+	   * 1.00 cycles an iteration, two deep 2.00, four of one leaf in a row 4.00, ipcc bench
+	   * call.direct (four deep, each function a line apart) 4.01
+	   */
+	  .call_ret_cycles = 1,
 	  /*
 	   * Measured on a Granite Rapids-class guest, four independent instances and the loop's
 	   * dec/jnz: shl, shr, ror reg, imm, shlx, rorx, sete, cmove, cqo 2.48-2.62 cycles
@@ -1109,9 +1134,12 @@ static const struct ipcc_model_profile builtin[] = {
 	   * ipcc bench call.pointer (call rdx; ret; the loop's branch): 4.00 cycles on Emerald
 	   * Rapids and on a Granite Rapids-class core, where a direct call and its return take
 	   * 1.00, an indirect jmp 1.0, and a call through memory 4.0; less the return's and
-	   * the branch's cycle each at one taken branch a cycle
+	   * the branch's cycle each at one taken branch a cycle (2) until stop 83; now all of
+	   * it: a loop's floor is the largest of its taken branches', its indirect calls' and
+	   * its calls' and returns' sums (account.c trace_run()), and the loop buffer here
+	   * follows three taken branches a cycle
 	   */
-	  .indirect_call_cycles = 2,
+	  .indirect_call_cycles = 4,
 	  /*
 	   * A chain of N jmps, each to the next 16 bytes on, in a loop, cycles a jump on a
 	   * Granite Rapids-class guest (not measured on Emerald Rapids): 256 1.05, 1,024 1.68,
@@ -1259,6 +1287,7 @@ static const struct {
 			"page_split_store_cycles = 24\nfuse_mov_alu = 0\nfuse_load_alu = 0\n"
 			"load_merge_latency = 0\nshift_chain_cycles = none\nfmul_latency = 4\n"
 			"fe_line_branches = 5\nfe_line_cycles = 2\n"
+			"loop_taken_per_cycle = 0\ncall_ret_cycles = 0\n"
 			"fe_half_branches = 6\nfe_half_cycles = 8\nbranch_mixed_cycles = 1\n"
 			"branch_rare_cycles = 3\nbranch_mixed_apart = 50\n"
 			"llc_share_mib = 28\nllc_foreign = 5000\ndram_latency = 380\n"
@@ -1361,7 +1390,7 @@ static const struct key {
 	 * (itlb_miss_cycles, itlb_walk_cycles unused); pointer_prefetch: false, none; fault_cycles: 0, the kernel's part left out
 	 * (syscall_cycles, syscall_bytes_per_cycle: 0, free); process_cycles: 0, a program's start
 	 * and end left out; file_fault_cycles: 0, a file's fault costs fault_cycles; kernel_page_touch_cycles: 0, free; l2_bytes_per_cycle, nt_bytes_per_cycle: 0, no
-	 * limit; l2_wb_bytes_per_cycle: 0, l2_bytes_per_cycle's; llc_bytes_per_cycle: 0, free; indirect_call_cycles, call_ret_cycles: 0, no limit; taken_per_cycle: 0, no limit;
+	 * limit; l2_wb_bytes_per_cycle: 0, l2_bytes_per_cycle's; llc_bytes_per_cycle: 0, free; indirect_call_cycles, call_ret_cycles: 0, no limit; taken_per_cycle: 0, no limit; loop_taken_per_cycle: 0, taken_per_cycle in loops too (loop_buffer_taken unused); loop_buffer_relock: 0, a mispredict leaves the loop in the buffer;
 	 * btb_entries: 0, no branch-target buffer modelled (btb_miss_cycles unused);
 	 * btb2_entries: 0, one level (btb2_miss_cycles unused); btb_restart_entries: 0, a
 	 * mispredict costs the same however many sites mispredict (btb_restart_window and
@@ -1478,6 +1507,9 @@ static const struct key {
 	KEY(llc_bytes_per_cycle, K_UNSIGNED, 0, 4096),
 	KEY(nt_bytes_per_cycle, K_UNSIGNED, 0, 4096),
 	KEY(taken_per_cycle, K_UNSIGNED, 0, 16),
+	KEY(loop_taken_per_cycle, K_UNSIGNED, 0, 16),
+	KEY(loop_buffer_taken, K_UNSIGNED, 0, 4096),
+	KEY(loop_buffer_relock, K_UNSIGNED, 0, 4096),
 	KEY(indirect_call_cycles, K_UNSIGNED, 0, 1000),
 	KEY(call_ret_cycles, K_UNSIGNED, 0, 1000),
 	KEY(btb_entries, K_UNSIGNED, 0, 1 << 20),
@@ -2135,6 +2167,9 @@ bool ipcc_model_profile_equal(const struct ipcc_model_profile *a,
 	       a->nt_bytes_per_cycle == b->nt_bytes_per_cycle &&
 	       a->llc_bytes_per_cycle == b->llc_bytes_per_cycle &&
 	       a->taken_per_cycle == b->taken_per_cycle &&
+	       a->loop_taken_per_cycle == b->loop_taken_per_cycle &&
+	       a->loop_buffer_taken == b->loop_buffer_taken &&
+	       a->loop_buffer_relock == b->loop_buffer_relock &&
 	       a->indirect_call_cycles == b->indirect_call_cycles &&
 	       a->call_ret_cycles == b->call_ret_cycles && a->btb_entries == b->btb_entries &&
 	       a->btb_miss_cycles == b->btb_miss_cycles && a->btb2_entries == b->btb2_entries &&

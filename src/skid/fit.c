@@ -109,14 +109,16 @@ static const struct {
 	 * Two different branches taken an iteration (branch.always: a forward jz over one add,
 	 * and the loop's jnz): 2.005 cycles on Emerald Rapids (one taken branch a cycle), 1.10
 	 * on a Granite Rapids-class core (two; the empty loop's one branch still 1.00: one
-	 * branch once a cycle, as the model backend's limit counts).
+	 * branch once a cycle, as the model backend's limit counts). Where the base profile
+	 * has a loop buffer, the figure is its loop_taken_per_cycle (field_of()).
 	 */
 	{ "taken_per_cycle", "branch.always", D_WIDTH, 2,
 	  offsetof(struct ipcc_model_profile, taken_per_cycle) },
 	/*
 	 * call rdx; ret; the loop's branch: the cycles an indirect call takes the front end,
-	 * less the return's and the branch's at taken_per_cycle (here 4.0 - 2 / 2; Emerald
-	 * Rapids 4.0 - 2 / 1)
+	 * 4.0 on Emerald Rapids and a Granite Rapids-class core: the return and the branch lie
+	 * in them (a loop's floor is the largest of its taken branches', its indirect calls'
+	 * and its calls' and returns' sums: account.c trace_run())
 	 */
 	{ "indirect_call_cycles", "call.pointer", D_CALL, 1,
 	  offsetof(struct ipcc_model_profile, indirect_call_cycles) },
@@ -460,8 +462,21 @@ static bool better(const struct ipcc_bench_point *a, const struct ipcc_bench_poi
 	return a->cycles_best < b->cycles_best;
 }
 
+/*
+ * Where a row's figure goes in p: branch.always's taken branches a cycle are the loop
+ * buffer's where the base profile has one (the kernel's loop is small: a Granite
+ * Rapids-class core follows three taken branches a cycle there, one in larger code).
+ */
+static bool loop_buffer_row(const struct ipcc_model_profile *p, int i)
+{
+	return params[i].offset == offsetof(struct ipcc_model_profile, taken_per_cycle) &&
+	       p->loop_taken_per_cycle;
+}
+
 static unsigned *field_of(struct ipcc_model_profile *p, int i)
 {
+	if (loop_buffer_row(p, i))
+		return &p->loop_taken_per_cycle;
 	return (unsigned *)(void *)((char *)p + params[i].offset);
 }
 
@@ -603,8 +618,14 @@ int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_pr
 	if (!out->latencies[0])
 		snprintf(out->latencies, sizeof(out->latencies), "%s", base->name);
 	for (int i = 0; i < IPCC_FIT_ROWS; i++)
-		rows[i] = (struct ipcc_fit_row){ params[i].param,   params[i].kernel,  NAN, "",
-						 row_value(out, i), row_value(out, i), "" };
+		rows[i] = (struct ipcc_fit_row){ loop_buffer_row(out, i) ? "loop_taken_per_cycle"
+									 : params[i].param,
+						 params[i].kernel,
+						 NAN,
+						 "",
+						 row_value(out, i),
+						 row_value(out, i),
+						 "" };
 	for (int round = 0; round < FIT_ROUNDS; round++)
 		for (int i = 0; i < IPCC_FIT_ROWS; i++) {
 			const struct ipcc_kernel *k = ipcc_kernel_find(params[i].kernel);
@@ -747,9 +768,9 @@ int ipcc_fit_profile(const struct ipcc_model_profile *base, struct ipcc_model_pr
 		case D_CALL:
 			r->measured = p.cycles_best;
 			r->unit = "cycles";
-			v = r->measured - 2.0 / (out->taken_per_cycle ? out->taken_per_cycle : 1);
+			v = r->measured;
 			snprintf(r->note, sizeof(r->note),
-				 "less the return's and the loop branch's taken cycles");
+				 "the return's and the loop branch's cycles in them");
 			break;
 		case D_RECOVERY: {
 			double always = NAN;

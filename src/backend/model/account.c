@@ -19,7 +19,8 @@
  *   with every input ready), a cycle, and then `recovery`; their slots were issued and not
  *   retired:
  *   wasted speculation;
- * - fetch follows taken_per_cycle taken branches a cycle, one branch once a cycle, and an
+ * - fetch follows taken_per_cycle taken branches a cycle (loop_taken_per_cycle in a small
+ *   loop the loop buffer holds), one branch once a cycle, and an
  *   indirect call every indirect_call_cycles: a segment's taken branches and indirect calls
  *   set a floor under its cycles, or under its loop's where it takes a share of one
  *   (front-end stall); so do its lines between L1 and L2 at
@@ -526,12 +527,12 @@ static void model_segment(csh cs, const struct seg *s, const struct ipcc_model_p
  * segments the larger of their sums (trace_run()).
  */
 static double fetch_floor(const struct ipcc_model_profile *p, const struct seg_counts *s,
-			  const struct steady *st)
+			  const struct steady *st, double per_taken, double *ind_out)
 {
 	double floor = 0;
 
-	if (p->taken_per_cycle) {
-		floor = ((double)s->execs * st->always + (double)s->taken) / p->taken_per_cycle;
+	if (per_taken) {
+		floor = ((double)s->execs * st->always + (double)s->taken) * per_taken;
 		if (st->self_loop) {
 			double back = st->always ? (double)s->execs : (double)s->taken;
 
@@ -553,6 +554,10 @@ static double fetch_floor(const struct ipcc_model_profile *p, const struct seg_c
 	}
 	double ind = (double)s->execs * st->ind_calls * p->indirect_call_cycles;
 
+	if (ind_out) { /* the two apart: a loop's are summed apart (trace_run()) */
+		*ind_out = ind;
+		return floor;
+	}
 	return ind > floor ? ind : floor;
 }
 
@@ -584,6 +589,37 @@ static double decoder_cycles(const struct ipcc_model_profile *p, const struct se
 		run += taken * (c > least ? c : least) + (1 - taken) * st->tail / w;
 	}
 	return run > st->cycles ? run - st->cycles : 0;
+}
+
+/*
+ * Cycles a taken branch takes in a loop whose pass takes `taken` of them and mispredicts
+ * `misp` times: 1 / taken_per_cycle (0: no limit), but 1 / loop_taken_per_cycle where the
+ * loop buffer holds the loop (at most loop_buffer_taken a pass), on the passes it feeds: a
+ * mispredict empties the buffer, and the next loop_buffer_relock passes are fetched anew.
+ */
+static double taken_cycles(const struct ipcc_model_profile *p, double taken, double misp)
+{
+	double out = p->taken_per_cycle ? 1.0 / p->taken_per_cycle : 0;
+
+	if (p->loop_taken_per_cycle && out && taken <= p->loop_buffer_taken) {
+		double out_of = misp * p->loop_buffer_relock, in = out_of < 1 ? 1 - out_of : 0;
+
+		out = in / p->loop_taken_per_cycle + (1 - in) * out;
+	}
+	return out;
+}
+
+/* Taken branches, and mispredicts, a pass of a segment takes (over the runs s counts). */
+static double pass_taken(const struct seg_counts *s, const struct steady *st)
+{
+	return st->always + (s->execs ? (double)s->taken / (double)s->execs : 0);
+}
+
+static double pass_misp(const struct seg_counts *s)
+{
+	uint64_t m = s->cond_miss + s->ind_miss + s->ret_miss;
+
+	return s->execs ? (double)m / (double)s->execs : 0;
 }
 
 /* A call or a return every call_ret_cycles / 2 at the soonest, over the executions s counts. */
@@ -721,7 +757,10 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	if (!st->floor_in) {
 		double calls = call_floor(p, s, st);
 
-		floor = fetch_floor(p, s, st);
+		/* a loop of one segment alone may run from the loop buffer */
+		double per = taken_cycles(p, st->self_loop ? pass_taken(s, st) : 1e9, pass_misp(s));
+
+		floor = fetch_floor(p, s, st, per, NULL);
 		floor = calls > floor ? calls : floor;
 	}
 
@@ -1282,10 +1321,10 @@ static void trace_run(csh cs, const struct ipcc_model_profile *p, const struct t
 {
 	size_t tlen = 0, cap = 1024;
 	char *text = malloc(cap);
-	struct steady scratch;
+	struct steady sts[TRACE_MAX];
 	unsigned insns = 0;
 	int ret = text ? 0 : -1;
-	double calls[TRACE_MAX], fetch = 0, call = 0;
+	double calls[TRACE_MAX], inds[TRACE_MAX], fetch = 0, call = 0, ind = 0, taken = 0, misp = 0;
 
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < len && !ret; i++) {
@@ -1296,22 +1335,37 @@ static void trace_run(csh cs, const struct ipcc_model_profile *p, const struct t
 				     ? prev->addr[prev->ninsns - 1] + prev->len[prev->ninsns - 1]
 				     : 0;
 
-		ret = lift_part(cs, s, &text, &tlen, &cap, &scratch, i, i + 1 == len, after);
-		scratch.apart = tr->t[ids[i] - 1].apart;
+		ret = lift_part(cs, s, &text, &tlen, &cap, &sts[i], i, i + 1 == len, after);
+		sts[i].apart = tr->t[ids[i] - 1].apart;
 		insns += s->ninsns;
-		out->floor[i] = fetch_floor(p, &s->c, &scratch);
-		calls[i] = call_floor(p, &s->c, &scratch);
+		taken += pass_taken(&s->c, &sts[i]);
+		misp += pass_misp(&s->c);
+	}
+	/* The loop runs from the loop buffer, or not, as a whole (taken_cycles()). */
+	double per = taken_cycles(p, taken, misp);
+
+	for (unsigned i = 0; i < len && !ret; i++) {
+		const struct seg *s = &tr->t[ids[i] - 1].s;
+
+		out->floor[i] = fetch_floor(p, &s->c, &sts[i], per, &inds[i]);
+		calls[i] = call_floor(p, &s->c, &sts[i]);
 		fetch += out->floor[i];
 		call += calls[i];
+		ind += inds[i];
 	}
 	const struct seg *segs[TRACE_MAX];
 
 	for (unsigned i = 0; i < len; i++)
 		segs[i] = &tr->t[ids[i] - 1].s;
 	out->fed = !ret && chased_loads(cs, segs, len);
-	/* The loop's floor: its calls' and returns' where those bind, spread as they lie. */
-	for (unsigned i = 0; i < len && !ret && call > fetch; i++)
-		out->floor[i] = calls[i];
+	/*
+	 * The loop's floor: its taken branches', its indirect calls' or its calls' and
+	 * returns', whichever binds, spread as they lie (ipcc bench call.pointer: the call
+	 * through a register 4 cycles after the one before, its return and the loop's branch
+	 * in them).
+	 */
+	for (unsigned i = 0; i < len && !ret && (call > fetch || ind > fetch); i++)
+		out->floor[i] = call > ind ? calls[i] : inds[i];
 	struct ipcc_model_program *prog = NULL;
 	struct ipcc_model_error err;
 	struct ipcc_model_result res = { 0 };
