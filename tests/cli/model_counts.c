@@ -11,6 +11,9 @@
  * misses); dep: the byte picks the link, whose load waits for it (walk_fork, walk_dep);
  * branch: a branch on the byte picks the link, half the time mispredicted, and either way
  * the link's load reads the line the other path's would (walk_branch).
+ * pick: no link; each step reads the byte of a node an LCG picks (its address from no load;
+ * 1 MiB: L2 holds them, L1 does not) and a branch on it, half the time mispredicted, skips
+ * an add (walk_pick): a branch on a missed value waits for the miss.
  * split: the link alone, every other step among the first 1,024 nodes (8 KiB: L1 holds
  * them), and a never-taken branch between the link's load and the next node's computation,
  * so that no segment of the loop alone chases (walk_split): each far step's miss comes
@@ -87,6 +90,26 @@ long walk_fork(long n, const unsigned char *bytes, const unsigned *links);
 long walk_dep(long n, const unsigned char *bytes, const unsigned *links);
 long walk_branch(long n, const unsigned char *bytes, const unsigned *links);
 long walk_split(long n, const unsigned char *bytes, const unsigned *links);
+long walk_pick(long n, const unsigned char *bytes, const unsigned *links);
+
+/* rdi: steps; rsi: the bytes; ecx: the node; r9d: the LCG */
+__asm__(".text\n.globl walk_pick\n.type walk_pick, @function\nwalk_pick:\n"
+	"\txor %ecx, %ecx\n"
+	"\txor %r9d, %r9d\n"
+	"\txor %r11d, %r11d\n"
+	"1:\tmovzbl (%rsi,%rcx), %eax\n"
+	"\tcmp $128, %eax\n"
+	"\tjb 2f\n"
+	"\tadd $1, %r11\n"
+	"2:\timul $1103515245, %r9d, %r9d\n"
+	"\tadd $12345, %r9d\n"
+	"\tmov %r9d, %ecx\n"
+	"\tshr $12, %ecx\n"
+	"\tdec %rdi\n"
+	"\tjnz 1b\n"
+	"\tmov %r11, %rax\n"
+	"\tret\n"
+	".size walk_pick, .-walk_pick\n");
 
 /* rdi: steps; rsi: the bytes; rdx: the links; ecx: the node; r9d: the step's mix */
 #define WALK(name, load_link)                                            \
@@ -496,7 +519,8 @@ int main(int argc, char **argv)
 	} walks[] = { { "fork", walk_fork },
 		      { "dep", walk_dep },
 		      { "branch", walk_branch },
-		      { "split", walk_split } };
+		      { "split", walk_split },
+		      { "pick", walk_pick } };
 	const char *mode = argc > 2 ? argv[2] : "";
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
