@@ -36,6 +36,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -609,12 +610,13 @@ static double taken_cycles(const struct ipcc_model_profile *p, double taken, dou
 	return out;
 }
 
-/* Taken branches, and mispredicts, a pass of a segment takes (over the runs s counts). */
+/* Taken branches a pass of a segment takes (over the runs s counts). */
 static double pass_taken(const struct seg_counts *s, const struct steady *st)
 {
 	return st->always + (s->execs ? (double)s->taken / (double)s->execs : 0);
 }
 
+/* ... and mispredicts */
 static double pass_misp(const struct seg_counts *s)
 {
 	uint64_t m = s->cond_miss + s->ind_miss + s->ret_miss;
@@ -757,8 +759,9 @@ static void charge(struct ipcc_mb_counts *c, const struct seg *seg, const struct
 	if (!st->floor_in) {
 		double calls = call_floor(p, s, st);
 
-		/* a loop of one segment alone may run from the loop buffer */
-		double per = taken_cycles(p, st->self_loop ? pass_taken(s, st) : 1e9, pass_misp(s));
+		/* a loop of one segment alone may run from the loop buffer, nothing else */
+		double per =
+		    taken_cycles(p, st->self_loop ? pass_taken(s, st) : INFINITY, pass_misp(s));
 
 		floor = fetch_floor(p, s, st, per, NULL);
 		floor = calls > floor ? calls : floor;

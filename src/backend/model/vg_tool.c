@@ -2069,6 +2069,17 @@ ALWAYS_INLINE UInt data_page(Addr page)
 	return 2;
 }
 
+/* The epoch's lone stall was on the way to something: it is lone no more. */
+static void unlone(Thread *t)
+{
+	Counts *c = t->lone_at;
+
+	c->lone_l2 -= t->lone_level == 1, c->lone_llc -= t->lone_level == 2;
+	c->lone_mem -= t->lone_level == 3;
+	c->lone_stlb -= t->lone_tlb == 1, c->lone_walk -= t->lone_tlb == 2;
+	t->lone_at = NULL;
+}
+
 /*
  * Memory-level parallelism, after the epoch model of Chou, Fahs and Abraham (ISCA 2004): an
  * out-of-order core keeps working past a load that misses, and the misses it meets within
@@ -2089,17 +2100,6 @@ ALWAYS_INLINE UInt data_page(Addr page)
  * distance (its cost is a few cycles, or a walk that the core overlaps as it does a miss),
  * and wherever its load's line stalls: the line is fetched after the translation.
  */
-/* The epoch's lone stall was on the way to something: it is lone no more. */
-static void unlone(Thread *t)
-{
-	Counts *c = t->lone_at;
-
-	c->lone_l2 -= t->lone_level == 1, c->lone_llc -= t->lone_level == 2;
-	c->lone_mem -= t->lone_level == 3;
-	c->lone_stlb -= t->lone_tlb == 1, c->lone_walk -= t->lone_tlb == 2;
-	t->lone_at = NULL;
-}
-
 static void miss_stalls(UInt level, UInt tlb, Bool store, Bool dep)
 {
 	Thread *t = cur;
