@@ -1165,11 +1165,17 @@ static const struct ipcc_model_profile builtin[] = {
 	   */
 	  .rep_wide_cycles = 32,
 	  /*
-	   * ipcc bench bandwidth.triad at 1 MiB on Emerald Rapids, 6.07 cycles an iteration: 3
-	   * lines filled and 1 written back, 256 bytes (42 a cycle; 44 on a Granite
-	   * Rapids-class guest); triad_nt 10.26: 64 bytes streamed past the caches (6; 5.3).
+	   * L1's lines from and to L2, fitted by ipcc bench --fit-profile on the Granite
+	   * Rapids-class guest (stop 84; 87 and 18 on 2026-11-26 too): bandwidth.triad at 1 MiB
+	   * 5.76 cycles an iteration (3 lines filled and 1 written back) and bandwidth.copy 1.258
+	   * (a line in four iterations: 2 filled, 1 written back), so 64 / 0.73 bytes a cycle
+	   * filled and 64 / 3.56 written back. Stores alone to a line there (a fill for ownership
+	   * and a write-back) 3.85 cycles a line, modelled 4.31 (one rate of 44: 2.9). triad_nt on
+	   * Emerald Rapids 10.26: 64 bytes streamed past the caches (6; 5.3 on the Granite
+	   * Rapids-class guest).
 	   */
-	  .l2_bytes_per_cycle = 42,
+	  .l2_bytes_per_cycle = 87,
+	  .l2_wb_bytes_per_cycle = 18,
 	  .nt_bytes_per_cycle = 6,
 	  /*
 	   * cpuid traps to the hypervisor in a guest: BHive's blocks with one cpuid 3,290 and
