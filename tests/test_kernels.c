@@ -357,6 +357,42 @@ TEST(fitted_profile_takes_what_the_kernels_measure)
 	return TEST_OK;
 }
 
+/*
+ * branch.always runs at its chain's cycle an iteration wherever two taken branches a cycle
+ * are followed: there it cannot tell a loop buffer of two from one of three, and the base's
+ * figure stands; slower, it is the figure (Emerald Rapids: 2.00 cycles, one a cycle).
+ */
+TEST(fit_keeps_the_loop_buffer_that_branch_always_cannot_tell)
+{
+	struct ipcc_fit_row rows[IPCC_FIT_ROWS];
+	struct ipcc_model_profile base, fit;
+	int found = 0;
+
+	CHECK_EQ(int, ipcc_model_profile("goldencove", &base), 0);
+	CHECK(base.loop_taken_per_cycle == 3);
+	CHECK_EQ(int, ipcc_fit_profile(&base, &fit, rows), 0);
+	for (int i = 0; i < IPCC_FIT_ROWS; i++) {
+		if (!rows[i].param || strcmp(rows[i].param, "loop_taken_per_cycle"))
+			continue;
+		found++;
+		printf("%s %s %.3f %s -> %u  %s\n", rows[i].param, rows[i].kernel, rows[i].measured,
+		       rows[i].unit, rows[i].fitted, rows[i].note);
+		CHECK_STR(rows[i].kernel, "branch.always");
+		CHECK(!isnan(rows[i].measured));
+		if (rows[i].measured >= 1.7) {
+			CHECK_EQ(int, (int)rows[i].fitted, 3);
+			CHECK(strstr(rows[i].note, "at least 2") != NULL);
+		} else {
+			CHECK_EQ(int, (int)rows[i].fitted, (int)lround(rows[i].measured));
+		}
+		CHECK_EQ(int, (int)fit.loop_taken_per_cycle, (int)rows[i].fitted);
+		/* and taken_per_cycle, outside the buffer, is not the row's */
+		CHECK_EQ(int, (int)fit.taken_per_cycle, (int)base.taken_per_cycle);
+	}
+	CHECK_EQ(int, found, 1);
+	return TEST_OK;
+}
+
 /* The model's cycles per iteration of block `hex` as ipcc bench --block runs it. */
 static double model_block(const struct ipcc_model_profile *p, const char *hex)
 {
